@@ -1,0 +1,5 @@
+"""Allow ``python -m rephrase_ls``."""
+
+from rephrase_ls.cli import main
+
+raise SystemExit(main())

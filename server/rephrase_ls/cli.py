@@ -1,0 +1,54 @@
+"""The ``rephrase-ls`` command line: the language server, the file improver, the offline service."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rephrase_ls import __version__
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rephrase-ls",
+        description="Improve prose through a rephrase service, in any LSP editor or on files.",
+    )
+    parser.add_argument("--version", action="version", version=f"rephrase-ls {__version__}")
+    sub = parser.add_subparsers(dest="command")
+
+    serve = sub.add_parser("serve", help="run the language server (the default)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (debugging)")
+    serve.add_argument("--log-level", default="INFO", help="log level for the server's own log")
+
+    sub.add_parser(
+        "offline-service",
+        help="run the offline service on loopback (see 'rephrase-ls offline-service --help')",
+        add_help=False,
+    )
+    sub.add_parser(
+        "improve",
+        help="improve files (see 'rephrase-ls improve --help')",
+        add_help=False,
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "offline-service":
+        from rephrase_ls.offline.server import main as offline_main
+
+        return offline_main(args_list[1:])
+    if args_list and args_list[0] == "improve":
+        from rephrase_ls.improve_files import main as improve_main
+
+        return improve_main(args_list[1:])
+
+    parser = _build_parser()
+    args = parser.parse_args(args_list)
+    tcp = getattr(args, "tcp", None)
+    log_level = getattr(args, "log_level", "INFO")
+    from rephrase_ls.lsp.server import run
+
+    return run(tcp=tcp, log_level=log_level)

@@ -1,0 +1,1 @@
+"""rephrase_ls.offline."""

@@ -1,0 +1,1 @@
+"""rephrase_ls.text.markup."""
