@@ -1,0 +1,725 @@
+"""The offline service: a Starlette app that speaks the rephrase service's HTTP interface.
+
+It answers every endpoint of ``service-interface.md`` from the data files in ``offline/data/``
+and improves text with ``offline.engine``. Testing knobs (latency, failures, hangs, malformed
+bodies, a cost-control limit) act on ``POST /v2/write/rephrase``; see ``docs/offline-service.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+from urllib.parse import parse_qsl
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = [
+    "MAX_BODY_BYTES",
+    "NO_LIMIT",
+    "TONES",
+    "WRITING_STYLES",
+    "OfflineOptions",
+    "create_app",
+]
+
+MAX_BODY_BYTES: Final = 10 * 1024
+"""Largest rephrase request body accepted, in bytes (interface section 8)."""
+
+NO_LIMIT: Final = 1_000_000_000_000
+"""The usage endpoint's way of saying "no limit"."""
+
+WRITING_STYLES: Final = ("simple", "business", "academic", "casual")
+TONES: Final = ("enthusiastic", "friendly", "confident", "diplomatic")
+PREFER_PREFIX: Final = "prefer_"
+FREE_TIER_SUFFIX: Final = ":fx"
+FREE_TIER_CHARACTER_LIMIT: Final = 500_000
+PRODUCTS: Final = ("translate_text", "write")
+RETRY_AFTER_STATUSES: Final = frozenset({429, 503, 529})
+
+
+@dataclass
+class OfflineOptions:
+    """How an offline service instance behaves. Everything is off by default.
+
+    ``keys``: only these keys are accepted (``None``: any non-empty key). ``fail``: pairs
+    ``(status, count)``, consumed in order: the next ``count`` rephrase requests answer
+    ``status``. ``hang``: the next N rephrase requests never answer. ``malformed``: the next N
+    answer 200 with a body that breaks the interface. ``character_limit``: the account's
+    cost-control limit (456 once reached). ``retry_after``: seconds sent in ``Retry-After`` with
+    429/503/529. ``later_shape``: serve the v3 lists in the service's later shape.
+    """
+
+    keys: tuple[str, ...] | None = field(default=None, repr=False)
+    auth_scheme: str = "Service-Auth-Key"
+    latency_ms: float = 0.0
+    fail: list[tuple[int, int]] = field(default_factory=list)
+    hang: int = 0
+    malformed: int = 0
+    character_limit: int | None = None
+    known_words: frozenset[str] = frozenset()
+    retry_after: float = 1.0
+    later_shape: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.auth_scheme or any(c.isspace() for c in self.auth_scheme):
+            raise ValueError("auth_scheme must be a non-empty word without spaces")
+        if self.keys is not None:
+            if not self.keys:
+                raise ValueError("keys must name at least one key (or be None to accept any)")
+            for key in self.keys:
+                if not isinstance(key, str) or not key.strip() or any(c.isspace() for c in key):
+                    raise ValueError("every key must be a non-empty string without spaces")
+        if self.latency_ms < 0:
+            raise ValueError("latency_ms must not be negative")
+        for entry in self.fail:
+            if len(entry) != 2:
+                raise ValueError("fail entries are (status, count) pairs")
+            status, count = entry
+            if not 400 <= status <= 599:
+                raise ValueError(f"fail status {status} is not an HTTP error status (400-599)")
+            if count < 1:
+                raise ValueError("fail count must be at least 1")
+        if self.hang < 0 or self.malformed < 0:
+            raise ValueError("hang and malformed counts must not be negative")
+        if self.character_limit is not None and self.character_limit < 0:
+            raise ValueError("character_limit must not be negative")
+        if self.retry_after < 0:
+            raise ValueError("retry_after must not be negative")
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+
+
+def _load(name: str) -> Any:
+    data = resources.files("rephrase_ls.offline").joinpath("data", name)
+    return json.loads(data.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class _LangRow:
+    lang: str
+    name: str
+    usable_as_source: bool
+    usable_as_target: bool
+    features: tuple[str, ...]
+    status: str
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    """Everything the list endpoints serve, for one shape."""
+
+    languages: Mapping[str, tuple[_LangRow, ...]]
+    products: list[dict[str, Any]]
+    exceptions: Mapping[str, list[dict[str, Any]]]
+    v2: Mapping[str, list[dict[str, Any]]]
+
+
+def _rows(raw: list[dict[str, Any]], statuses: Mapping[str, str]) -> tuple[_LangRow, ...]:
+    return tuple(
+        _LangRow(
+            lang=item["lang"],
+            name=item["name"],
+            usable_as_source=bool(item["usable_as_source"]),
+            usable_as_target=bool(item["usable_as_target"]),
+            features=tuple(item["features"]),
+            status=statuses.get(item["lang"], "stable"),
+        )
+        for item in raw
+    )
+
+
+@cache
+def _catalogue(later_shape: bool) -> _Catalogue:
+    """Load the data files once per shape (lazily, on first use)."""
+    languages_raw: dict[str, list[dict[str, Any]]] = _load("v3-languages.json")
+    v2 = _load("v2-languages.json")
+    if not later_shape:
+        return _Catalogue(
+            languages={p: _rows(languages_raw[p], {}) for p in PRODUCTS},
+            products=_load("v3-products.json"),
+            exceptions=_load("v3-exceptions.json"),
+            v2=v2,
+        )
+    later = _load("v3-later-shape.json")
+    merged = {**languages_raw, **later["languages"]}
+    return _Catalogue(
+        languages={p: _rows(merged[p], later["language_status"].get(p, {})) for p in PRODUCTS},
+        products=later["resources"],
+        exceptions={},
+        v2=v2,
+    )
+
+
+def _language_json(row: _LangRow, later_shape: bool) -> dict[str, Any]:
+    obj: dict[str, Any] = {
+        "lang": row.lang,
+        "name": row.name,
+        "usable_as_source": row.usable_as_source,
+        "usable_as_target": row.usable_as_target,
+    }
+    if later_shape:
+        obj["features"] = {name: {"status": "stable"} for name in row.features}
+        obj["status"] = row.status
+    else:
+        obj["features"] = list(row.features)
+    return obj
+
+
+# --------------------------------------------------------------------------------------------
+# State and helpers
+
+
+class _ApiError(Exception):
+    """An error answer: ``{"message": ...}`` with a status and optional headers."""
+
+    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = dict(headers or {})
+
+
+@dataclass
+class _Caller:
+    key: str
+    free_tier: bool
+
+
+@dataclass
+class _State:
+    """Mutable per-app state: knob counters and usage counters."""
+
+    fail: list[list[int]]
+    hang: int
+    malformed: int
+    malformed_served: int = 0
+    account_characters: int = 0
+    key_characters: dict[str, int] = field(default_factory=dict)
+    never: asyncio.Event | None = None
+
+
+def _error_response(error: _ApiError) -> JSONResponse:
+    return JSONResponse({"message": error.message}, status_code=error.status, headers=error.headers)
+
+
+_STATUS_MESSAGES: Final[Mapping[int, str]] = {
+    400: "Bad request.",
+    403: "Authorization failed.",
+    404: "Not found.",
+    413: "Request entity too large.",
+    415: "Unsupported media type.",
+    429: "Too many requests; please wait and retry.",
+    456: "Quota exceeded: the character limit has been reached.",
+    500: "Internal server error; please retry.",
+    502: "Bad gateway; please retry.",
+    503: "Service temporarily unavailable; please retry.",
+    504: "Gateway timeout; please retry.",
+    529: "Too many requests; please wait and retry.",
+}
+
+
+class _TraceIdMiddleware:
+    """Adds an ``X-Trace-ID`` header to every HTTP response (pure ASGI, streaming-safe)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        trace_id = uuid.uuid4().hex
+
+        async def send_with_trace(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-trace-id", trace_id.encode("ascii")))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_trace)
+
+
+class _OfflineService:
+    """The endpoints, bound to one set of options and one state."""
+
+    def __init__(self, options: OfflineOptions) -> None:
+        self.options = options
+        self.state = _State(
+            fail=[[status, count] for status, count in options.fail],
+            hang=options.hang,
+            malformed=options.malformed,
+        )
+        self.keys = None if options.keys is None else frozenset(options.keys)
+
+    # -- auth -------------------------------------------------------------------------------
+
+    def authenticate(self, request: Request) -> _Caller:
+        header = request.headers.get("authorization")
+        scheme = self.options.auth_scheme
+        if header is None:
+            raise _ApiError(403, f"Authorization failed: send the header 'Authorization: {scheme} "
+                            "<key>'.")
+        parts = header.strip().split(None, 1)
+        if len(parts) != 2 or parts[0].lower() != scheme.lower():
+            raise _ApiError(403, f"Authorization failed: the Authorization header must read "
+                            f"'{scheme} <key>'.")
+        key = parts[1].strip()
+        if not key or (self.keys is not None and key not in self.keys):
+            raise _ApiError(403, "Authorization failed: the key is not valid. Check your API key.")
+        return _Caller(key=key, free_tier=key.endswith(FREE_TIER_SUFFIX))
+
+    # -- list endpoints ---------------------------------------------------------------------
+
+    def _product_param(self, request: Request) -> str:
+        params = request.query_params
+        later = self.options.later_shape
+        name = "resource" if later else "product"
+        if later and "product" in params:
+            raise _ApiError(400, "The query parameter 'product' was renamed to 'resource'; "
+                            "use GET /v3/languages?resource=...")
+        values = params.getlist(name)
+        if not values:
+            raise _ApiError(400, f"The query parameter '{name}' is required: one of "
+                            f"{', '.join(PRODUCTS)}.")
+        if len(values) > 1:
+            raise _ApiError(400, f"The query parameter '{name}' may be given only once.")
+        value = values[0]
+        if value not in PRODUCTS:
+            raise _ApiError(400, f"Unknown {name} {value!r}: expected one of "
+                            f"{', '.join(PRODUCTS)}.")
+        return value
+
+    async def v3_languages(self, request: Request) -> Response:
+        self.authenticate(request)
+        product = self._product_param(request)
+        later = self.options.later_shape
+        rows = _catalogue(later).languages[product]
+        return JSONResponse([_language_json(row, later) for row in rows])
+
+    async def v3_products(self, request: Request) -> Response:
+        self.authenticate(request)
+        if self.options.later_shape:
+            raise _ApiError(404, "Not found: /v3/languages/products was renamed to "
+                            "/v3/languages/resources.")
+        return JSONResponse(_catalogue(False).products)
+
+    async def v3_resources(self, request: Request) -> Response:
+        self.authenticate(request)
+        if not self.options.later_shape:
+            raise _ApiError(404, "Not found.")
+        return JSONResponse(_catalogue(True).products)
+
+    async def v3_exceptions(self, request: Request) -> Response:
+        self.authenticate(request)
+        if self.options.later_shape:
+            raise _ApiError(404, "Not found.")
+        product = self._product_param(request)
+        return JSONResponse(_catalogue(False).exceptions.get(product, []))
+
+    async def v2_languages(self, request: Request) -> Response:
+        self.authenticate(request)
+        kind = request.query_params.get("type", "source").lower()
+        if kind not in ("source", "target"):
+            raise _ApiError(400, "The query parameter 'type' must be 'source' or 'target'.")
+        headers = {"Deprecation": "true"} if self.options.later_shape else None
+        return JSONResponse(_catalogue(self.options.later_shape).v2[kind], headers=headers)
+
+    async def usage(self, request: Request) -> Response:
+        caller = self.authenticate(request)
+        state = self.state
+        if caller.free_tier:
+            # Free-tier keys cannot improve text, and no translation happens here.
+            limit = self.options.character_limit
+            return JSONResponse({
+                "character_count": 0,
+                "character_limit": FREE_TIER_CHARACTER_LIMIT if limit is None else limit,
+            })
+        limit = NO_LIMIT if self.options.character_limit is None else self.options.character_limit
+        key_count = state.key_characters.get(caller.key, 0)
+        return JSONResponse({
+            "character_count": state.account_characters,
+            "character_limit": limit,
+            "api_key_character_count": key_count,
+            "api_key_character_limit": NO_LIMIT,
+            "products": [
+                {"product_type": "translate", "api_key_unit_count": 0, "account_unit_count": 0},
+                {
+                    "product_type": "write",
+                    "api_key_unit_count": key_count,
+                    "account_unit_count": state.account_characters,
+                },
+            ],
+        })
+
+    # -- rephrase ---------------------------------------------------------------------------
+
+    async def rephrase(self, request: Request) -> Response:
+        options, state = self.options, self.state
+        if options.latency_ms:
+            await asyncio.sleep(options.latency_ms / 1000)
+        caller = self.authenticate(request)
+        if caller.free_tier:
+            raise _ApiError(403, "Text improvement is available only with a paid-tier key; "
+                            "this is a free-tier key.")
+        if state.hang > 0:
+            state.hang -= 1
+            await self._hang(request)
+        if state.fail:
+            entry = state.fail[0]
+            status = entry[0]
+            entry[1] -= 1
+            if entry[1] <= 0:
+                state.fail.pop(0)
+            headers = {}
+            if status in RETRY_AFTER_STATUSES:
+                headers["Retry-After"] = _format_seconds(options.retry_after)
+            message = _STATUS_MESSAGES.get(status, f"Error {status} (simulated).")
+            raise _ApiError(status, message, headers)
+
+        body = await self._read_body(request)
+        fields = _parse_fields(request.headers.get("content-type"), body)
+        job = _validate(fields, self.options.later_shape)
+
+        limit = options.character_limit
+        if limit is not None and state.account_characters >= limit:
+            raise _ApiError(456, f"Quota exceeded: the account's character limit of {limit} "
+                            "characters has been reached.")
+
+        from rephrase_ls.offline import engine
+
+        improvements = []
+        for text, lang in zip(job.texts, job.languages, strict=True):
+            style = _resolve(job.writing_style, lang, job.style_langs)
+            tone = _resolve(job.tone, lang, job.tone_langs)
+            engine_target = (job.target or lang).lower()
+            improved = engine.improve(
+                text,
+                engine_target,
+                writing_style=style,
+                tone=tone,
+                known_words=options.known_words,
+            )
+            improvements.append({
+                "text": improved,
+                "target_language": job.target_echo if job.target_echo is not None else lang,
+                "detected_source_language": lang,
+            })
+
+        if state.malformed > 0:
+            state.malformed -= 1
+            state.malformed_served += 1
+            return _malformed(improvements, state.malformed_served)
+
+        characters = sum(len(text) for text in job.texts)
+        state.account_characters += characters
+        state.key_characters[caller.key] = state.key_characters.get(caller.key, 0) + characters
+        return JSONResponse({"improvements": improvements})
+
+    async def _hang(self, request: Request) -> None:
+        """Never answer: wait for an event nobody sets, until the client goes away."""
+        if self.state.never is None:
+            self.state.never = asyncio.Event()
+        never = asyncio.ensure_future(self.state.never.wait())
+        gone = asyncio.ensure_future(_wait_disconnect(request))
+        try:
+            await asyncio.wait({never, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            never.cancel()
+            gone.cancel()
+        # The client has gone; this answer is never delivered.
+        raise _ApiError(499, "Client closed the request.")
+
+    async def _read_body(self, request: Request) -> bytes:
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            raise _too_large(int(declared))
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise _too_large(size, at_least=True)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+async def _wait_disconnect(request: Request) -> None:
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+def _format_seconds(seconds: float) -> str:
+    return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
+def _too_large(size: int, *, at_least: bool = False) -> _ApiError:
+    amount = f"more than {MAX_BODY_BYTES}" if at_least else str(size)
+    return _ApiError(413, f"Request entity too large: the body is {amount} bytes; at most "
+                     f"{MAX_BODY_BYTES} bytes are allowed. Split the texts over several requests.")
+
+
+def _malformed(improvements: list[dict[str, Any]], serial: int) -> Response:
+    """A 200 answer that breaks the interface, in one of four ways chosen by ``serial``."""
+    variant = (serial - 1) % 4
+    if variant == 0:
+        return JSONResponse({"result": improvements})
+    if variant == 1:
+        return JSONResponse({"improvements": [*improvements, improvements[-1]]})
+    if variant == 2:
+        return JSONResponse({"improvements": [{"target_language": i["target_language"]}
+                                              for i in improvements]})
+    return Response("<html><body>upstream hiccup</body></html>", status_code=200,
+                    media_type="text/html")
+
+
+# --------------------------------------------------------------------------------------------
+# Request parsing and validation
+
+
+_FIELDS: Final = ("text", "target_lang", "writing_style", "tone")
+
+
+def _parse_fields(content_type: str | None, body: bytes) -> dict[str, Any]:
+    """Decode a JSON or form body into ``{field: value}`` (text always a list when present)."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media == "application/json":
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise _ApiError(400, "The request body is not valid UTF-8.") from None
+        except json.JSONDecodeError as exc:
+            raise _ApiError(400, f"The request body is not valid JSON: {exc.msg} at position "
+                            f"{exc.pos}.") from None
+        if not isinstance(data, dict):
+            raise _ApiError(400, "The request body must be a JSON object.")
+        return {name: data[name] for name in _FIELDS if name in data}
+    if media == "application/x-www-form-urlencoded":
+        try:
+            pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            raise _ApiError(400, "The form body is not valid UTF-8 (after percent-decoding).") \
+                from None
+        fields: dict[str, Any] = {}
+        texts = [value for name, value in pairs if name == "text"]
+        if texts:
+            fields["text"] = texts
+        for name in _FIELDS[1:]:
+            values = [value for key, value in pairs if key == name]
+            if len(values) > 1:
+                raise _ApiError(400, f"The field '{name}' may be given only once.")
+            if values:
+                fields[name] = values[0]
+        return fields
+    shown = media or "none"
+    raise _ApiError(415, f"Unsupported Content-Type ({shown}): send application/json or "
+                    "application/x-www-form-urlencoded.")
+
+
+@dataclass(frozen=True)
+class _Job:
+    texts: list[str]
+    languages: list[str]  # the detected base code of each text
+    target: str | None  # canonical target code (e.g. "en-US"), or None
+    target_echo: str | None  # what the client sent
+    writing_style: str | None
+    tone: str | None
+    style_langs: frozenset[str]  # codes (lower case) that support writing styles
+    tone_langs: frozenset[str]  # codes (lower case) that support tones
+
+
+def _optional_string(fields: Mapping[str, Any], name: str) -> str | None:
+    value = fields.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _ApiError(400, f"The field '{name}' must be a string.")
+    return value
+
+
+def _check_value(name: str, value: str | None, allowed: tuple[str, ...]) -> None:
+    if value is None:
+        return
+    plain = value[len(PREFER_PREFIX):] if value.startswith(PREFER_PREFIX) else value
+    if value == "default" or plain in allowed:
+        return
+    choices = ", ".join(("default", *allowed, *(PREFER_PREFIX + v for v in allowed)))
+    raise _ApiError(400, f"Unknown {name} {value!r}: expected one of {choices}.")
+
+
+def _language_name(code: str) -> str:
+    for row in _catalogue(False).languages["translate_text"]:
+        if row.lang == code:
+            return row.name
+    return code
+
+
+def _codes_with(rows: tuple[_LangRow, ...], feature: str) -> frozenset[str]:
+    """Lower-case codes of the target languages with ``feature``, plus their base codes.
+
+    The base codes serve requests without ``target_lang``: a detected ``en`` supports a feature
+    when some English target variant does.
+    """
+    codes: set[str] = set()
+    for row in rows:
+        if row.usable_as_target and feature in row.features:
+            codes.add(row.lang.lower())
+            codes.add(row.lang.split("-")[0].lower())
+    return frozenset(codes)
+
+
+def _validate(fields: Mapping[str, Any], later_shape: bool) -> _Job:
+    from rephrase_ls.offline import engine
+
+    texts = fields.get("text")
+    if texts is None:
+        raise _ApiError(400, "The field 'text' is required: a list of strings.")
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise _ApiError(400, "The field 'text' must be a list of strings.")
+    if not texts:
+        raise _ApiError(400, "The field 'text' must hold at least one string.")
+    for index, text in enumerate(texts):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _ApiError(400, f"text[{index}] is not valid UTF-8 text (it holds a lone "
+                            "surrogate).") from None
+
+    rows = _catalogue(later_shape).languages["write"]
+    targets = {row.lang.lower(): row.lang for row in rows if row.usable_as_target}
+    # Tones follow the ``tone`` feature when the list names one, else ``writing_style``.
+    tone_feature = "tone" if any("tone" in row.features for row in rows) else "writing_style"
+    style_langs = _codes_with(rows, "writing_style")
+    tone_langs = _codes_with(rows, tone_feature)
+
+    target_echo = _optional_string(fields, "target_lang")
+    target: str | None = None
+    if target_echo is not None:
+        target = targets.get(target_echo.lower())
+        if target is None:
+            raise _ApiError(400, f"Value for 'target_lang' not supported: {target_echo!r}; "
+                            f"expected one of {', '.join(targets.values())}.")
+
+    writing_style = _optional_string(fields, "writing_style")
+    tone = _optional_string(fields, "tone")
+    if writing_style is not None and tone is not None:
+        raise _ApiError(400, "'writing_style' and 'tone' cannot be combined; send only one.")
+    _check_value("writing_style", writing_style, WRITING_STYLES)
+    _check_value("tone", tone, TONES)
+
+    joined = engine.detect_language("\n\n".join(texts))
+    detected = [engine.detect_language(text) for text in texts]
+    languages: list[str] = []
+    if target is not None:
+        base = target.split("-")[0].lower()
+        for code in [joined, *detected]:
+            if code is not None and code != base:
+                raise _ApiError(400, f"The texts are in {_language_name(code)} ({code}) but "
+                                f"target_lang is {target}; translating and improving at once "
+                                "is not supported.")
+        languages = [base] * len(texts)
+    else:
+        for index, code in enumerate(detected):
+            lang = code or joined
+            if lang is None:
+                raise _ApiError(400, f"Could not detect the language of text[{index}]; send "
+                                "target_lang.")
+            languages.append(lang)
+
+    checks = ((writing_style, "writing_style", "writing styles", style_langs),
+              (tone, "tone", "tones", tone_langs))
+    for value, name, plural, supported in checks:
+        if value is None or value == "default" or value.startswith(PREFER_PREFIX):
+            continue
+        codes = [target.lower()] if target is not None else languages
+        for code in codes:
+            if code not in supported:
+                shown = target if target is not None else code
+                raise _ApiError(400, f"The language {shown} does not support {plural}; "
+                                f"{name} {value!r} cannot be used (use '{PREFER_PREFIX}{value}' "
+                                "to fall back to the default).")
+
+    return _Job(
+        texts=list(texts),
+        languages=languages,
+        target=target,
+        target_echo=target_echo,
+        writing_style=writing_style,
+        tone=tone,
+        style_langs=style_langs,
+        tone_langs=tone_langs,
+    )
+
+
+def _resolve(value: str | None, lang: str, supported: frozenset[str]) -> str | None:
+    """The engine's style or tone for one text: ``None`` for default or an unsupported prefer_."""
+    if value is None or value == "default":
+        return None
+    if value.startswith(PREFER_PREFIX):
+        return value[len(PREFER_PREFIX):] if lang.lower() in supported else None
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# The app
+
+
+def _handler(
+    service: _OfflineService, method: Callable[[Request], Awaitable[Response]]
+) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await method(request)
+        except _ApiError as error:
+            return _error_response(error)
+
+    endpoint.__name__ = method.__name__
+    return endpoint
+
+
+async def _http_exception(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    message = _STATUS_MESSAGES.get(exc.status_code, exc.detail)
+    return JSONResponse({"message": message}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"message": "Internal server error."}, status_code=500)
+
+
+def create_app(options: OfflineOptions | None = None) -> Starlette:
+    """Build a fresh offline service (its own knob and usage counters)."""
+    service = _OfflineService(options or OfflineOptions())
+    routes = [
+        Route("/v3/languages", _handler(service, service.v3_languages), methods=["GET"]),
+        Route("/v3/languages/products", _handler(service, service.v3_products), methods=["GET"]),
+        Route("/v3/languages/resources", _handler(service, service.v3_resources),
+              methods=["GET"]),
+        Route("/v3/languages/exceptions", _handler(service, service.v3_exceptions),
+              methods=["GET"]),
+        Route("/v2/languages", _handler(service, service.v2_languages), methods=["GET"]),
+        Route("/v2/usage", _handler(service, service.usage), methods=["GET"]),
+        Route("/v2/write/rephrase", _handler(service, service.rephrase), methods=["POST"]),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: _http_exception, Exception: _server_error},
+    )
+    app.state.offline = service
+    app.add_middleware(_TraceIdMiddleware)
+    return app
