@@ -1,1 +1,190 @@
-"""rephrase_ls.text.markup."""
+"""Which parts of a document are prose, per format.
+
+A format module turns a whole document into a list of :class:`ProseBlock` (one per paragraph of
+prose). :func:`prose_blocks` picks the format by LSP ``languageId``, then by the file name or
+extension of the document's URI, and falls back to plain text.
+
+Registering a format is one call, made at import time of the format module::
+
+    # rephrase_ls/text/markup/markdown.py
+    from rephrase_ls.text.markup import ProseBlock, register_format
+
+    def markdown_blocks(text: str) -> list[ProseBlock]: ...
+
+    register_format("markdown", markdown_blocks, extensions=(".md", ".markdown"))
+
+Built-in format modules are listed in :data:`BUILTIN_MODULES`; they are imported lazily on the
+first call of :func:`prose_blocks` (importing parsers is slow, so the server does not pay for it at
+start-up), or eagerly with :func:`load_builtin_formats`. A listed module that does not exist yet is
+skipped; one that fails to import is logged and skipped, so plain text keeps working.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urlparse
+
+__all__ = [
+    "BUILTIN_MODULES",
+    "EXTENSIONS",
+    "FILENAMES",
+    "FORMATS",
+    "BlocksFn",
+    "ProseBlock",
+    "format_for",
+    "load_builtin_formats",
+    "prose_blocks",
+    "register_format",
+]
+
+_log = logging.getLogger(__name__)
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ProseBlock:
+    """One paragraph of prose in a document.
+
+    ``segments``: per line, ``[start, end)`` of the prose on that line, as absolute offsets, in
+    order. The text between consecutive segments (line break, the next line's indentation or
+    ``> ``/``# ``/``// `` leader) is kept verbatim and never sent.
+    ``protected``: sorted absolute spans inside the segments that must come back unchanged
+    (inline code, URLs, commands...).
+    """
+
+    segments: tuple[Span, ...]
+    protected: tuple[Span, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.segments:
+            raise ValueError("a ProseBlock needs at least one segment")
+        previous_end = -1
+        for start, end in self.segments:
+            if start < 0 or end < start:
+                raise ValueError(f"invalid segment [{start}, {end})")
+            if start < previous_end:
+                raise ValueError("ProseBlock segments must be in order and must not overlap")
+            previous_end = end
+        previous_start = -1
+        for start, end in self.protected:
+            if start < 0 or end < start:
+                raise ValueError(f"invalid protected span [{start}, {end})")
+            if start < previous_start:
+                raise ValueError("ProseBlock protected spans must be sorted")
+            previous_start = start
+
+    @property
+    def start(self) -> int:
+        """Offset of the first prose character."""
+        return self.segments[0][0]
+
+    @property
+    def end(self) -> int:
+        """Offset just after the last prose character."""
+        return self.segments[-1][1]
+
+
+BlocksFn = Callable[[str], list[ProseBlock]]
+
+#: languageId → function producing the prose blocks of a document in that format.
+FORMATS: dict[str, BlocksFn] = {}
+#: lower-case file extension (with the dot, e.g. ``".md"``) → languageId.
+EXTENSIONS: dict[str, str] = {}
+#: exact file name (e.g. ``"COMMIT_EDITMSG"``) → languageId.
+FILENAMES: dict[str, str] = {}
+
+#: Format modules inside this package that register themselves when imported.
+BUILTIN_MODULES: tuple[str, ...] = ("plain", "markdown", "latex", "rst", "code", "gitcommit")
+
+_loaded = False
+_load_lock = threading.Lock()
+
+
+def register_format(
+    language_id: str,
+    blocks_fn: BlocksFn,
+    *,
+    extensions: Iterable[str] = (),
+    filenames: Iterable[str] = (),
+) -> None:
+    """Register ``blocks_fn`` for ``language_id`` and map file extensions / names to it."""
+    if not language_id or not isinstance(language_id, str):
+        raise ValueError("language_id must be a non-empty string")
+    if not callable(blocks_fn):
+        raise TypeError("blocks_fn must be callable")
+    FORMATS[language_id] = blocks_fn
+    for extension in extensions:
+        if not extension.startswith(".") or len(extension) < 2:
+            raise ValueError(f"extension must start with a dot: {extension!r}")
+        EXTENSIONS[extension.lower()] = language_id
+    for filename in filenames:
+        if not filename or "/" in filename:
+            raise ValueError(f"invalid file name: {filename!r}")
+        FILENAMES[filename] = language_id
+
+
+def load_builtin_formats() -> None:
+    """Import every built-in format module (once), so that each registers itself."""
+    global _loaded
+    if _loaded:
+        return
+    with _load_lock:
+        if _loaded:
+            return
+        for name in BUILTIN_MODULES:
+            module = f"{__name__}.{name}"
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as error:
+                if error.name != module:
+                    _log.exception("format module %s failed to import", module)
+            except Exception:
+                _log.exception("format module %s failed to import", module)
+        _loaded = True
+
+
+def _file_name(uri: str) -> str:
+    parsed = urlparse(uri)
+    path = unquote(parsed.path if parsed.scheme else uri)
+    return PurePosixPath(path.replace("\\", "/")).name
+
+
+def format_for(language_id: str | None = None, uri: str | None = None) -> str:
+    """The languageId whose format handles a document (``"plaintext"`` when none matches)."""
+    load_builtin_formats()
+    if language_id and language_id in FORMATS:
+        return language_id
+    if uri:
+        name = _file_name(uri)
+        if name in FILENAMES and FILENAMES[name] in FORMATS:
+            return FILENAMES[name]
+        lowered = name.lower()
+        # Longest extension first, so ".tar.gz"-style registrations win over ".gz".
+        suffixes = PurePosixPath(lowered).suffixes
+        for i in range(len(suffixes)):
+            extension = "".join(suffixes[i:])
+            target = EXTENSIONS.get(extension)
+            if target is not None and target in FORMATS:
+                return target
+    return "plaintext"
+
+
+def prose_blocks(
+    text: str, language_id: str | None = None, uri: str | None = None
+) -> list[ProseBlock]:
+    """The prose blocks of ``text``, by its format (see :func:`format_for`)."""
+    if not isinstance(text, str):
+        raise TypeError("text must be a str")
+    fmt = format_for(language_id, uri)
+    blocks_fn = FORMATS.get(fmt)
+    if blocks_fn is None:
+        from rephrase_ls.text.markup.plain import plain_blocks
+
+        return plain_blocks(text)
+    return blocks_fn(text)
