@@ -1,0 +1,211 @@
+"""``rephrase-ls offline-service``: the offline service on a loopback socket, served by uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+from typing import TextIO
+
+from rephrase_ls.offline.app import OfflineOptions
+
+__all__ = ["build_parser", "main", "options_from_args", "run"]
+
+LISTENING_PREFIX = "rephrase-ls offline service listening on "
+GRACEFUL_SHUTDOWN_SECONDS = 2
+"""How long shutdown waits for requests in flight (a ``--hang`` request never ends)."""
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback IP addresses (``127.0.0.0/8``, ``::1``)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _fail_spec(value: str) -> tuple[int, int]:
+    status_text, sep, count_text = value.partition(":")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected STATUS:COUNT, got {value!r}")
+    try:
+        status, count = int(status_text), int(count_text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected STATUS:COUNT with numbers, got {value!r}") \
+            from None
+    if not 400 <= status <= 599:
+        raise argparse.ArgumentTypeError(f"STATUS must be an HTTP error status 400-599: {value!r}")
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"COUNT must be at least 1: {value!r}")
+    return status, count
+
+
+def _non_negative_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {value!r}")
+    return number
+
+
+def _non_negative_float(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not number >= 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0: {value!r}")
+    return number
+
+
+def _port(value: str) -> int:
+    number = _non_negative_int(value)
+    if number > 65535:
+        raise argparse.ArgumentTypeError(f"not a TCP port: {value!r}")
+    return number
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``rephrase-ls offline-service``."""
+    parser = argparse.ArgumentParser(
+        prog="rephrase-ls offline-service",
+        description="Serve the offline rephrase service (the interface of the real service, "
+        "with a local improvement engine) over HTTP on loopback.",
+    )
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1; loopback only unless "
+                        "--allow-remote)")
+    parser.add_argument("--port", type=_port, default=0,
+                        help="port to bind (default 0: any free port; the address is printed)")
+    parser.add_argument("--allow-remote", action="store_true",
+                        help="allow binding a non-loopback address")
+    parser.add_argument("--auth-scheme", default="Service-Auth-Key", metavar="NAME",
+                        help="scheme word of the Authorization header (default Service-Auth-Key)")
+    parser.add_argument("--key", action="append", dest="keys", metavar="KEY",
+                        help="accept only this key (repeatable; default: any non-empty key)")
+    parser.add_argument("--latency", type=_non_negative_float, default=0.0, metavar="MS",
+                        help="milliseconds added to every rephrase response")
+    parser.add_argument("--fail", type=_fail_spec, action="append", default=[],
+                        metavar="STATUS:COUNT",
+                        help="the next COUNT rephrase requests answer STATUS (repeatable, "
+                        "consumed in order)")
+    parser.add_argument("--hang", type=_non_negative_int, default=0, metavar="COUNT",
+                        help="the next COUNT rephrase requests never answer")
+    parser.add_argument("--malformed", type=_non_negative_int, default=0, metavar="COUNT",
+                        help="the next COUNT rephrase requests answer 200 with a broken body")
+    parser.add_argument("--character-limit", type=_non_negative_int, default=None, metavar="N",
+                        help="the account's cost-control limit: 456 once N characters are used")
+    parser.add_argument("--retry-after", type=_non_negative_float, default=1.0, metavar="S",
+                        help="seconds sent in Retry-After with 429/503/529 (default 1)")
+    parser.add_argument("--later-shape", action="store_true",
+                        help="serve the v3 language lists in the service's later shape")
+    parser.add_argument("--log-level", default="warning",
+                        choices=["critical", "error", "warning", "info", "debug"],
+                        help="uvicorn's log level (default warning)")
+    return parser
+
+
+def options_from_args(args: argparse.Namespace) -> OfflineOptions:
+    """Turn parsed command-line arguments into :class:`OfflineOptions`."""
+    return OfflineOptions(
+        keys=tuple(args.keys) if args.keys else None,
+        auth_scheme=args.auth_scheme,
+        latency_ms=args.latency,
+        fail=list(args.fail),
+        hang=args.hang,
+        malformed=args.malformed,
+        character_limit=args.character_limit,
+        retry_after=args.retry_after,
+        later_shape=args.later_shape,
+    )
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    last_error: OSError | None = None
+    for family, kind, proto, _name, address in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(128)
+        except OSError as exc:
+            sock.close()
+            last_error = exc
+            continue
+        sock.setblocking(False)
+        return sock
+    raise last_error or OSError(f"cannot bind {host}:{port}")
+
+
+def _url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    options: OfflineOptions | None = None,
+    *,
+    log_level: str = "warning",
+    out: TextIO | None = None,
+) -> None:
+    """Serve the offline service on ``host:port`` until interrupted (SIGINT/SIGTERM).
+
+    Prints ``rephrase-ls offline service listening on http://HOST:PORT`` (the bound port) once
+    the server accepts connections. Binding is not restricted here; :func:`main` checks hosts.
+    """
+    import uvicorn
+
+    from rephrase_ls.offline.app import create_app
+
+    stream = out if out is not None else sys.stdout
+    sock = _bind(host, port)
+    url = _url(sock)
+    config = uvicorn.Config(
+        create_app(options),
+        log_level=log_level,
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+
+    class _AnnouncingServer(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.should_exit:
+                print(f"{LISTENING_PREFIX}{url}", file=stream, flush=True)
+
+    try:
+        _AnnouncingServer(config).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``rephrase-ls offline-service``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.allow_remote and not is_loopback(args.host):
+        parser.error(f"refusing to bind the non-loopback address {args.host!r}; pass "
+                     "--allow-remote to serve other machines")
+    try:
+        options = options_from_args(args)
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
+        run(args.host, args.port, options, log_level=args.log_level)
+    except OSError as exc:
+        print(f"rephrase-ls offline-service: cannot listen on {args.host}:{args.port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    return 0
