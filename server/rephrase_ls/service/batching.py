@@ -1,0 +1,221 @@
+"""Pack texts into request bodies that never exceed a byte limit (pure, no I/O).
+
+Sizes are computed incrementally. The body encoder is assumed *additive*, which the JSON and
+form encodings both are: a body of texts ``t1..tk`` is ``base + Σ item(ti) + (k-1)·sep`` bytes,
+and a text's item size is ``item("") + Σ esc(pieces)`` for any split of it into pieces, because
+both JSON escaping and percent-encoding work code point by code point. The three constants are
+measured with the encoder itself, each text (or sentence, when splitting) is encoded once, and
+every final body is encoded once more to check it really fits, so a non-additive encoder is
+caught (``ValueError``) instead of sending an oversized body.
+
+A text too large for one request is split at sentence boundaries, then at word boundaries, then
+between code points. Each piece keeps its trailing whitespace, so the pieces concatenate back to
+the text exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+DEFAULT_LIMIT = 10 * 1024
+
+EncodeBody = Callable[[list[str]], bytes]
+
+# A sentence ends at terminal punctuation (with closing quotes/brackets) followed by whitespace,
+# at CJK full stops (no whitespace needed), or at a line break.
+_SENTENCE_END = re.compile(
+    r"[.!?…‼⁇⁈⁉]+[\"'”’»)\]]*\s+"
+    r"|[。！？]+[」』”’)）]*\s*"
+    r"|\n\s*"
+)
+_WORD_START = re.compile(r"\s+(?=\S)")
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """Requests to send and how to re-join their pieces into one result per text.
+
+    ``requests[r]`` holds the pieces sent in request ``r``; ``owners[r][j]`` is the index of
+    the text that piece ``j`` of request ``r`` belongs to. Pieces of a text appear in order.
+    """
+
+    requests: tuple[tuple[str, ...], ...]
+    owners: tuple[tuple[int, ...], ...]
+    text_count: int
+
+    @property
+    def total_requests(self) -> int:
+        return len(self.requests)
+
+    def join(self, results: Sequence[Sequence[str]]) -> list[str]:
+        """One string per text from the per-request results (same shape as ``requests``).
+
+        Pieces of a split text are concatenated; every piece but the last gets back the
+        trailing whitespace it was sent with (a service may strip it), so sentences never
+        run together.
+        """
+        if len(results) != len(self.requests):
+            raise ValueError(f"expected {len(self.requests)} results, got {len(results)}")
+        parts: list[list[tuple[str, str]]] = [[] for _ in range(self.text_count)]
+        for r, (sent, got, owners) in enumerate(
+            zip(self.requests, results, self.owners, strict=True)
+        ):
+            if len(got) != len(sent):
+                raise ValueError(f"request {r}: expected {len(sent)} pieces, got {len(got)}")
+            for original, improved, owner in zip(sent, got, owners, strict=True):
+                parts[owner].append((original, improved))
+        joined: list[str] = []
+        for pieces in parts:
+            out: list[str] = []
+            last = len(pieces) - 1
+            for k, (original, improved) in enumerate(pieces):
+                if k < last:
+                    trailing = original[len(original.rstrip()) :]
+                    if trailing:
+                        improved = improved.rstrip() + trailing
+                out.append(improved)
+            joined.append("".join(out))
+        return joined
+
+
+def _cut(text: str, pattern: re.Pattern[str]) -> list[str]:
+    """Split ``text`` after each match of ``pattern``; the pieces concatenate to ``text``."""
+    pieces: list[str] = []
+    start = 0
+    for m in pattern.finditer(text):
+        end = m.end()
+        if start < end < len(text):
+            pieces.append(text[start:end])
+            start = end
+    pieces.append(text[start:])
+    return pieces
+
+
+class _Sizer:
+    """Escaped sizes of strings under an additive body encoder."""
+
+    def __init__(self, encode_body: EncodeBody) -> None:
+        self.encode_body = encode_body
+        self.base = len(encode_body([]))
+        self.item_empty = len(encode_body([""])) - self.base
+        self.sep = len(encode_body(["", ""])) - self.base - 2 * self.item_empty
+        self._char_cache: dict[str, int] = {}
+
+    def item(self, text: str) -> int:
+        """Bytes a text adds to a body as its only element (beyond ``base``)."""
+        return len(self.encode_body([text])) - self.base
+
+    def esc(self, text: str) -> int:
+        """Bytes of the text's content alone (without quotes or a field name)."""
+        return self.item(text) - self.item_empty
+
+    def esc_char(self, char: str) -> int:
+        size = self._char_cache.get(char)
+        if size is None:
+            size = self._char_cache[char] = self.esc(char)
+        return size
+
+
+def _split(text: str, cap: int, sizer: _Sizer, esc_text: int) -> list[tuple[str, int]]:
+    """Split ``text`` (escaped size ``esc_text`` > cap) into pieces of escaped size ≤ ``cap``."""
+    units: list[tuple[str, int]] = []
+    _units(text, cap, sizer, 0, units, esc_text)
+    # Greedy merge of consecutive units: sizes add up exactly.
+    pieces: list[tuple[str, int]] = []
+    buf: list[str] = []
+    size = 0
+    for unit, usize in units:
+        if buf and size + usize > cap:
+            pieces.append(("".join(buf), size))
+            buf, size = [], 0
+        buf.append(unit)
+        size += usize
+    if buf:
+        pieces.append(("".join(buf), size))
+    return pieces
+
+
+def _units(
+    text: str, cap: int, sizer: _Sizer, level: int, out: list[tuple[str, int]], size: int
+) -> None:
+    """Append units of ``text`` no larger than ``cap``: sentences, then words, then code points."""
+    if size <= cap:
+        out.append((text, size))
+        return
+    if level == 0:
+        parts = _cut(text, _SENTENCE_END)
+    elif level == 1:
+        parts = _cut(text, _WORD_START)
+    else:
+        for char in text:
+            csize = sizer.esc_char(char)
+            if csize > cap:
+                raise ValueError(
+                    f"the body limit is too small to hold the character U+{ord(char):04X}"
+                )
+            out.append((char, csize))
+        return
+    if len(parts) == 1:
+        _units(text, cap, sizer, level + 1, out, size)
+        return
+    for part in parts:
+        _units(part, cap, sizer, level + 1, out, sizer.esc(part))
+
+
+def plan_batches(
+    texts: Sequence[str], encode_body: EncodeBody, limit: int = DEFAULT_LIMIT
+) -> BatchPlan:
+    """Pack ``texts`` in order into requests whose ``encode_body(pieces)`` is ≤ ``limit`` bytes.
+
+    ``encode_body`` turns a list of texts into the exact request body (all other fields
+    included). Raises ``ValueError`` when the limit cannot hold even one character, or when the
+    encoder turns out not to be additive.
+    """
+    if isinstance(texts, str):
+        raise TypeError("texts must be a sequence of strings, not a single string")
+    if not all(isinstance(t, str) for t in texts):
+        raise TypeError("texts must be strings")
+    if limit <= 0:
+        raise ValueError("limit must be positive")
+    sizer = _Sizer(encode_body)
+    cap = limit - sizer.base - sizer.item_empty
+    if cap <= 0:
+        raise ValueError(f"a body limit of {limit} bytes cannot hold any text")
+
+    requests: list[tuple[str, ...]] = []
+    owners: list[tuple[int, ...]] = []
+    cur: list[str] = []
+    cur_owners: list[int] = []
+    cur_size = sizer.base
+
+    def flush() -> None:
+        nonlocal cur, cur_owners, cur_size
+        if cur:
+            requests.append(tuple(cur))
+            owners.append(tuple(cur_owners))
+        cur, cur_owners, cur_size = [], [], sizer.base
+
+    for index, text in enumerate(texts):
+        item = sizer.item(text)
+        esc = item - sizer.item_empty
+        pieces = [(text, esc)] if esc <= cap else _split(text, cap, sizer, esc)
+        for piece, psize in pieces:
+            add = sizer.item_empty + psize + (sizer.sep if cur else 0)
+            if cur and cur_size + add > limit:
+                flush()
+                add = sizer.item_empty + psize
+            cur.append(piece)
+            cur_owners.append(index)
+            cur_size += add
+    flush()
+
+    for r, pieces_sent in enumerate(requests):
+        actual = len(encode_body(list(pieces_sent)))
+        if actual > limit:
+            raise ValueError(
+                f"request {r} would be {actual} bytes (over {limit}): the body encoder is not "
+                "additive"
+            )
+    return BatchPlan(requests=tuple(requests), owners=tuple(owners), text_count=len(texts))

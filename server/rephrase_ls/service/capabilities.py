@@ -1,0 +1,312 @@
+"""Capability rules (interface sections 4.1, 4.2, 4.3) over a snapshot, and their cache.
+
+:class:`Capabilities` is pure: it judges a snapshot of one product's lists. Language codes are
+compared case-insensitively. :class:`CapabilityStore` fetches snapshots through a
+:class:`ServiceClient`, caches them per base address with a time to live, keeps the last good copy
+when a refresh fails, and answers ``peek()`` without any I/O.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rephrase_ls.service.errors import NotConfigured, ServiceError
+from rephrase_ls.service.models import (
+    TONES,
+    WRITING_STYLES,
+    Language,
+    PairException,
+    Product,
+    V2Language,
+)
+
+if TYPE_CHECKING:
+    from rephrase_ls.service.client import ServiceClient
+
+log = logging.getLogger("rephrase_ls.service")
+
+FORMALITY = "formality"
+GLOSSARY = "glossary"
+WRITING_STYLE = "writing_style"
+TONE = "tone"
+
+# Sides a feature needs when the products list does not say (interface 4.1 rules 2 and 3).
+_DEFAULT_SIDES: dict[str, tuple[bool, bool]] = {
+    GLOSSARY: (True, True),
+    FORMALITY: (False, True),
+    WRITING_STYLE: (False, True),
+    TONE: (False, True),
+}
+
+#: After a failed refresh, wait this long (or the TTL, if shorter) before trying again.
+RETRY_FAILED_REFRESH = 60.0
+
+
+def _key(code: str) -> str:
+    return code.strip().lower()
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """A snapshot of one product's language lists and the rules built on them."""
+
+    product: str
+    languages: tuple[Language, ...]
+    products: tuple[Product, ...] = ()
+    exceptions: tuple[PairException, ...] = ()
+    _by_code: dict[str, Language] = field(init=False, repr=False, compare=False)
+    _by_pair: dict[tuple[str, str], frozenset[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_code: dict[str, Language] = {}
+        for language in self.languages:
+            by_code.setdefault(_key(language.lang), language)
+        by_pair = {(_key(e.source_lang), _key(e.target_lang)): e.features for e in self.exceptions}
+        object.__setattr__(self, "_by_code", by_code)
+        object.__setattr__(self, "_by_pair", by_pair)
+
+    def find(self, lang: str) -> Language | None:
+        """The language with code ``lang`` (any case), if listed."""
+        return self._by_code.get(_key(lang))
+
+    def _features(self, lang: str) -> frozenset[str]:
+        language = self.find(lang)
+        return language.features if language is not None else frozenset()
+
+    # 4.1 rule 1
+    def sources(self) -> tuple[Language, ...]:
+        """Languages usable as source."""
+        return tuple(lang for lang in self.languages if lang.usable_as_source)
+
+    def targets(self) -> tuple[Language, ...]:
+        """Languages usable as target."""
+        return tuple(lang for lang in self.languages if lang.usable_as_target)
+
+    # 4.1 rule 2
+    def target_supports(self, target: str, feature: str) -> bool:
+        """A target-only feature: judged on the target language alone."""
+        return feature in self._features(target)
+
+    # 4.1 rule 3
+    def both_support(self, source: str, target: str, feature: str) -> bool:
+        """A feature needed on both sides: both languages must list it."""
+        return feature in self._features(source) and feature in self._features(target)
+
+    def feature_sides(self, feature: str) -> tuple[bool, bool]:
+        """(needed on source, needed on target) from the products list, else the interface."""
+        product = self.product_object()
+        if product is not None:
+            described = product.feature(feature)
+            if described is not None:
+                return described.required_on_source, described.required_on_target
+        return _DEFAULT_SIDES.get(feature, (False, True))
+
+    def product_object(self) -> Product | None:
+        """This snapshot's product object from the products list, if listed."""
+        return next((p for p in self.products if p.name == self.product), None)
+
+    def supports(self, source: str | None, target: str, feature: str) -> bool:
+        """4.1 rules 2 and 3 together: a feature for a (source, target) choice.
+
+        A feature needed only on the target is judged on the target; one needed on the source
+        too needs ``source`` to list it (and is unsupported without a source).
+        """
+        on_source, on_target = self.feature_sides(feature)
+        if on_target and not self.target_supports(target, feature):
+            return False
+        if on_source:
+            return source is not None and feature in self._features(source)
+        return True
+
+    # 4.1 rule 4
+    def glossary_targets(self, source: str) -> tuple[Language, ...]:
+        """Targets that accept glossaries from ``source``: none when the source lacks glossary."""
+        if GLOSSARY not in self._features(source):
+            return ()
+        return tuple(
+            lang for lang in self.languages if lang.usable_as_target and GLOSSARY in lang.features
+        )
+
+    # 4.2
+    def runtime_pair_features(self, source: str, target: str) -> frozenset[str]:
+        """Features of the product a pair supports, from the products list (section 4.2)."""
+        product = self.product_object()
+        if product is None:
+            return frozenset()
+        src, tgt = self._features(source), self._features(target)
+        return frozenset(
+            f.name
+            for f in product.features
+            if not (f.required_on_source and f.name not in src)
+            and not (f.required_on_target and f.name not in tgt)
+        )
+
+    # 4.3 rules 2 and 3
+    def pair_features(self, source: str, target: str) -> frozenset[str]:
+        """A pair's features: the exception's when one exists, else the intersection."""
+        exception = self._by_pair.get((_key(source), _key(target)))
+        if exception is not None:
+            return exception
+        return self._features(source) & self._features(target)
+
+    def has_exception(self, source: str, target: str) -> bool:
+        return (_key(source), _key(target)) in self._by_pair
+
+    def _names_tone(self) -> bool:
+        if any(TONE in lang.features for lang in self.languages):
+            return True
+        product = self.product_object()
+        return product is not None and product.feature(TONE) is not None
+
+    def writing_styles(self, target: str) -> tuple[str, ...]:
+        """Writing styles (without ``prefer_``) the target supports."""
+        return WRITING_STYLES if self.target_supports(target, WRITING_STYLE) else ()
+
+    def tones(self, target: str) -> tuple[str, ...]:
+        """Tones the target supports: the ``tone`` feature, else ``writing_style`` when the
+        lists name no ``tone`` feature at all (the interface's early shape)."""
+        feature = TONE if self._names_tone() else WRITING_STYLE
+        return TONES if self.target_supports(target, feature) else ()
+
+
+@dataclass(frozen=True)
+class V2Languages:
+    """The v2 source and target lists (section 2.4)."""
+
+    source: tuple[V2Language, ...]
+    target: tuple[V2Language, ...]
+
+    def find(self, code: str, type: str = "target") -> V2Language | None:
+        """The language with ``code`` (any case) in the ``type`` list."""
+        wanted = _key(code)
+        items = self.target if type == "target" else self.source
+        return next((lang for lang in items if _key(lang.language) == wanted), None)
+
+    def supports_formality(self, code: str) -> bool:
+        """Whether ``code`` supports formality (as a target, else as a source)."""
+        lang = self.find(code, "target") or self.find(code, "source")
+        return lang is not None and lang.supports_formality
+
+
+@dataclass
+class _Entry:
+    value: object
+    fetched_at: float
+    failed_at: float | None = None
+
+
+class CapabilityStore:
+    """Capability snapshots per base address and product, with a TTL.
+
+    ``client`` may be replaced (settings changed); entries are keyed by the client's base
+    address, so another address never sees this one's lists.
+    """
+
+    def __init__(
+        self,
+        client: ServiceClient,
+        *,
+        ttl: float | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.client = client
+        self._ttl = ttl
+        self._clock = clock if clock is not None else time.monotonic
+        self._entries: dict[tuple[str, str, str], _Entry] = {}
+        self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
+
+    @property
+    def ttl(self) -> float:
+        return self._ttl if self._ttl is not None else self.client.config.capability_ttl
+
+    def _cache_key(self, kind: str, name: str) -> tuple[str, str, str] | None:
+        try:
+            base = self.client.base_url
+        except NotConfigured:
+            return None
+        return (f"{self.client.backend}|{base}", kind, name)
+
+    def _fresh(self, entry: _Entry) -> bool:
+        now = self._clock()
+        if now - entry.fetched_at < self.ttl:
+            return True
+        # A failed refresh keeps the last copy and waits a while before trying again.
+        retry_after = min(self.ttl, RETRY_FAILED_REFRESH)
+        return entry.failed_at is not None and now - entry.failed_at < retry_after
+
+    def peek(self, product: str) -> Capabilities | None:
+        """The cached snapshot of ``product`` (even if stale), without any I/O."""
+        key = self._cache_key("v3", product)
+        entry = self._entries.get(key) if key is not None else None
+        return entry.value if entry is not None and isinstance(entry.value, Capabilities) else None
+
+    def peek_v2(self) -> V2Languages | None:
+        """The cached v2 lists (even if stale), without any I/O."""
+        key = self._cache_key("v2", "")
+        entry = self._entries.get(key) if key is not None else None
+        return entry.value if entry is not None and isinstance(entry.value, V2Languages) else None
+
+    def invalidate(self) -> None:
+        """Forget every snapshot (e.g. after the key changed)."""
+        self._entries.clear()
+
+    async def get(self, product: str) -> Capabilities:
+        """The snapshot of ``product``: cached while fresh, refreshed after the TTL."""
+
+        async def fetch() -> Capabilities:
+            client = self.client
+            languages, products, exceptions = await asyncio.gather(
+                client.languages(product), client.products(), client.exceptions(product)
+            )
+            return Capabilities(product, languages, products, exceptions)
+
+        value = await self._get(("v3", product), fetch)
+        assert isinstance(value, Capabilities)
+        return value
+
+    async def get_v2(self) -> V2Languages:
+        """The v2 source and target lists, cached like ``get``."""
+
+        async def fetch() -> V2Languages:
+            source, target = await asyncio.gather(
+                self.client.v2_languages("source"), self.client.v2_languages("target")
+            )
+            return V2Languages(source, target)
+
+        value = await self._get(("v2", ""), fetch)
+        assert isinstance(value, V2Languages)
+        return value
+
+    async def _get(self, what: tuple[str, str], fetch: Callable[[], Awaitable[object]]) -> object:
+        key = self._cache_key(*what)
+        if key is None:
+            # Raises NotConfigured with its message.
+            _ = self.client.base_url
+            raise AssertionError("unreachable")
+        entry = self._entries.get(key)
+        if entry is not None and self._fresh(entry):
+            return entry.value
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            entry = self._entries.get(key)
+            if entry is not None and self._fresh(entry):
+                return entry.value
+            try:
+                value = await fetch()
+            except ServiceError as exc:
+                if entry is None:
+                    raise
+                log.warning(
+                    "refreshing the %s capability lists failed (%s); keeping the last good copy",
+                    what[1] or "v2",
+                    exc.message,
+                )
+                entry.failed_at = self._clock()
+                return entry.value
+            self._entries[key] = _Entry(value, self._clock())
+            return value
