@@ -1,0 +1,104 @@
+"""The document's language: in-document overrides, code normalisation, offline detection."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LANGUAGE_CODE", "detect", "document_override", "normalize_language"]
+
+#: A language code as users write it: ``de``, ``en-US``, ``pt_br``, ``zh-Hant``, ``es-419``.
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*")
+
+_CODE = r"[\"']?(?P<code>[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)[\"']?"
+_LINE_BREAK = r"(?:\r\n|\r|\n)"
+# YAML front matter at the very start (optionally after a BOM), closed by --- or ...
+_AFTER_BREAK = r"(?:(?<=\n)|(?<=\r))"
+_YAML_FRONT_MATTER = re.compile(
+    rf"\ufeff?---[ \t]*{_LINE_BREAK}(?P<body>.*?){_AFTER_BREAK}(?:---|\.\.\.)[ \t]*"
+    rf"(?:{_LINE_BREAK}|\Z)",
+    re.DOTALL,
+)
+_TOML_FRONT_MATTER = re.compile(
+    rf"\ufeff?\+\+\+[ \t]*{_LINE_BREAK}(?P<body>.*?){_AFTER_BREAK}\+\+\+[ \t]*"
+    rf"(?:{_LINE_BREAK}|\Z)",
+    re.DOTALL,
+)
+_YAML_KEY = re.compile(
+    rf"(?:^|(?<=[\r\n]))(?:lang|language)[ \t]*:[ \t]*{_CODE}[ \t]*(?:#[^\r\n]*)?(?=[\r\n]|\Z)"
+)
+_TOML_KEY = re.compile(
+    rf"(?:^|(?<=[\r\n]))(?:lang|language)[ \t]*=[ \t]*{_CODE}[ \t]*(?:#[^\r\n]*)?(?=[\r\n]|\Z)"
+)
+# "rephrase: language=de" after a comment leader of any common syntax, at a line start:
+# <!-- -->, %, #, //, /* */, *, --, ;, "..", (* *), {- -}, REM.
+_COMMENT = re.compile(
+    r"(?:^|(?<=[\r\n]))[ \t]*(?:<!--|%+|#+|//+|/\*+|\*+|--|;+|\.\.|\(\*|\{-|[Rr][Ee][Mm]\b)"
+    rf"[ \t]*rephrase[ \t]*:[ \t]*language[ \t]*[=:][ \t]*{_CODE}"
+)
+
+
+def document_override(text: str) -> str | None:
+    """The language a document asks for, or ``None``.
+
+    A ``rephrase: language=de`` comment (in any comment syntax, on its own line, anywhere)
+    wins; otherwise ``lang:`` / ``language:`` of YAML front matter (``---``) or ``lang =`` /
+    ``language =`` of TOML front matter (``+++``). The code is returned as written, ``_``
+    turned into ``-``; pass it through :func:`normalize_language`.
+    """
+    match = _COMMENT.search(text)
+    if match is None:
+        front = _YAML_FRONT_MATTER.match(text)
+        key = _YAML_KEY
+        if front is None:
+            front = _TOML_FRONT_MATTER.match(text)
+            key = _TOML_KEY
+        if front is not None:
+            match = key.search(front.group("body"))
+    if match is None:
+        return None
+    return match.group("code").replace("_", "-")
+
+
+def _variant(value: str, base: str, name: str) -> str:
+    code = _normalized_case(value, name)
+    if code.split("-")[0] != base or "-" not in code:
+        raise ValueError(f"{name} must be a variant of {base!r} such as {base}-XX, not {value!r}")
+    return code
+
+
+def _normalized_case(code: str, name: str = "language") -> str:
+    if not isinstance(code, str) or LANGUAGE_CODE.fullmatch(code.strip()) is None:
+        raise ValueError(f"invalid {name} code: {code!r}")
+    parts = code.strip().replace("_", "-").split("-")
+    result = [parts[0].lower()]
+    for part in parts[1:]:
+        if len(part) == 4 and part.isalpha():
+            result.append(part.title())  # script: zh-Hant
+        elif len(part) == 2 or (len(part) == 3 and part.isdigit()):
+            result.append(part.upper())  # region: en-US, es-419
+        else:
+            result.append(part.lower())
+    return "-".join(result)
+
+
+def normalize_language(
+    code: str, english_variant: str = "en-US", portuguese_variant: str = "pt-BR"
+) -> str:
+    """``EN_us`` → ``en-US``, ``DE`` → ``de``; bare ``en`` / ``pt`` → the configured variant.
+
+    Raises ``ValueError`` for something that is not a language code, or a variant setting that
+    is not a variant of English / Portuguese.
+    """
+    normalized = _normalized_case(code)
+    if normalized == "en":
+        return _variant(english_variant, "en", "english_variant")
+    if normalized == "pt":
+        return _variant(portuguese_variant, "pt", "portuguese_variant")
+    return normalized
+
+
+def detect(text: str) -> str | None:
+    """The offline engine's guess at the language of ``text`` (lower-case base code or None)."""
+    from rephrase_ls.offline.engine import detect_language
+
+    return detect_language(text)

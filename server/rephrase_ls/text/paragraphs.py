@@ -1,0 +1,377 @@
+"""Paragraphs to send to the service, and laying the improved text back over the lines.
+
+A :class:`Paragraph` is one prose block (or the part of it a selection covers). Its ``prose`` is
+what the service sees: the lines' prose joined by single spaces, protected spans replaced by
+placeholders. :meth:`Paragraph.rebuild` turns the service's answer into the replacement for
+``document[start:end]``: placeholders restored, and each line break — with the verbatim text
+between two lines' prose (indentation, ``> `` or comment leaders) — put back where it was when the
+words around it are unchanged, otherwise on the nearest whitespace between words.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rephrase_ls.text.diff import matching_blocks, tokenize
+from rephrase_ls.text.markup import ProseBlock
+from rephrase_ls.text.placeholders import Masked, mask
+
+__all__ = ["Paragraph", "select_paragraphs"]
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A span of a document to improve, and the prose sent for it.
+
+    ``start``/``end``: the document span the paragraph replaces (first segment's start to last
+    segment's end). ``prose``: the text sent to the service. ``lines``: each line's prose
+    (protected text included, no placeholders); ``gaps``: the verbatim document text between
+    consecutive lines' prose; ``masked``: the placeholder mapping of ``prose``.
+    """
+
+    start: int
+    end: int
+    prose: str
+    lines: tuple[str, ...] = field(default=(), repr=False)
+    gaps: tuple[str, ...] = field(default=(), repr=False)
+    masked: Masked | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.start <= self.end:
+            raise ValueError(f"invalid paragraph span [{self.start}, {self.end})")
+        if not self.lines:
+            object.__setattr__(self, "lines", (self.prose,))
+        if len(self.gaps) != len(self.lines) - 1:
+            raise ValueError("a paragraph needs exactly one gap between consecutive lines")
+        if len(self.lines) > 1:
+            for line in self.lines:
+                if not line or line[0].isspace() or line[-1].isspace():
+                    raise ValueError("paragraph lines must be non-empty and trimmed")
+
+    @classmethod
+    def from_segments(
+        cls, text: str, segments: Sequence[Span], protected: Sequence[Span] = ()
+    ) -> Paragraph | None:
+        """The paragraph made of ``segments`` of ``text`` (absolute spans, in order).
+
+        Whitespace at either end of a segment moves into the gaps; empty segments are dropped.
+        ``protected`` spans are clipped to the segments. ``None`` when no unprotected prose
+        (a non-space character outside the protected spans) is left.
+        """
+        trimmed: list[Span] = []
+        previous = -1
+        for start, end in segments:
+            if start < previous or not 0 <= start <= end <= len(text):
+                raise ValueError(f"segment [{start}, {end}) is out of order or outside the text")
+            previous = end
+            while start < end and text[start].isspace():
+                start += 1
+            while end > start and text[end - 1].isspace():
+                end -= 1
+            if end > start:
+                trimmed.append((start, end))
+        if not trimmed:
+            return None
+        clipped = _clip_protected(trimmed, protected)
+        if not _has_free_prose(text, trimmed, clipped):
+            return None
+        lines = tuple(text[s:e] for s, e in trimmed)
+        gaps = tuple(text[trimmed[k][1] : trimmed[k + 1][0]] for k in range(len(trimmed) - 1))
+        joined_spans = []
+        line_index = 0
+        joined_start = 0  # offset of the current line in the joined prose
+        for ps, pe in clipped:
+            while trimmed[line_index][1] < pe:
+                joined_start += len(lines[line_index]) + 1
+                line_index += 1
+            line_start = trimmed[line_index][0]
+            joined_spans.append((joined_start + ps - line_start, joined_start + pe - line_start))
+        masked = mask(" ".join(lines), joined_spans)
+        return cls(trimmed[0][0], trimmed[-1][1], masked.text, lines, gaps, masked)
+
+    def rebuild(self, improved: str) -> str:
+        """The replacement for ``document[start:end]`` given the service's ``improved`` prose.
+
+        Raises :class:`~rephrase_ls.text.placeholders.PlaceholderError` when a placeholder did
+        not come back intact.
+        """
+        if self.masked is not None:
+            restored, protected = self.masked.restore(improved)
+        else:
+            restored, protected = improved, ()
+        # Whitespace at either end is dropped (never from inside protected text).
+        lead = len(restored) - len(restored.lstrip())
+        trail = len(restored) - len(restored.rstrip())
+        if protected:
+            lead = min(lead, protected[0][0])
+            trail = min(trail, len(restored) - protected[-1][1])
+        result = restored[lead : len(restored) - trail]
+        if not result:
+            raise ValueError("the service returned no text for a paragraph that has some")
+        protected = tuple((s - lead, e - lead) for s, e in protected)
+        if not self.gaps:
+            return result
+        original = " ".join(self.lines)
+        if result == original:
+            return _interleave(self.lines, self.gaps)
+        return _lay_out(original, self.lines, self.gaps, result, protected)
+
+
+def _interleave(lines: Sequence[str], gaps: Sequence[str]) -> str:
+    pieces = [lines[0]]
+    for gap, line in zip(gaps, lines[1:], strict=True):
+        pieces.append(gap)
+        pieces.append(line)
+    return "".join(pieces)
+
+
+def _starts(tokens: Sequence[str]) -> list[int]:
+    starts = []
+    position = 0
+    for token in tokens:
+        starts.append(position)
+        position += len(token)
+    return starts
+
+
+def _lay_out(
+    original: str,
+    lines: Sequence[str],
+    gaps: Sequence[str],
+    improved: str,
+    protected: Sequence[Span],
+) -> str:
+    """Put each gap on a whitespace token of ``improved`` (see :meth:`Paragraph.rebuild`)."""
+    o_tokens = tokenize(original)
+    u_tokens = tokenize(improved)
+    o_starts = _starts(o_tokens)
+    u_starts = _starts(u_tokens)
+    blocks = matching_blocks(o_tokens, u_tokens)
+    block_starts = [i for i, _, _ in blocks]
+
+    def free_space(u: int) -> bool:
+        """Whether U token ``u`` is whitespace outside protected text."""
+        if not u_tokens[u][0].isspace():
+            return False
+        position = u_starts[u]
+        k = bisect_right(protected, (position, len(improved) + 1)) - 1
+        return not (k >= 0 and protected[k][0] <= position < protected[k][1])
+
+    # Character anchors (original offset, improved offset) at the edges of matching runs.
+    anchors = [(0, 0)]
+    for i, j, n in blocks:
+        anchors.append((o_starts[i], u_starts[j]))
+        o_end = o_starts[i + n - 1] + len(o_tokens[i + n - 1])
+        anchors.append((o_end, u_starts[j + n - 1] + len(u_tokens[j + n - 1])))
+    anchors.append((len(original), len(improved)))
+    anchor_o = [a for a, _ in anchors]
+
+    def target(position: int) -> float:
+        """Where an original offset falls in the improved text, interpolating between anchors."""
+        k = bisect_right(anchor_o, position) - 1
+        o1, u1 = anchors[k]
+        if k + 1 >= len(anchors):
+            return float(u1)
+        o2, u2 = anchors[k + 1]
+        if o2 <= o1:
+            return float(u1)
+        return u1 + (position - o1) * (u2 - u1) / (o2 - o1)
+
+    # Separator k is the single space joining lines k and k + 1 in the original prose.
+    separators = []
+    position = 0
+    for line in lines[:-1]:
+        position += len(line)
+        separators.append(position)
+        position += 1
+    exact: list[int | None] = []
+    for position in separators:
+        t = bisect_left(o_starts, position)
+        b = bisect_right(block_starts, t) - 1
+        u = None
+        if b >= 0:
+            i, j, n = blocks[b]
+            if i <= t < i + n and free_space(j + t - i):
+                u = j + t - i
+        exact.append(u)
+
+    end_slot = len(u_tokens)  # an insertion point after the last token
+    slots: list[int] = [0] * len(separators)
+    k = 0
+    while k < len(separators):
+        exact_slot = exact[k]
+        if exact_slot is not None:
+            slots[k] = exact_slot
+            k += 1
+            continue
+        run_end = k
+        while run_end < len(separators) and exact[run_end] is None:
+            run_end += 1
+        low = slots[k - 1] if k > 0 else -1
+        high_slot = exact[run_end] if run_end < len(separators) else None
+        high = high_slot if high_slot is not None else len(u_tokens)
+        candidates = [u for u in range(low + 1, high) if free_space(u)]
+        wanted = [target(separators[n]) for n in range(k, run_end)]
+        chosen = _choose(candidates, [u_starts[u] for u in candidates], wanted)
+        for n, u in enumerate(chosen):
+            slots[k + n] = u
+        if not candidates:
+            # No whitespace between the neighbouring slots: share the nearest one.
+            for n in range(k, run_end):
+                slot = _nearest_slot(low, high_slot, target(separators[n]), u_starts, end_slot)
+                slots[n] = slot
+        k = run_end
+
+    placed: dict[int, list[str]] = {}
+    for gap_index, slot in enumerate(slots):
+        placed.setdefault(slot, []).append(gaps[gap_index])
+    pieces = []
+    for u, token in enumerate(u_tokens):
+        pieces.append(_joined_gaps(placed[u]) if u in placed else token)
+    if end_slot in placed:
+        pieces.append(_joined_gaps(placed[end_slot]))
+    return "".join(pieces)
+
+
+def _choose(
+    candidates: Sequence[int], positions: Sequence[int], wanted: Sequence[float]
+) -> list[int]:
+    """Give each wanted position (in order) the nearest candidate: all distinct and in order
+    when there are enough candidates, in order with sharing otherwise."""
+    if not candidates:
+        return []
+    count, needed = len(candidates), len(wanted)
+    distinct = count >= needed
+    chosen: list[int] = []
+    first = 0
+    for n, want in enumerate(wanted):
+        last = count - (needed - n) if distinct else count - 1
+        best = min(range(first, last + 1), key=lambda c: abs(positions[c] - want))
+        chosen.append(candidates[best])
+        first = best + 1 if distinct else best
+    return chosen
+
+
+def _nearest_slot(
+    low: int, high: int | None, want: float, u_starts: Sequence[int], end_slot: int
+) -> int:
+    if low >= 0 and high is not None:
+        return low if abs(u_starts[low] - want) <= abs(u_starts[high] - want) else high
+    if low >= 0:
+        return low
+    if high is not None:
+        return high
+    return end_slot
+
+
+def _joined_gaps(gaps: Sequence[str]) -> str:
+    """Several gaps on one slot: identical ones collapse (an emptied line disappears), others
+    are kept in order so no verbatim text is lost."""
+    if all(gap == gaps[0] for gap in gaps):
+        return gaps[0]
+    return "".join(gaps)
+
+
+def _clip_protected(segments: Sequence[Span], protected: Sequence[Span]) -> list[Span]:
+    """``protected`` spans cut to the parts inside ``segments`` (sorted, non-empty)."""
+    result: list[Span] = []
+    if not protected:
+        return result
+    seg_starts = [s for s, _ in segments]
+    for ps, pe in sorted(protected):
+        k = max(bisect_right(seg_starts, ps) - 1, 0)
+        while k < len(segments) and segments[k][0] < pe:
+            s, e = segments[k]
+            start, end = max(s, ps), min(e, pe)
+            if start < end and (not result or start >= result[-1][1]):
+                result.append((start, end))
+            elif start < end:
+                result[-1] = (result[-1][0], max(result[-1][1], end))
+            k += 1
+    return result
+
+
+def _has_free_prose(text: str, segments: Sequence[Span], protected: Sequence[Span]) -> bool:
+    """Whether some non-space character of ``segments`` lies outside ``protected``."""
+    k = 0
+    for start, end in segments:
+        position = start
+        while k < len(protected) and protected[k][1] <= position:
+            k += 1
+        while position < end:
+            if k < len(protected) and protected[k][0] <= position:
+                position = max(position, protected[k][1])
+                k += 1
+                continue
+            stop = min(end, protected[k][0]) if k < len(protected) else end
+            if text[position:stop].strip():
+                return True
+            position = stop
+    return False
+
+
+def select_paragraphs(
+    text: str, start: int, end: int, blocks: Sequence[ProseBlock]
+) -> list[Paragraph]:
+    """The paragraphs to improve for the selection ``[start, end)`` of ``text``.
+
+    An empty selection gives the block whose span contains or touches the offset (or, failing
+    that, a block on the offset's line), whole. Otherwise every block the selection overlaps,
+    each clipped to the selection. Blocks with no prose to improve are skipped.
+    """
+    if not 0 <= start <= end <= len(text):
+        raise ValueError(f"selection [{start}, {end}) is outside the text (0..{len(text)})")
+    ordered = list(blocks)
+    if any(ordered[n].start > ordered[n + 1].start for n in range(len(ordered) - 1)):
+        ordered.sort(key=lambda block: block.start)
+    block_starts = [block.start for block in ordered]
+    if start == end:
+        block = _block_at(text, start, ordered, block_starts)
+        if block is None:
+            return []
+        paragraph = Paragraph.from_segments(text, block.segments, block.protected)
+        return [paragraph] if paragraph is not None else []
+    result = []
+    first = max(bisect_right(block_starts, start) - 1, 0)
+    for block in ordered[first:]:
+        if block.start >= end:
+            break
+        if block.end <= start:
+            continue
+        segments = [
+            (max(s, start), min(e, end)) for s, e in block.segments if s < end and e > start
+        ]
+        segments = [(s, e) for s, e in segments if s < e]
+        if not segments:
+            continue
+        paragraph = Paragraph.from_segments(text, segments, block.protected)
+        if paragraph is not None:
+            result.append(paragraph)
+    return result
+
+
+def _block_at(
+    text: str, offset: int, blocks: Sequence[ProseBlock], block_starts: Sequence[int]
+) -> ProseBlock | None:
+    k = bisect_right(block_starts, offset) - 1
+    # Blocks starting at or before the offset whose span reaches it (nested formats may
+    # produce blocks inside blocks, so look back a little).
+    for n in range(k, max(k - 8, -1), -1):
+        if blocks[n].start <= offset <= blocks[n].end:
+            return blocks[n]
+    # Otherwise a block with prose on the offset's line (the cursor in a prefix or at the end).
+    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    line_end = len(text)
+    for stop in ("\n", "\r"):
+        found = text.find(stop, offset)
+        if found >= 0:
+            line_end = min(line_end, found)
+    for n in range(max(k - 8, 0), min(k + 2, len(blocks))):
+        block = blocks[n]
+        if any(s <= line_end and e >= line_start for s, e in block.segments):
+            return block
+    return None
