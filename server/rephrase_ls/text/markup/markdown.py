@@ -1,0 +1,686 @@
+"""Prose in Markdown (CommonMark plus GFM tables, front matter, footnotes and dollar math).
+
+The block structure is found by a single linear pass over the lines that follows the CommonMark
+container algorithm (block quotes, list items, footnote definitions, lazy continuation lines) and
+recognises the leaf blocks that are *not* prose: fenced and indented code, HTML blocks, front
+matter, ``$$`` math blocks, link reference definitions, thematic breaks, table delimiter rows.
+Paragraphs, headings (ATX and setext) and table cells become :class:`ProseBlock`s.
+
+markdown-it-py is the reference: the test suite checks that the lines found here as prose are the
+lines markdown-it-py (with the same plugins) maps to inline content. It is not used at run time
+because its block parser alone needs about two seconds for a 1 MB document, twenty times the budget
+(see docs/markup.md).
+
+Inside prose, :func:`inline_protected` protects code spans, escapes, autolinks, inline HTML,
+images, footnote references, link brackets and destinations, ``$…$`` math, bare URLs, entities
+and emphasis markers.
+
+This module also holds the small line helpers the other markup extractors share.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from itertools import accumulate
+
+from rephrase_ls.text.markup import ProseBlock, register_format
+
+__all__ = [
+    "Lines",
+    "inline_protected",
+    "make_block",
+    "markdown_blocks",
+    "trim",
+]
+
+# --------------------------------------------------------------------------------------------
+# Shared helpers (also used by the LaTeX, reStructuredText, code and commit extractors)
+# --------------------------------------------------------------------------------------------
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_SPACE = " \t"
+
+
+class Lines:
+    """Start offset and content end (before the line break) of every line, computed once."""
+
+    __slots__ = ("ends", "starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        if "\r" not in text:
+            # the common case, done by C loops: one split, running sums of the lengths
+            ends = list(accumulate(len(line) + 1 for line in text.split("\n")))
+            starts = [0, *ends[:-1]]
+            ends = [x - 1 for x in ends]
+        else:
+            starts = [0]
+            ends = []
+            for m in _NEWLINE.finditer(text):
+                ends.append(m.start())
+                starts.append(m.end())
+            ends.append(len(text))
+        self.starts: list[int] = starts
+        self.ends: list[int] = ends
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def line_of(self, offset: int) -> int:
+        """Index of the line holding ``offset`` (a line break belongs to the line it ends)."""
+        return bisect_right(self.starts, offset) - 1
+
+
+def trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink ``[start, end)`` past spaces and tabs at both ends."""
+    while start < end and text[start] in _SPACE:
+        start += 1
+    while end > start and text[end - 1] in _SPACE:
+        end -= 1
+    return start, end
+
+
+def make_block(
+    text: str,
+    segments: Iterable[tuple[int, int]],
+    protected: Iterable[tuple[int, int]] = (),
+) -> ProseBlock | None:
+    """Build a block from per-line segments and protected spans, or ``None`` if it has no prose.
+
+    Segments are trimmed and empty ones dropped; protected spans are clipped to the segments
+    (a span crossing a line break becomes one span per line), sorted and merged when they touch.
+    A block whose segments hold no word character outside protected spans is not prose.
+    """
+    segs: list[tuple[int, int]] = []
+    for s, e in segments:
+        s, e = trim(text, s, e)
+        if s < e:
+            segs.append((s, e))
+    if not segs:
+        return None
+    clipped = _clip(segs, sorted(p for p in protected if p[0] < p[1]))
+    if not _has_prose(text, segs, clipped):
+        return None
+    return ProseBlock(segments=tuple(segs), protected=tuple(clipped))
+
+
+def _clip(
+    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching."""
+    clipped: list[tuple[int, int]] = []
+    i = 0
+    for s, e in spans:
+        while i < len(segs) and segs[i][1] <= s:
+            i += 1
+        j = i
+        while j < len(segs) and segs[j][0] < e:
+            cs, ce = max(s, segs[j][0]), min(e, segs[j][1])
+            if cs < ce:
+                if clipped and cs <= clipped[-1][1]:
+                    if ce > clipped[-1][1]:
+                        clipped[-1] = (clipped[-1][0], ce)
+                else:
+                    clipped.append((cs, ce))
+            j += 1
+    return clipped
+
+
+_WORDISH = re.compile(r"[^\W_]")
+
+
+def _has_prose(
+    text: str, segs: Sequence[tuple[int, int]], protected: Sequence[tuple[int, int]]
+) -> bool:
+    if not protected:
+        return any(_WORDISH.search(text, s, e) for s, e in segs)
+    k = 0
+    for s, e in segs:
+        pos = s
+        while k < len(protected) and protected[k][0] < e:
+            ps, pe = protected[k]
+            if ps > pos and _WORDISH.search(text, pos, ps):
+                return True
+            pos = max(pos, pe)
+            if pe > e:
+                break
+            k += 1
+        if pos < e and _WORDISH.search(text, pos, e):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# Inline protection
+# --------------------------------------------------------------------------------------------
+
+# The patterns never cross a NUL character: the scanner joins the spans of all blocks with NULs
+# and scans them in one pass (NUL is excluded from every negated class and stands in for `.`).
+_ANY = r"[^\x00]"
+_LINK_DEST = r"(?:<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
+_LINK_TITLE = r"""(?:\s+(?:"(?:[^"\\]|\\@)*"|'(?:[^'\\]|\\@)*'|\((?:[^()\\]|\\@)*\)))?""".replace(
+    "@", _ANY
+)
+_URL_TAIL = r"[^\s<>]*[^\s<>.,;:!?'\")\]*_~]"
+# Every alternative starts with one of the characters of the leading look-ahead, which lets the
+# regular expression engine skip plain words quickly (this scan is most of the cost of a block).
+_INLINE_ALTERNATIVES = (
+    r"\\[!-/:-@\[-`{-~]|\\(?=[\r\n\x00]|\Z)",  # backslash escape, hard line break
+    r"(`+)(?!`)" + _ANY + r"+?(?<!`)\1(?!`)",  # code span
+    r"<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>",  # URI autolink
+    r"<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?>",
+    r"<!--" + _ANY + r"*?-->|<\?" + _ANY + r"*?\?>|<![A-Za-z][^>]*>",  # HTML comment etc.
+    r"<!\[CDATA\[" + _ANY + r"*?\]\]>",
+    r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*"
+    r"""(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*/?>""",  # inline HTML tag
+    r"!\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
+    r"|\[[^\]\n]*\])?",  # image
+    r"\[\^[^\]\s]+\]",  # footnote reference
+    r"\]\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)",  # link destination and title
+    r"\]\[[^\[\]\n]*\]",  # full or collapsed reference link label
+    r"[\[\]]",  # link text brackets
+    r"\$\$" + _ANY + r"+?\$\$",  # display math written inline
+    r"\$(?![\s$])(?:[^$\\]|\\" + _ANY + r")+?(?<![\s\\])\$(?!\d)",  # inline math
+    r"(?P<url>(?:https?|ftp)://" + _URL_TAIL + r"|www\." + _URL_TAIL + ")",  # bare URL
+    r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity
+    r"\*+|~~+",  # emphasis and strikethrough markers
+    r"(?P<under>_+)",  # emphasis marker unless inside a word (checked below)
+)
+_INLINE = re.compile(
+    (r"(?=[\\`<!\[\]$&*~_hfw])(?:" + "|".join(_INLINE_ALTERNATIVES) + ")").replace(
+        "[^", "[^\x00"
+    )
+)
+_WORD_BEFORE_URL = re.compile(r"[\w/@.]")
+
+
+def _keep(m: re.Match[str], text: str, start: int, end: int) -> bool:
+    """Filter the matches that a regular expression cannot judge alone."""
+    s, e = m.span()
+    if m.group("under") is not None:
+        # `snake_case`: an underscore run between two letters or digits is part of the word
+        return not (s > start and e < end and text[s - 1].isalnum() and text[e].isalnum())
+    if m.group("url") is not None:
+        return s == start or _WORD_BEFORE_URL.match(text, s - 1) is None
+    return True
+
+
+def inline_protected(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Spans of ``text[start:end]`` (Markdown inline content) that must come back unchanged.
+
+    Code spans, escapes, autolinks, inline HTML, images, footnote references, link brackets,
+    link destinations and titles, math, bare URLs, entities and emphasis markers; an underscore
+    run between two letters or digits (``snake_case``) is part of the word, not a marker.
+    """
+    if end is None:
+        end = len(text)
+    return [m.span() for m in _INLINE.finditer(text, start, end) if _keep(m, text, start, end)]
+
+
+# --------------------------------------------------------------------------------------------
+# Block structure
+# --------------------------------------------------------------------------------------------
+
+_ATX = re.compile(r"#{1,6}(?=[ \t]|$)")
+_ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_FENCE = re.compile(r"(`{3,})(?!.*`)|(~{3,})")
+_THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_SETEXT = re.compile(r"(=+|-+)[ \t]*$")
+_BULLET = re.compile(r"([-+*])(?=[ \t]|$)")
+_ORDERED = re.compile(r"([0-9]{1,9})[.)](?=[ \t]|$)")
+_FOOTNOTE_DEF = re.compile(r"\[\^[^\]\s]+\]:")
+_REF_DEF = re.compile(r"\[(?:[^\[\]\\]|\\.){1,999}\]:")
+_TABLE_DELIM = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_MATH_OPEN = re.compile(r"\$\$")
+_HTML_BLOCK_TAGS = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
+    "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|"
+    "h6|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|"
+    "option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
+)
+_HTML_START: tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...] = (
+    (
+        re.compile(r"<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.I),
+        re.compile(r"</(?:script|pre|style|textarea)>", re.I),
+    ),
+    (re.compile(r"<!--"), re.compile(r"-->")),
+    (re.compile(r"<\?"), re.compile(r"\?>")),
+    (re.compile(r"<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>")),
+    (re.compile(r"</?(?:" + _HTML_BLOCK_TAGS + r")(?:[ \t]|/?>|$)", re.I), None),
+)
+_HTML_TYPE7 = re.compile(
+    r"(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][\w.:-]*"
+    r"""(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*[ \t]*/?>"""
+    r"|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
+)
+
+# first characters that never start a block nor a table delimiter row nor a setext underline
+_PLAIN_START = frozenset("(\"'.,;?!/@%&^{}")
+
+# leaf states
+_NONE, _PARA, _FENCED, _HTML, _MATH, _CODE, _TABLE = range(7)
+
+
+def _indent(text: str, pos: int, end: int, col: int) -> tuple[int, int]:
+    """Skip spaces and tabs from ``pos``; return (new position, new column)."""
+    while pos < end:
+        c = text[pos]
+        if c == " ":
+            col += 1
+        elif c == "\t":
+            col += 4 - col % 4
+        else:
+            break
+        pos += 1
+    return pos, col
+
+
+def _advance_cols(text: str, pos: int, end: int, col: int, target: int) -> tuple[int, int]:
+    """Consume whitespace columns up to ``target`` (a partly consumed tab is consumed whole)."""
+    while pos < end and col < target and text[pos] in _SPACE:
+        col = col + 1 if text[pos] == " " else col + 4 - col % 4
+        pos += 1
+    return pos, col
+
+
+def _table_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Cell spans of a table row: split at unescaped pipes, outer pipes dropped."""
+    s, e = trim(text, start, end)
+    if s < e and text[s] == "|":
+        s += 1
+    if e > s and text[e - 1] == "|" and (e - 2 < s or text[e - 2] != "\\"):
+        e -= 1
+    cells: list[tuple[int, int]] = []
+    cell = s
+    i = s
+    while i < e:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "|":
+            cells.append((cell, i))
+            cell = i + 1
+        i += 1
+    cells.append((cell, e))
+    return cells
+
+
+class _Scanner:
+    """One pass over the lines; see the module docstring."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = Lines(text)
+        self.pending: list[list[tuple[int, int]]] = []  # trimmed segments of each block
+        # open containers: ("q", 0) for a block quote, ("i", content column) for a list item
+        # or footnote definition
+        self.containers: list[tuple[str, int]] = []
+        self.leaf = _NONE
+        self.para: list[tuple[int, int]] = []  # (line index, content start)
+        self.fence_char = ""
+        self.fence_len = 0
+        self.html_end: re.Pattern[str] | None = None
+        self.table_cols = 0
+
+    # -- emitting --------------------------------------------------------------------------
+
+    def _emit(self, segs: list[tuple[int, int]]) -> None:
+        text = self.text
+        trimmed = [t for t in (trim(text, s, e) for s, e in segs) if t[0] < t[1]]
+        if trimmed:
+            self.pending.append(trimmed)
+
+    def _finish(self) -> list[ProseBlock]:
+        """Protect the inline markup of every pending block and build the blocks.
+
+        The span of each block (line breaks and `>` leaders included, so that code spans and
+        links may cross lines) is scanned; make_block clips what is found to the segments. All
+        spans are joined with NULs and scanned in one pass, which costs a third of one scan per
+        block; a document that contains NULs itself is scanned block by block.
+        """
+        text, pending = self.text, self.pending
+        found: list[list[tuple[int, int]]]
+        if "\x00" in text:
+            found = [inline_protected(text, segs[0][0], segs[-1][1]) for segs in pending]
+        else:
+            joined = "\x00".join(text[segs[0][0] : segs[-1][1]] for segs in pending)
+            found = [[] for _ in pending]
+            bases: list[int] = []
+            pos = 0
+            for segs in pending:
+                bases.append(pos)
+                pos += segs[-1][1] - segs[0][0] + 1
+            k = 0
+            n = len(pending)
+            for m in _INLINE.finditer(joined):
+                ms = m.start()
+                while k + 1 < n and bases[k + 1] <= ms:
+                    k += 1
+                base = bases[k]
+                if _keep(m, joined, base, base + pending[k][-1][1] - pending[k][0][0]):
+                    shift = pending[k][0][0] - base
+                    found[k].append((ms + shift, m.end() + shift))
+        blocks = []
+        for segs, protected in zip(pending, found, strict=True):
+            if protected:
+                protected = _clip(segs, protected)
+            # segments are trimmed and the spans sorted, disjoint and inside them: build directly
+            if _has_prose(text, segs, protected):
+                blocks.append(ProseBlock(segments=tuple(segs), protected=tuple(protected)))
+        return blocks
+
+    def _close_para(self) -> None:
+        if self.leaf == _PARA:
+            self._emit_para(self.para)
+        self.para = []
+        self.leaf = _NONE
+
+    def _emit_para(self, lines: list[tuple[int, int]]) -> None:
+        ends = self.lines.ends
+        self._emit([(s, ends[i]) for i, s in lines])
+
+    def _emit_row(self, line: int, start: int) -> None:
+        for s, e in _table_cells(self.text, start, self.lines.ends[line]):
+            self._emit([(s, e)])
+
+    def _close_leaf(self) -> None:
+        if self.leaf == _PARA:
+            self._close_para()
+        self.leaf = _NONE
+
+    # -- the pass ---------------------------------------------------------------------------
+
+    def run(self) -> list[ProseBlock]:
+        text, starts, ends = self.text, self.lines.starts, self.lines.ends
+        first = self._front_matter()
+        line = self._line
+        para = self.para
+        for i in range(first, len(starts)):
+            s, e = starts[i], ends[i]
+            # Fast paths for the most common top-level lines (the general step is `_line`).
+            if not self.containers:
+                leaf = self.leaf
+                if s == e:
+                    if leaf in (_PARA, _NONE):
+                        self._close_para()
+                        para = self.para
+                        continue
+                else:
+                    c = text[s]
+                    if c.isalpha() or c in _PLAIN_START:
+                        if leaf == _PARA:
+                            para.append((i, s))
+                            continue
+                        if leaf == _NONE:
+                            self.leaf = _PARA
+                            self.para = para = [(i, s)]
+                            continue
+                    elif leaf == _FENCED and c != self.fence_char and c not in _SPACE:
+                        continue
+            line(i, s, e)
+            para = self.para
+        self._close_leaf()
+        return self._finish()
+
+    def _front_matter(self) -> int:
+        text, starts, ends = self.text, self.lines.starts, self.lines.ends
+        if text[: ends[0]].rstrip(_SPACE) != "---" or len(starts) < 2:
+            return 0
+        for i in range(1, len(starts)):
+            if text[starts[i] : ends[i]].rstrip(_SPACE) in ("---", "..."):
+                return i + 1
+        return 0
+
+    def _line(self, i: int, s: int, e: int) -> None:
+        text = self.text
+        containers = self.containers
+        pos, col = s, 0
+        matched = 0
+        for kind, indent in containers:
+            if kind == "q":
+                p, c = _indent(text, pos, e, col)
+                if c - col > 3 or p >= e or text[p] != ">":
+                    break
+                pos, col = p + 1, c + 1
+                if pos < e and text[pos] in _SPACE:
+                    pos, col = _advance_cols(text, pos, e, col, col + 1)
+            else:
+                p, c = _indent(text, pos, e, col)
+                if p >= e:  # blank line: list items continue
+                    pos, col = p, c
+                elif c >= indent:
+                    pos, col = _advance_cols(text, pos, e, col, indent)
+                else:
+                    break
+            matched += 1
+        all_matched = matched == len(containers)
+        fp, fc = _indent(text, pos, e, col)
+        blank = fp >= e
+
+        leaf = self.leaf
+        if all_matched:
+            if leaf == _FENCED:
+                if fc - col <= 3:
+                    m = re.match(r"`{3,}|~{3,}", text[fp:e])
+                    if (
+                        m
+                        and m.group()[0] == self.fence_char
+                        and len(m.group()) >= self.fence_len
+                        and not text[fp + m.end() : e].strip()
+                    ):
+                        self.leaf = _NONE
+                return
+            if leaf == _HTML:
+                if self.html_end is None:
+                    if blank:
+                        self.leaf = _NONE
+                elif self.html_end.search(text, pos, e):
+                    self.leaf = _NONE
+                return
+            if leaf == _MATH:
+                if text[pos:e].rstrip().endswith("$$"):
+                    self.leaf = _NONE
+                return
+            if leaf == _CODE:
+                if blank or fc - col >= 4:
+                    return
+                self.leaf = _NONE
+            if leaf == _TABLE:
+                if not blank and not self._starts_block(fp, e, fc - col):
+                    self._emit_row(i, fp)
+                    return
+                self.leaf = _NONE
+        elif (
+            leaf == _PARA
+            and not blank
+            and not self._starts_block(fp, e, fc - col, lazy=True)
+        ):
+            # lazy continuation line
+            self.para.append((i, fp))
+            return
+
+        if not all_matched:
+            self._close_leaf()
+            del containers[matched:]
+
+        # open new containers
+        opened = False
+        while True:
+            p, c = _indent(text, pos, e, col)
+            if c - col >= 4 or p >= e:
+                break
+            ch = text[p]
+            if ch == ">":
+                self._close_leaf()
+                containers.append(("q", 0))
+                opened = True
+                pos, col = p + 1, c + 1
+                if pos < e and text[pos] in _SPACE:
+                    pos, col = _advance_cols(text, pos, e, col, col + 1)
+                continue
+            if _THEMATIC.match(text, p, e) and not (
+                self.leaf == _PARA and not opened and _SETEXT.match(text, p, e)
+            ):
+                break
+            m = _BULLET.match(text, p, e) or _ORDERED.match(text, p, e)
+            if m is not None:
+                after, acol = m.end(), c + m.end() - p
+                q, qc = _indent(text, after, e, acol)
+                empty = q >= e
+                if self.leaf == _PARA and not opened and (
+                    empty or (m.re is _ORDERED and m.group(1) != "1")
+                ):
+                    break
+                if empty:
+                    content_col, pos, col = acol + 1, q, qc
+                elif qc - acol >= 5:
+                    content_col = acol + 1
+                    pos, col = _advance_cols(text, after, e, acol, acol + 1)
+                else:
+                    content_col, pos, col = qc, q, qc
+                self._close_leaf()
+                containers.append(("i", content_col))
+                opened = True
+                continue
+            if self.leaf != _PARA or opened:
+                m = _FOOTNOTE_DEF.match(text, p, e)
+                if m is not None:
+                    self._close_leaf()
+                    containers.append(("i", c + 4))
+                    opened = True
+                    pos, col = _indent(text, m.end(), e, c + m.end() - p)
+                    continue
+            break
+
+        fp, fc = _indent(text, pos, e, col)
+        if fp >= e:
+            self._close_leaf()
+            return
+        if opened:
+            self._close_leaf()
+        self._leaf(i, fp, e, fc - col)
+
+    def _starts_block(self, p: int, e: int, ind: int, *, lazy: bool = False) -> bool:
+        """Whether the content at ``p`` starts a block that interrupts a paragraph.
+
+        On a ``lazy`` line (not every open container matched) any list item starts a block;
+        otherwise only a non-empty bullet item or an item numbered 1 may interrupt.
+        """
+        if ind >= 4:
+            return False
+        text = self.text
+        ch = text[p]
+        if ch == ">":
+            return True
+        if ch in "#" and _ATX.match(text, p, e):
+            return True
+        if ch in "`~" and _FENCE.match(text, p, e):
+            return True
+        if ch in "*-_" and _THEMATIC.match(text, p, e):
+            return True
+        if ch == "$" and text.startswith("$$", p):
+            return True
+        if ch == "<" and any(start.match(text, p, e) for start, _ in _HTML_START):
+            return True
+        m = _BULLET.match(text, p, e) or _ORDERED.match(text, p, e)
+        if m is None:
+            return False
+        if lazy:
+            return True
+        return bool(text[m.end() : e].strip()) and (m.re is _BULLET or m.group(1) == "1")
+
+    def _leaf(self, i: int, p: int, e: int, ind: int) -> None:
+        text = self.text
+        if ind >= 4:
+            if self.leaf == _PARA:
+                self.para.append((i, p))
+            else:
+                self._close_leaf()
+                self.leaf = _CODE
+            return
+        ch = text[p]
+        if self.leaf == _PARA and ch in "=-" and _SETEXT.match(text, p, e):
+            self._close_para()  # a setext heading: its text is prose, the underline is not
+            return
+        if ch == "#" and _ATX.match(text, p, e):
+            self._close_leaf()
+            m = _ATX.match(text, p, e)
+            assert m is not None
+            hs = m.end()
+            he = e
+            close = _ATX_CLOSE.search(text, hs, e)
+            if close is not None:
+                he = close.start()
+            self._emit([(hs, he)])
+            return
+        if ch in "`~":
+            m = _FENCE.match(text, p, e)
+            if m is not None:
+                self._close_leaf()
+                self.leaf = _FENCED
+                self.fence_char = ch
+                self.fence_len = len(m.group(1) or m.group(2))
+                return
+        if ch in "*-_" and _THEMATIC.match(text, p, e):
+            self._close_leaf()
+            return
+        if ch == "$" and text.startswith("$$", p):
+            self._close_leaf()
+            rest = text[p + 2 : e].rstrip()
+            self.leaf = _NONE if rest.endswith("$$") else _MATH
+            return
+        if ch == "<":
+            for start, end in _HTML_START:
+                if start.match(text, p, e):
+                    self._close_leaf()
+                    if end is not None and end.search(text, p, e):
+                        return
+                    self.leaf = _HTML
+                    self.html_end = end
+                    return
+            if self.leaf != _PARA and _HTML_TYPE7.match(text, p, e):
+                self._close_leaf()
+                self.leaf = _HTML
+                self.html_end = None
+                return
+        if self.leaf != _PARA and ch == "[" and not text.startswith("[^", p):
+            m = _REF_DEF.match(text, p, e)
+            if m is not None and text[m.end() : e].strip():
+                # a link reference definition (one line) is not prose
+                self._close_leaf()
+                return
+        if self.leaf == _PARA:
+            if "-" in text[p:e] and _TABLE_DELIM.match(text, p, e):
+                hl, hs = self.para[-1]
+                header = _table_cells(text, hs, self.lines.ends[hl])
+                delim = _table_cells(text, p, e)
+                if len(header) == len(delim) and "|" in text[hs : self.lines.ends[hl]]:
+                    self.para.pop()
+                    self._close_para()
+                    self._emit_row(hl, hs)
+                    self.leaf = _TABLE
+                    self.table_cols = len(header)
+                    return
+            self.para.append((i, p))
+            return
+        self._close_leaf()
+        self.leaf = _PARA
+        self.para = [(i, p)]
+
+
+def markdown_blocks(text: str) -> list[ProseBlock]:
+    """The prose blocks of a Markdown document, in document order."""
+    blocks = _Scanner(text).run()
+    blocks.sort(key=lambda b: b.segments[0][0])
+    return blocks
+
+
+register_format(
+    "markdown",
+    markdown_blocks,
+    extensions=(".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn"),
+)
