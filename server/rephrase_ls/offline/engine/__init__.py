@@ -1,64 +1,213 @@
 """The offline improvement engine: language detection and rule-based text improvement.
 
-First version: whitespace tidying, doubled words and sentence capitals, with protected spans
-(placeholders ``{{N}}``, quotes, backticks, URLs, e-mails, paths) left untouched. The full engine
-replaces the internals behind this same API.
+``improve`` tokenizes the text, hides every protected span (placeholders ``{{N}}``, quotes,
+backticks, links, e-mails, paths, words with digits or underscores, camelCase, all-caps words)
+behind a one-character sentinel, runs the rules on the rest and puts the protected spans back
+unchanged and in order. What each rule does is documented in docs/offline-engine.md.
+
+Importing this package is cheap: dictionaries, profiles and variant lists load on first use.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["SUPPORTED_LANGUAGES", "detect_language", "improve"]
+from . import rules, styles, variants
+from .detect import detect_language
+from .spelling import LANGUAGES, match_case, speller
+from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, tokenize
 
-SUPPORTED_LANGUAGES = ("de", "en", "es", "fr", "it", "pt")
+__all__ = [
+    "STYLE_LANGUAGES",
+    "STYLE_NAMES",
+    "SUPPORTED_LANGUAGES",
+    "SUPPORTED_TARGETS",
+    "detect_language",
+    "improve",
+]
 
+SUPPORTED_LANGUAGES = LANGUAGES
+SUPPORTED_TARGETS = ("de", "en", "en-gb", "en-us", "es", "fr", "it", "pt", "pt-br", "pt-pt")
+STYLE_NAMES = (
+    "simple", "business", "academic", "casual",
+    "enthusiastic", "friendly", "confident", "diplomatic",
+)  # fmt: skip
+# Base languages that have style and tone rule sets; others ignore a style or tone.
+STYLE_LANGUAGES = ("de", "en")
 
+_MARK_OF = {PLACEHOLDER: rules.PLACEHOLDER_MARK, PROTECTED: rules.PROTECTED_MARK,
+            QUOTED: rules.QUOTE_MARK}
+_MARKS_RE = re.compile(f"[{rules.MARKS}]")
 
-def _words(spaced: str) -> frozenset[str]:
-    return frozenset(spaced.split())
-
-
-_STOPWORDS: dict[str, frozenset[str]] = {
-    "de": _words("der die das und ist nicht ein eine zu mit von den sich auf für ich es"),
-    "en": _words("the and is of to in that it for was with as on are this be not have"),
-    "es": _words("el la los las y es de que en un una por con para no se del al"),
-    "fr": _words("le la les et est de des un une que qui dans pour pas sur du au avec"),
-    "it": _words("il la lo gli le e di che un una per non con sono del della è nel"),
-    "pt": _words("o a os as e de que um uma para não com do da em no na são"),
+# Typographic double quotes per language (opening, closing); the first is the default.
+_TYPOGRAPHIC: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (("“", "”"),),
+    "de": (("„", "“"), ("»", "«")),
+    "fr": (("«", "»"), ("“", "”")),
+    "es": (("«", "»"), ("“", "”")),
+    "it": (("«", "»"), ("“", "”")),
+    "pt": (("«", "»"), ("“", "”")),
 }
-
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-_PROTECTED = re.compile(
-    r"\{\{\d+\}\}"
-    r"|`[^`]*`"
-    r'|"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|„[^“”\n]*[“”]'
-    r"|[a-zA-Z][a-zA-Z0-9+.-]*://\S+"
-    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|(?:~|\.{1,2})?/[\w.~/-]+"
+_PT_GERUND = re.compile(
+    r"(?<![\w'’\-\ue000-\ue002])("
+    + "|".join(sorted(variants.PT_ESTAR, key=len, reverse=True))
+    + r") ([^\W\d_]+(?:ando|endo|indo|ondo))(?![\w'’\-\ue000-\ue002])",
+    re.IGNORECASE,
 )
-_DOUBLED = re.compile(r"\b([^\W\d_]+)(\s+)\1\b", re.UNICODE)
-_SENTENCE_START = re.compile(r"(^|[.!?]\s+)([a-zà-öø-ÿ])", re.UNICODE)
+_PT_A_INFINITIVE = re.compile(
+    r"(?<![\w'’\-\ue000-\ue002])("
+    + "|".join(sorted(variants.PT_ESTAR, key=len, reverse=True))
+    + r") a ([^\W\d_]+(?:ar|er|ir)|pôr)(?![\w'’\-\ue000-\ue002])",
+    re.IGNORECASE,
+)
+_PT_MIN_COUNT = 100
 
 
-def detect_language(text: str) -> str | None:
-    """Return the base code of the language of ``text`` or ``None`` when unsure."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    if not words:
+def _parse_target(target_lang: str) -> tuple[str, str]:
+    if not isinstance(target_lang, str):
+        raise TypeError("target_lang must be a str such as 'en-us' or 'de'")
+    target = target_lang.strip().lower().replace("_", "-")
+    if target not in SUPPORTED_TARGETS:
+        raise ValueError(
+            f"unsupported target language {target_lang!r}; "
+            f"supported: {', '.join(SUPPORTED_TARGETS)}"
+        )
+    return target, target.split("-")[0]
+
+
+def _parse_mode(writing_style: str | None, tone: str | None) -> str | None:
+    if writing_style is not None and tone is not None:
+        raise ValueError("writing_style and tone cannot be used together")
+    value = writing_style if writing_style is not None else tone
+    if value is None:
         return None
-    scores = {lang: sum(w in sw for w in words) for lang, sw in _STOPWORDS.items()}
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    best, best_score = ranked[0]
-    if best_score == 0 or best_score == ranked[1][1]:
+    if not isinstance(value, str):
+        raise TypeError("writing_style and tone must be str or None")
+    name = value.strip().lower().removeprefix("prefer_")
+    if name == "default":
         return None
-    return best
+    allowed = STYLE_NAMES[:4] if writing_style is not None else STYLE_NAMES[4:]
+    if name not in allowed:
+        kind = "writing_style" if writing_style is not None else "tone"
+        raise ValueError(
+            f"unknown {kind} {value!r}; expected one of: {', '.join(allowed)}"
+        )
+    return name
 
 
-def _tidy(segment: str) -> str:
-    segment = re.sub(r"[ \t]{2,}", " ", segment)
-    segment = re.sub(r" +([,.;:!?])", r"\1", segment)
-    segment = _DOUBLED.sub(lambda m: m.group(1) if m.group(1) else m.group(0), segment)
-    return segment
+def _fix_quotes(tokens: list[Token], lang: str) -> None:
+    """Make double quotes consistent with the kind the text already uses most (in place)."""
+    quoted = [t for t in tokens if t.kind == QUOTED]
+    if not quoted:
+        return
+    kinds = _TYPOGRAPHIC[lang]
+    straight = [t for t in quoted if t.text[0] == '"']
+    typographic = [t for t in quoted if any(t.text[0] == o for o, _ in kinds)]
+    if not straight or not typographic:
+        return
+    if len(typographic) >= len(straight):
+        counts = {pair: sum(t.text[0] == pair[0] for t in typographic) for pair in kinds}
+        opening, closing = max(kinds, key=lambda p: (counts[p], -kinds.index(p)))
+        inner = ""
+        for t in typographic:
+            if t.text[0] == opening and len(t.text) > 2 and t.text[1] in "\u00a0\u202f ":
+                inner = t.text[1]
+                break
+        for t in straight:
+            t.text = opening + inner + t.text[1:-1] + inner + closing
+    else:
+        for t in typographic:
+            for o, c in kinds:
+                if t.text[0] == o and t.text[-1] == c:
+                    t.text = '"' + t.text[1:-1].strip("\u00a0\u202f") + '"'
+
+
+def _shadow(tokens: Iterable[Token]) -> tuple[str, list[str]]:
+    parts: list[str] = []
+    saved: list[str] = []
+    for t in tokens:
+        mark = _MARK_OF.get(t.kind)
+        if mark is None:
+            parts.append(t.text)
+        else:
+            parts.append(mark)
+            saved.append(t.text)
+    return "".join(parts), saved
+
+
+def _restore(shadow: str, saved: list[str], original_marks: str) -> str:
+    marks = _MARKS_RE.findall(shadow)
+    if "".join(marks) != original_marks:
+        raise RuntimeError("offline engine lost a protected span (internal error)")
+    it = iter(saved)
+    return _MARKS_RE.sub(lambda _m: next(it), shadow)
+
+
+def _spelling(s: str, lang: str, known_words: frozenset[str]) -> str:
+    checker = speller(lang)
+    known_lower = {w.lower() for w in known_words} if known_words else set()
+
+    def fix(word: str, start: int) -> str | None:
+        lower = word.lower()
+        if lower in known_lower:
+            return None
+        if word == lower:
+            return checker.correction(word)
+        if word[0].isupper() and word[1:] == word[1:].lower() and rules.is_sentence_start(
+            s, start, lang
+        ):
+            corrected = checker.correction(lower)
+            return None if corrected is None else match_case(word, corrected)
+        return None
+
+    return rules.words(s, fix)
+
+
+def _map_words(s: str, lang: str, mapping: dict[str, str]) -> str:
+    def swap(word: str, start: int) -> str | None:
+        lower = word.lower()
+        new = mapping.get(lower)
+        if new is None:
+            return None
+        if word == lower:
+            return new
+        if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
+            return match_case(word, new)
+        return None
+
+    return rules.words(s, swap)
+
+
+def _variant(s: str, target: str) -> str:
+    if target in ("en-us", "en-gb"):
+        return _map_words(s, "en", variants.english_map(target))
+    if target not in ("pt-br", "pt-pt"):
+        return s
+    s = _map_words(s, "pt", variants.portuguese_map(target))
+    freq = speller("pt").freq
+    if target == "pt-pt":
+
+        def to_pt(m: re.Match[str]) -> str:
+            infinitive = variants.gerund_to_infinitive(m.group(2).lower())
+            if infinitive is None or freq.get(infinitive, 0) < _PT_MIN_COUNT:
+                return m.group(0)
+            return f"{m.group(1)} a {infinitive}"
+
+        return _PT_GERUND.sub(to_pt, s)
+
+    def to_br(m: re.Match[str]) -> str:
+        infinitive = m.group(2).lower()
+        gerund = variants.infinitive_to_gerund(infinitive)
+        if (
+            gerund is None
+            or freq.get(infinitive, 0) < _PT_MIN_COUNT
+            or freq.get(gerund, 0) < _PT_MIN_COUNT
+        ):
+            return m.group(0)
+        return f"{m.group(1)} {gerund}"
+
+    return _PT_A_INFINITIVE.sub(to_br, s)
 
 
 def improve(
@@ -69,24 +218,35 @@ def improve(
     tone: str | None = None,
     known_words: frozenset[str] = frozenset(),
 ) -> str:
-    """Return an improved version of ``text`` for ``target_lang`` (e.g. ``en-us``, ``de``)."""
+    """Return an improved version of ``text`` for ``target_lang`` (e.g. ``en-us``, ``de``).
+
+    ``writing_style`` (simple, business, academic, casual) or ``tone`` (enthusiastic,
+    friendly, confident, diplomatic) apply their rule sets for de and en; other languages
+    ignore them. ``known_words`` are never corrected. Raises ``ValueError`` on an unsupported
+    target, an unknown style or tone, or both given.
+    """
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    base = target_lang.lower().split("-")[0]
-    if base not in SUPPORTED_LANGUAGES:
-        raise ValueError(f"unsupported target language: {target_lang!r}")
-    pieces: list[str] = []
-    last = 0
-    for m in _PROTECTED.finditer(text):
-        pieces.append(_tidy(text[last : m.start()]))
-        pieces.append(m.group(0))
-        last = m.end()
-    pieces.append(_tidy(text[last:]))
-    out = []
-    for i, piece in enumerate(pieces):
-        if i % 2 == 0:
-            piece = _SENTENCE_START.sub(
-                lambda m: m.group(1) + m.group(2).upper(), piece
-            ) if (i == 0 or piece[:1].isspace()) else piece
-        out.append(piece)
-    return "".join(out).strip(" \t") if text.strip() else text
+    target, lang = _parse_target(target_lang)
+    mode = _parse_mode(writing_style, tone)
+    if not text.strip():
+        return text
+    tokens = tokenize(text)
+    _fix_quotes(tokens, lang)
+    s, saved = _shadow(tokens)
+    original_marks = "".join(_MARKS_RE.findall(s))
+
+    s = rules.tidy_spaces(s)
+    s = rules.repeated_punctuation(s)
+    s = rules.punctuation_spacing(s, lang)
+    s = rules.missing_space(s, lang)
+    s = rules.doubled_words(s, lang)
+    s = _spelling(s, lang, frozenset(known_words))
+    s = _variant(s, target)
+    if mode is not None and lang in STYLE_LANGUAGES:
+        s = styles.apply_style(s, lang, mode)
+    if lang == "en":
+        s = rules.english_i(s)
+        s = rules.english_articles(s)
+    s = rules.sentence_capitals(s, lang)
+    return _restore(s, saved, original_marks)

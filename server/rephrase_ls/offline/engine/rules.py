@@ -1,0 +1,230 @@
+"""Typography and grammar rules on a *shadow* string.
+
+The engine replaces each protected token by one sentinel character (``PLACEHOLDER_MARK`` for
+``{{N}}``, ``PROTECTED_MARK`` for code, links, paths and odd words, ``QUOTE_MARK`` for quoted
+spans). No rule matches, creates or removes a sentinel, so the protected texts are put back
+unchanged and in order. Words next to a sentinel (no space between) are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+PLACEHOLDER_MARK: Final = "\ue000"
+PROTECTED_MARK: Final = "\ue001"
+QUOTE_MARK: Final = "\ue002"
+MARKS: Final = PLACEHOLDER_MARK + PROTECTED_MARK + QUOTE_MARK
+
+_L = r"[^\W\d_]"
+# A whole word: not glued to a letter, digit, apostrophe, hyphen or sentinel on either side.
+_EDGE_BEFORE = r"(?<![\w'’\-\ue000-\ue002])"
+_EDGE_AFTER = r"(?![\w'’\-\ue000-\ue002])"
+WORD_RE: Final = re.compile(_EDGE_BEFORE + _L + "+" + _EDGE_AFTER)
+_HSPACE = "[ \t\u00a0\u202f]"
+
+
+def _split(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Abbreviations after which a period does not end a sentence (lower case, without the period).
+_ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
+    "en": _split("etc vs approx ca cf mr mrs ms dr prof st no nos fig vol pp al inc ltd jr sr"),
+    "de": _split("bzw usw vgl ca evtl ggf inkl nr bzw sog str dr prof etc zb dh uvm"),
+    "es": _split("etc sr sra srta dr dra ud uds pág núm aprox"),
+    "fr": _split("etc m mme mlle dr p env cf av apr"),
+    "it": _split("ecc sig sigra dott prof pag ca"),
+    "pt": _split("etc sr sra dr dra pág nº aprox"),
+}
+# Words that may correctly appear twice in a row.
+_DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
+    "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no"}),
+    "de": frozenset({"die", "der", "das", "den", "dem", "des", "sie", "ha", "so"}),
+    "es": frozenset({"que", "ja", "no", "sí", "muy"}),
+    "fr": frozenset({"nous", "vous", "que", "ha", "non", "très"}),
+    "it": frozenset({"che", "ha", "no", "molto"}),
+    "pt": frozenset({"que", "ha", "não", "muito"}),
+}
+
+_MULTI_SPACE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]{2,}(?=\S)")
+_REPEATED_PUNCT = re.compile(r"\.{4,}|(?<!\.)\.\.(?!\.)|!{2,}|\?{2,}|,{2,}|;{2,}|:{2,}")
+_SPACE_BEFORE = re.compile(
+    rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.;:!?])(?=[\s)\]}}\ue000]|$)|([,;])(?={_L})"
+    rf"|([.!?])(?=[A-ZÀ-ÖØ-Þ]))"
+)
+_SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+([,.])(?=\s|$)")
+_NO_SPACE_BEFORE_FR = re.compile(r"(?<=[\w\ue002])([;:!?])(?=\s|$)")
+_MISSING_SPACE_SENTENCE = re.compile(rf"(?<={_L}{_L})([.!?])(?=[A-ZÀ-ÖØ-Þ]{_L}*{_EDGE_AFTER})")
+_MISSING_SPACE_COMMA = re.compile(rf"(?<={_L}{_L})([,;])(?={_L}{_L})")
+_DOUBLED = re.compile(
+    _EDGE_BEFORE + rf"({_L}+(?:['’-]{_L}+)*)((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
+)
+_SENTENCE_START = re.compile(
+    rf"(?:^{_HSPACE}*|(?<=[.!?])[\s]+)(?=[a-zà-öø-ÿ])({_L}+){_EDGE_AFTER}", re.UNICODE
+)
+_LOWER_I = re.compile(_EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
+_A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}+){_EDGE_AFTER}")
+
+# English: vowel letters that sound like consonants, and silent h.
+_CONSONANT_SOUND = re.compile(
+    r"^(?:uni(?!n|mp|nt|nf|ndo)|use|usu|uti|uri|ura|ure|ubiq|eu|ewe|one\b|once\b|ouija)"
+)
+_VOWEL_SOUND_H = re.compile(r"^(?:hour|honest|honor|honour|heir)")
+
+
+def tidy_spaces(s: str) -> str:
+    """Collapse runs of spaces between words to one (keeping a no-break space if present)."""
+
+    def repl(m: re.Match[str]) -> str:
+        run = m.group(0)
+        for keep in ("\u202f", "\u00a0"):
+            if keep in run:
+                return keep
+        return " "
+
+    return _MULTI_SPACE.sub(repl, s)
+
+
+def repeated_punctuation(s: str) -> str:
+    """``,,`` -> ``,``, ``!!!`` -> ``!``, ``..`` -> ``.``, ``.....`` -> ``...``."""
+
+    def repl(m: re.Match[str]) -> str:
+        run = m.group(0)
+        if run[0] == ".":
+            return "..." if len(run) >= 4 else "."
+        return run[0]
+
+    return _REPEATED_PUNCT.sub(repl, s)
+
+
+def punctuation_spacing(s: str, lang: str) -> str:
+    """Remove spaces before ``, . ; : ! ?`` (French: ensure one before ``; : ! ?``)."""
+    if lang == "fr":
+        s = _SPACE_BEFORE_FR.sub(r"\1", s)
+        space = "\u202f" if "\u202f" in s else ("\u00a0" if "\u00a0" in s else " ")
+        return _NO_SPACE_BEFORE_FR.sub(space + r"\1", s)
+    return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
+
+
+def missing_space(s: str, lang: str) -> str:
+    """Insert the space missing after sentence punctuation, commas and semicolons."""
+    abbreviations = _ABBREVIATIONS.get(lang, frozenset())
+
+    def sentence(m: re.Match[str]) -> str:
+        word = _word_before(s, m.start())
+        if word.lower() in abbreviations:
+            return m.group(0)
+        return m.group(1) + " "
+
+    s = _MISSING_SPACE_SENTENCE.sub(sentence, s)
+    return _MISSING_SPACE_COMMA.sub(r"\1 ", s)
+
+
+def doubled_words(s: str, lang: str) -> str:
+    """Drop a word repeated right after itself ("the the" -> "the"), with exceptions."""
+    allowed = _DOUBLE_OK.get(lang, frozenset())
+
+    def repl(m: re.Match[str]) -> str:
+        first = m.group(1)
+        if first.lower() in allowed:
+            return m.group(0)
+        repeats = m.group(2).split(" ")[1:]
+        if any(r != first and r != r.lower() for r in repeats):
+            return m.group(0)  # "word Word": a name or a deliberate capital, leave it
+        return first
+
+    return _DOUBLED.sub(repl, s)
+
+
+def _word_before(s: str, end: int) -> str:
+    """The run of letters ending at ``end``."""
+    start = end
+    while start > 0 and (s[start - 1].isalpha()):
+        start -= 1
+    return s[start:end]
+
+
+def is_sentence_start(s: str, start: int, lang: str) -> bool:
+    """Whether the word at ``start`` begins a sentence (text start, or after . ! ? and space)."""
+    i = start
+    while i > 0 and s[i - 1] in " \t\n\r\u00a0\u202f":
+        i -= 1
+    if i == 0:
+        return True
+    if i == start or s[i - 1] not in ".!?":
+        return False
+    j = i - 1
+    while j > 0 and s[j - 1] in ".!?":
+        j -= 1
+    if j == 0:
+        return False
+    before = s[j - 1]
+    if before in (PLACEHOLDER_MARK, QUOTE_MARK, ")"):
+        return True
+    if not before.isalpha():
+        return False
+    word = _word_before(s, j)
+    if len(word) < 2 or word.lower() in _ABBREVIATIONS.get(lang, frozenset()):
+        return False
+    # "z.B." style: a letter run directly after another period is an abbreviation part.
+    k = j - len(word)
+    return not (k > 0 and s[k - 1] == ".")
+
+
+def sentence_capitals(s: str, lang: str) -> str:
+    """Capitalise the first word of each sentence (only all-lower-case words)."""
+
+    def repl(m: re.Match[str]) -> str:
+        start = m.start(1)
+        if not is_sentence_start(s, start, lang):
+            return m.group(0)
+        word = m.group(1)
+        return m.group(0)[: start - m.start()] + word[0].upper() + word[1:]
+
+    return _SENTENCE_START.sub(repl, s)
+
+
+def english_i(s: str) -> str:
+    """Capitalise the English pronoun "i" (also in i'm, i've, i'd, i'll)."""
+    return _LOWER_I.sub("I", s)
+
+
+def _wants_an(word: str) -> bool | None:
+    """Whether ``word`` takes "an" (by sound); ``None`` when unsure."""
+    lower = word.lower()
+    if len(lower) < 2 and lower not in ("a", "e", "i", "o", "u"):
+        return None
+    if _VOWEL_SOUND_H.match(lower):
+        return True
+    if _CONSONANT_SOUND.match(lower):
+        return False
+    return lower[0] in "aeiou"
+
+
+def english_articles(s: str) -> str:
+    """"a" before a vowel sound -> "an", and "an" before a consonant sound -> "a"."""
+
+    def repl(m: re.Match[str]) -> str:
+        article, space, word = m.group(1), m.group(2), m.group(3)
+        if len(word) == 1:
+            return m.group(0)  # "a b c", "vitamin a or e": letters, not words
+        wants = _wants_an(word)
+        if wants is None:
+            return m.group(0)
+        capital = article[0] == "A"
+        new = ("An" if capital else "an") if wants else ("A" if capital else "a")
+        return new + space + word
+
+    return _A_AN.sub(repl, s)
+
+
+def words(s: str, fn: Callable[[str, int], str | None]) -> str:
+    """Replace each plain word by ``fn(word, start)`` unless it returns ``None``."""
+
+    def repl(m: re.Match[str]) -> str:
+        new = fn(m.group(0), m.start())
+        return m.group(0) if new is None else new
+
+    return WORD_RE.sub(repl, s)

@@ -1,0 +1,185 @@
+"""Conservative spelling correction against pyspellchecker's word-frequency lists.
+
+A word is corrected only when it is absent from the language's list and one candidate is frequent
+(``MIN_CANDIDATE_COUNT``) and clearly more frequent than its rivals (``DOMINANCE`` times).
+Candidates come in tiers, tried in order: the accented words whose unaccented spelling is the
+word ("deja" -> "déjà"), then the typical slips (two letters swapped, a
+doubled letter added or dropped, an accent added, dropped or changed; words of 3+ letters), then
+any other edit at distance 1 (words of ``MIN_LENGTH``+ letters). Lists are loaded lazily, once
+per language.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import threading
+import unicodedata
+from functools import cache
+from importlib import resources
+from typing import Final
+
+LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
+MIN_LENGTH: Final = 4
+MIN_CANDIDATE_COUNT: Final = 500
+DOMINANCE: Final = 10
+_CACHE_LIMIT: Final = 200_000
+
+_lock = threading.Lock()
+
+
+@cache
+def load_frequencies(lang: str) -> dict[str, int]:
+    """Return pyspellchecker's word -> count list for ``lang`` (lower-case words)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"no dictionary for language {lang!r}")
+    resource = resources.files("spellchecker").joinpath("resources", f"{lang}.json.gz")
+    with resource.open("rb") as raw, gzip.GzipFile(fileobj=raw) as fh:
+        data: dict[str, int] = json.loads(fh.read().decode("utf-8"))
+    return data
+
+
+def _extra_words(lang: str) -> frozenset[str]:
+    """Words the list lacks but the language accepts (British and American spellings)."""
+    if lang != "en":
+        return frozenset()
+    from . import variants
+
+    return variants.english_variant_words()
+
+
+class Speller:
+    """Spelling correction for one language; build with :func:`speller`."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.freq = load_frequencies(lang)
+        self.extra = _extra_words(lang)
+        letters: set[str] = set()
+        for word, count in self.freq.items():
+            if count >= MIN_CANDIDATE_COUNT:
+                letters.update(word)
+        self.alphabet = "".join(sorted(c for c in letters if c.isalpha()))
+        accents: dict[str, str] = {}
+        for c in self.alphabet:
+            accents[_base_letter(c)] = accents.get(_base_letter(c), "") + c
+        self._accents = accents
+        # Accented words by their unaccented spelling ("deja" -> "déjà"), frequent words only.
+        unaccented: dict[str, dict[str, int]] = {}
+        for word, count in self.freq.items():
+            if count >= MIN_CANDIDATE_COUNT and not word.isascii():
+                plain = strip_accents(word)
+                if plain != word:
+                    unaccented.setdefault(plain, {})[word] = count
+        self._unaccented = unaccented
+        self._cache: dict[str, str | None] = {}
+
+    def known(self, word: str) -> bool:
+        """Whether the lower-case ``word`` is in the list (or the extra words)."""
+        return word in self.freq or word in self.extra
+
+    def correction(self, word: str) -> str | None:
+        """The correction of the lower-case ``word``, or ``None`` to leave it alone."""
+        cached = self._cache.get(word, False)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        result = self._correct(word)
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[word] = result
+        return result
+
+    def _correct(self, word: str) -> str | None:
+        if len(word) < 3 or not word.isalpha() or self.known(word):
+            return None
+        found = None
+        if word.isascii() and word in self._unaccented:
+            found = self._pick(set(self._unaccented[word]))
+        if found is None:
+            found = self._pick(self._slips(word))
+        if found is None and len(word) >= MIN_LENGTH:
+            found = self._pick(self._edits1(word))
+        return found
+
+    def _pick(self, candidates: set[str]) -> str | None:
+        """The dominant frequent candidate, or ``None`` (ties are never broken)."""
+        freq = self.freq
+        best = ""
+        best_count = 0
+        second_count = 0
+        for cand in candidates:
+            count = freq.get(cand, 0)
+            if count > best_count:
+                second_count = best_count
+                best, best_count = cand, count
+            elif count > second_count:
+                second_count = count
+        if best_count < MIN_CANDIDATE_COUNT or best_count < DOMINANCE * second_count:
+            return None
+        return best
+
+    def _slips(self, word: str) -> set[str]:
+        """Typical slips: swapped neighbours, doubled letters, accents."""
+        out: set[str] = set()
+        n = len(word)
+        for i in range(n):
+            c = word[i]
+            if i + 1 < n and word[i + 1] != c:
+                out.add(word[:i] + word[i + 1] + c + word[i + 2 :])
+            if i + 1 < n and word[i + 1] == c:
+                out.add(word[:i] + word[i + 1 :])
+            else:
+                out.add(word[:i] + c + word[i:])
+            for variant in self._accents.get(_base_letter(c), ""):
+                if variant != c:
+                    out.add(word[:i] + variant + word[i + 1 :])
+        out.discard(word)
+        return out
+
+    def _edits1(self, word: str) -> set[str]:
+        splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+        alphabet = self.alphabet
+        out: set[str] = set()
+        for left, right in splits:
+            if right:
+                out.add(left + right[1:])
+                if len(right) > 1:
+                    out.add(left + right[1] + right[0] + right[2:])
+                for c in alphabet:
+                    out.add(left + c + right[1:])
+            for c in alphabet:
+                out.add(left + c + right)
+        out.discard(word)
+        return out
+
+
+def _base_letter(c: str) -> str:
+    """The letter without its accent (``é`` -> ``e``)."""
+    return unicodedata.normalize("NFD", c)[0]
+
+
+def strip_accents(word: str) -> str:
+    """``déjà`` -> ``deja`` (``ß`` and other letters without a base letter stay)."""
+    return "".join(_base_letter(c) for c in word)
+
+
+_spellers: dict[str, Speller] = {}
+
+
+def speller(lang: str) -> Speller:
+    """The cached :class:`Speller` for the base language ``lang`` (loaded on first use)."""
+    found = _spellers.get(lang)
+    if found is None:
+        with _lock:
+            found = _spellers.get(lang)
+            if found is None:
+                found = Speller(lang)
+                _spellers[lang] = found
+    return found
+
+
+def match_case(original: str, corrected: str) -> str:
+    """Give ``corrected`` the capitalisation pattern of ``original``."""
+    if original[:1].isupper():
+        return corrected[:1].upper() + corrected[1:]
+    return corrected

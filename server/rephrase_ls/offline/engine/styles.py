@@ -1,0 +1,378 @@
+"""Writing styles and tones as documented rule sets for English and German.
+
+Every rule is a plain word or phrase substitution, a filler-word removal or (``diplomatic``) the
+softening of a listed imperative; docs/offline-engine.md lists them. Rules only match whole
+words made of letters, so protected sentinels and the words glued to them are never touched.
+Only lower-case matches and sentence-initial capitals are rewritten (the capital is kept).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Final
+
+from .rules import is_sentence_start
+
+_L = r"[^\W\d_]"
+_B = r"(?<![\w'’\-\ue000-\ue002])"
+_A = r"(?![\w'’\-\ue000-\ue002])"
+_FOLLOWED_BY_WORD = r"(?= [^\W\d_])"
+
+Rule = Callable[[str, str], str]
+
+# --- English ----------------------------------------------------------------------------------
+
+EN_CONTRACT: Final[dict[str, str]] = {
+    "do not": "don't", "does not": "doesn't", "did not": "didn't", "is not": "isn't",
+    "are not": "aren't", "was not": "wasn't", "were not": "weren't", "have not": "haven't",
+    "has not": "hasn't", "had not": "hadn't", "will not": "won't", "would not": "wouldn't",
+    "cannot": "can't", "can not": "can't", "could not": "couldn't", "should not": "shouldn't",
+    "must not": "mustn't",
+}  # fmt: skip
+# Contracted only before another word ("it's" cannot end a clause).
+EN_CONTRACT_BEFORE_WORD: Final[dict[str, str]] = {
+    "I am": "I'm", "you are": "you're", "we are": "we're", "they are": "they're",
+    "it is": "it's", "that is": "that's", "there is": "there's", "what is": "what's",
+    "he is": "he's", "she is": "she's", "I will": "I'll", "you will": "you'll",
+    "we will": "we'll", "they will": "they'll", "I have been": "I've been",
+    "we have been": "we've been", "you have been": "you've been", "let us": "let's",
+}  # fmt: skip
+EN_EXPAND: Final[dict[str, str]] = {
+    "don't": "do not", "doesn't": "does not", "didn't": "did not", "isn't": "is not",
+    "aren't": "are not", "wasn't": "was not", "weren't": "were not", "haven't": "have not",
+    "hasn't": "has not", "hadn't": "had not", "won't": "will not", "wouldn't": "would not",
+    "can't": "cannot", "couldn't": "could not", "shouldn't": "should not",
+    "mustn't": "must not", "shan't": "shall not", "I'm": "I am", "you're": "you are",
+    "we're": "we are", "they're": "they are", "it's been": "it has been", "it's": "it is",
+    "that's": "that is", "there's": "there is", "what's": "what is", "he's been": "he has been",
+    "she's been": "she has been", "he's": "he is", "she's": "she is", "I'll": "I will",
+    "you'll": "you will", "we'll": "we will", "they'll": "they will", "it'll": "it will",
+    "I've": "I have", "you've": "you have", "we've": "we have", "they've": "they have",
+    "I'd like": "I would like", "I'd love": "I would love", "we'd like": "we would like",
+    "let's": "let us", "gonna": "going to", "wanna": "want to", "gotta": "have to",
+}  # fmt: skip
+EN_FILLERS: Final = ("really", "basically", "actually", "literally", "totally", "very")
+# "very" stays where dropping it changes the phrase ("very much", "the very first").
+_EN_FILLER_KEEP_AFTER = r"(?!(?:much|many|few|little|well|same|first|last|end|best|own)\b)"
+
+EN_SIMPLE: Final[dict[str, str]] = {
+    "utilize": "use", "utilizes": "uses", "utilized": "used", "utilizing": "using",
+    "utilise": "use", "utilises": "uses", "utilised": "used", "utilising": "using",
+    "approximately": "about", "commence": "start", "commences": "starts",
+    "commenced": "started", "commencing": "starting", "terminate": "end",
+    "terminates": "ends", "terminated": "ended", "terminating": "ending",
+    "demonstrate": "show", "demonstrates": "shows", "demonstrating": "showing",
+    "facilitate": "help", "facilitates": "helps", "facilitated": "helped",
+    "facilitating": "helping", "sufficient": "enough", "numerous": "many",
+    "subsequently": "later", "in order to": "to", "prior to": "before", "obtain": "get",
+    "obtains": "gets", "obtaining": "getting", "require": "need", "requires": "needs",
+    "required": "needed", "requiring": "needing", "assist": "help", "assists": "helps",
+    "assisted": "helped", "assisting": "helping", "assistance": "help",
+    "nevertheless": "still", "regarding": "about", "in the event that": "if",
+    "due to the fact that": "because", "at this point in time": "now",
+    "a large number of": "many", "the majority of": "most", "with regard to": "about",
+    "individuals": "people", "modify": "change", "modifies": "changes", "modified": "changed",
+    "modifying": "changing", "frequently": "often", "anticipate": "expect",
+    "anticipates": "expects", "anticipated": "expected", "ascertain": "find out",
+    "indicate": "show", "indicates": "shows", "indicating": "showing",
+}  # fmt: skip
+EN_ACADEMIC: Final[dict[str, str]] = {
+    "maybe": "perhaps", "big": "large", "bigger": "larger", "biggest": "largest",
+    "look at": "examine", "looks at": "examines", "looked at": "examined",
+    "looking at": "examining", "find out": "determine", "finds out": "determines",
+    "found out": "determined", "talk about": "discuss", "talks about": "discusses",
+    "talked about": "discussed", "get rid of": "eliminate",
+}  # fmt: skip
+# Informal sentence openers replaced by academic connectives (sentence start only).
+EN_ACADEMIC_OPENERS: Final[dict[str, str]] = {
+    "So,": "Therefore,", "But": "However,", "Also,": "Furthermore,", "Plus,": "Moreover,",
+}
+EN_BUSINESS: Final[dict[str, str]] = {
+    "asap": "as soon as possible", "fyi": "for your information", "thanks": "thank you",
+    "get back to you": "respond to you", "hey": "hello",
+}  # fmt: skip
+EN_CASUAL: Final[dict[str, str]] = {
+    "hello": "hi", "thank you for": "thanks for", "therefore": "so",
+    "approximately": "about", "Dear Sir or Madam": "hi there",
+}  # fmt: skip
+EN_ENTHUSIASTIC: Final[dict[str, str]] = {
+    "good": "great", "nice": "wonderful", "interesting": "fascinating", "happy": "delighted",
+    "glad": "thrilled", "I like": "I love", "we like": "we love",
+}  # fmt: skip
+_EN_GOOD_KEEP = r"(?! (?:morning|afternoon|evening|night|luck|bye)\b)"
+EN_FRIENDLY: Final[dict[str, str]] = {
+    "Dear Sir or Madam": "hello", "Kind regards": "warm regards", "Regards": "best wishes",
+    "please find attached": "here is", "I am writing to": "I'd like to",
+}  # fmt: skip
+EN_CONFIDENT_DROP: Final = (
+    "I think that", "I think", "I believe that", "I believe", "I guess", "I feel that",
+    "maybe", "perhaps", "hopefully", "possibly", "try to",
+)  # fmt: skip
+EN_CONFIDENT: Final[dict[str, str]] = {
+    "might": "will", "could possibly": "can",
+}  # fmt: skip
+EN_DIPLOMATIC: Final[dict[str, str]] = {
+    "you must": "you should", "you need to": "you may want to", "wrong": "not quite right",
+}  # fmt: skip
+EN_DIPLOMATIC_DROP: Final = ("obviously", "clearly")
+EN_IMPERATIVES: Final = frozenset(
+    {
+        "send", "fix", "change", "give", "tell", "call", "check", "update", "remove", "add",
+        "stop", "reply", "review", "read", "make", "provide", "explain", "move", "delete",
+        "finish", "submit", "confirm", "share", "show", "write", "complete", "let", "sign",
+        "return", "forward", "prepare", "correct", "answer", "clean", "install",
+    }
+)  # fmt: skip
+
+# --- German -----------------------------------------------------------------------------------
+
+DE_EXPAND: Final[dict[str, str]] = {
+    "gibt's": "gibt es", "geht's": "geht es", "war's": "war es", "hat's": "hat es",
+    "ist's": "ist es",
+}  # fmt: skip
+DE_FILLERS: Final = ("eigentlich", "halt", "quasi", "irgendwie", "sozusagen", "wirklich")
+DE_CASUAL: Final[dict[str, str]] = {
+    "gibt es": "gibt's", "geht es": "geht's", "einmal": "mal", "herein": "rein",
+    "heraus": "raus", "herunter": "runter", "hinein": "rein",
+    "Sehr geehrte Damen und Herren": "hallo zusammen", "Guten Tag": "hallo",
+    "Mit freundlichen Grüßen": "viele Grüße",
+}  # fmt: skip
+DE_SIMPLE: Final[dict[str, str]] = {
+    "beziehungsweise": "oder", "zahlreiche": "viele", "zahlreichen": "vielen",
+    "zahlreicher": "vieler", "benötigen": "brauchen", "benötigt": "braucht",
+    "benötige": "brauche", "verwenden": "nutzen", "verwendet": "nutzt",
+    "ungefähr": "etwa", "circa": "etwa", "ebenfalls": "auch", "jedoch": "aber",
+    "infolgedessen": "deshalb", "demzufolge": "deshalb", "diesbezüglich": "dazu",
+    "gegebenenfalls": "wenn nötig", "möglicherweise": "vielleicht", "unverzüglich": "sofort",
+    "selbstverständlich": "natürlich", "insbesondere": "vor allem", "darüber hinaus": "außerdem",
+}  # fmt: skip
+DE_FORMAL: Final[dict[str, str]] = {
+    "kriege": "erhalte", "kriegst": "erhältst", "kriegt": "erhält", "kriegen": "erhalten",
+    "gekriegt": "erhalten", "checken": "prüfen", "checkt": "prüft", "gecheckt": "geprüft",
+    "Hi": "guten Tag", "okay": "in Ordnung",
+}  # fmt: skip
+DE_ENTHUSIASTIC: Final[dict[str, str]] = {
+    "gut": "großartig", "gute": "großartige", "guten": "großartigen", "guter": "großartiger",
+    "gutes": "großartiges", "gutem": "großartigem", "schön": "wunderbar",
+    "schöne": "wunderbare", "schönen": "wunderbaren", "schöner": "wunderbarer",
+    "schönes": "wunderbares", "interessant": "faszinierend", "interessante": "faszinierende",
+    "interessanten": "faszinierenden", "interessanter": "faszinierender",
+    "interessantes": "faszinierendes",
+}  # fmt: skip
+DE_FRIENDLY: Final[dict[str, str]] = {
+    "Sehr geehrte Damen und Herren": "hallo zusammen", "Sehr geehrter Herr": "lieber Herr",
+    "Sehr geehrte Frau": "liebe Frau", "Mit freundlichen Grüßen": "viele Grüße",
+    "Hochachtungsvoll": "viele Grüße",
+}  # fmt: skip
+DE_CONFIDENT_DROP: Final = ("vielleicht", "eventuell", "möglicherweise", "hoffentlich")
+DE_CONFIDENT_CLAUSE: Final = ("ich glaube,", "ich denke,", "ich vermute,")
+DE_CONFIDENT: Final[dict[str, str]] = {"könnte": "wird"}
+DE_DIPLOMATIC: Final[dict[str, str]] = {
+    "Sie müssen": "Sie sollten", "du musst": "du solltest", "ihr müsst": "ihr solltet",
+    "wir müssen": "wir sollten", "falsch": "nicht ganz richtig",
+}  # fmt: skip
+DE_IMPERATIVES: Final = frozenset(
+    {
+        "schicken", "senden", "prüfen", "ändern", "geben", "machen", "beachten", "lesen",
+        "korrigieren", "aktualisieren", "entfernen", "bestätigen", "erklären", "beantworten",
+        "überprüfen", "löschen", "ergänzen", "liefern", "unterschreiben",
+    }
+)  # fmt: skip
+_DE_PARTICLES: Final = frozenset(
+    {
+        "an", "auf", "aus", "ein", "mit", "vor", "zu", "zurück", "ab", "bei", "nach", "weg",
+        "her", "hin", "los", "fest", "durch", "um",
+    }
+)  # fmt: skip
+
+
+# --- machinery --------------------------------------------------------------------------------
+
+
+def _phrase_pattern(phrases: list[str]) -> str:
+    alts = sorted(phrases, key=lambda p: (-len(p), p))
+    return "|".join(re.escape(p).replace("'", "['’]").replace(r"\ ", " ") for p in alts)
+
+
+def _case_like(matched: str, replacement: str) -> str:
+    if replacement and matched[:1].isupper() and not replacement[:1].isupper():
+        return replacement[0].upper() + replacement[1:]
+    return replacement
+
+
+def _apostrophe_like(matched: str, replacement: str) -> str:
+    return replacement.replace("'", "’") if "’" in matched else replacement
+
+
+def _accepts(matched: str, natural: str, s: str, start: int, lang: str) -> bool:
+    """Whether ``matched`` is ``natural`` as written, or with a sentence-initial capital."""
+    matched = matched.replace("’", "'")
+    if matched == natural:
+        return True
+    capitalised = natural[:1].upper() + natural[1:]
+    return matched == capitalised and is_sentence_start(s, start, lang)
+
+
+def phrase_rule(mapping: dict[str, str], *, after: str = "") -> Rule:
+    """A rule replacing each phrase of ``mapping`` (keys in their natural case) by its value.
+
+    A phrase matches as written, or with a capital first letter at the start of a sentence.
+    """
+    natural = {k.lower(): k for k in mapping}
+    pattern = re.compile(
+        _B + "(" + _phrase_pattern(list(mapping)) + ")" + _A + after, re.IGNORECASE
+    )
+
+    def apply(s: str, lang: str) -> str:
+        def repl(m: re.Match[str]) -> str:
+            matched = m.group(1)
+            key = natural[matched.lower().replace("’", "'")]
+            if not _accepts(matched, key, s, m.start(1), lang):
+                return matched
+            return _apostrophe_like(matched, _case_like(matched, mapping[key]))
+
+        out = pattern.sub(repl, s)
+        return _fix_empty(out) if "" in mapping.values() else out
+
+    return apply
+
+
+_DOUBLE_SPACE = re.compile(r"(?<=\S)  +(?=\S)|(?<=\S) +(?=[.,;:!?](?:\s|$))")
+
+
+def _fix_empty(s: str) -> str:
+    """Tidy spaces left by a removed word."""
+    return _DOUBLE_SPACE.sub(lambda m: " " if m.group(0).startswith("  ") else "", s)
+
+
+def drop_rule(
+    words: tuple[str, ...], *, keep_after: str = "", lower_only: bool = False, tail: bool = False
+) -> Rule:
+    """A rule removing each word or phrase of ``words`` (and a comma right after it).
+
+    ``lower_only``: match only as written (German adverbs at a sentence start cause
+    inversion, so removing them there would break the word order). ``tail``: also remove the
+    word before closing punctuation ("It was good really." -> "It was good.").
+    """
+    alts = _phrase_pattern(list(words))
+    natural = {w.lower(): w for w in words}
+    flags = 0 if lower_only else re.IGNORECASE
+    before = re.compile(rf"(?:(?<=[ \t])|^){_B}({alts}){_A}{keep_after},? (?=\S)", flags)
+    tail_re = re.compile(rf" ({alts}){_A}(?=[.,;:!?])", flags)
+
+    def apply(s: str, lang: str) -> str:
+        def repl(m: re.Match[str]) -> str:
+            matched = m.group(1)
+            key = natural[matched.lower().replace("’", "'")]
+            if not _accepts(matched, key, s, m.start(1), lang):
+                return m.group(0)
+            return ""
+
+        s = before.sub(repl, s)
+        return tail_re.sub("", s) if tail else s
+
+    return apply
+
+
+def _imperative_rule(
+    verbs: frozenset[str], build: Callable[[str, str], str | None]
+) -> Rule:
+    """Soften sentences that start with a listed imperative; ``build(verb, rest)``."""
+    pattern = re.compile(rf"(?:(?<=[.!?] )|^)({_L}+)( [^.!?\n]*)?([.!])(?=\s|$)")
+
+    def apply(s: str, lang: str) -> str:
+        def repl(m: re.Match[str]) -> str:
+            verb = m.group(1)
+            if verb[:1].islower() or verb.lower() not in verbs:
+                return m.group(0)
+            if not is_sentence_start(s, m.start(1), lang):
+                return m.group(0)
+            new = build(verb.lower(), m.group(2) or "")
+            return m.group(0) if new is None else new
+
+        return pattern.sub(repl, s)
+
+    return apply
+
+
+def _en_soften(verb: str, rest: str) -> str | None:
+    if verb == "let":
+        return None  # "Let me know." is already polite
+    return f"Could you please {verb}{rest}?"
+
+
+def _de_soften(verb: str, rest: str) -> str | None:
+    if not rest.startswith(" Sie"):
+        return None
+    words = rest.split()
+    if (words and words[-1] in _DE_PARTICLES) or "bitte" in words:
+        return None
+    body = rest[len(" Sie") :]
+    return f"Könnten Sie{body} bitte {verb}?"
+
+
+def _openers_rule(mapping: dict[str, str]) -> Rule:
+    keys = sorted(mapping, key=lambda k: (-len(k), k))
+    pattern = re.compile(
+        r"(?:(?<=[.!?] )|^)(" + "|".join(re.escape(k) for k in keys) + r")(?= )"
+    )
+
+    def apply(s: str, lang: str) -> str:
+        def repl(m: re.Match[str]) -> str:
+            if not is_sentence_start(s, m.start(1), lang):
+                return m.group(0)
+            return mapping[m.group(1)]
+
+        return pattern.sub(repl, s)
+
+    return apply
+
+
+@cache
+def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
+    """The rules of style or tone ``name`` for base language ``lang`` (empty if none)."""
+    if lang == "en":
+        expand = phrase_rule(EN_EXPAND)
+        fillers = drop_rule(EN_FILLERS, keep_after=_EN_FILLER_KEEP_AFTER, tail=True)
+        contract = (phrase_rule(EN_CONTRACT), phrase_rule(EN_CONTRACT_BEFORE_WORD,
+                                                          after=_FOLLOWED_BY_WORD))
+        sets: dict[str, tuple[Rule, ...]] = {
+            "simple": (phrase_rule(EN_SIMPLE),),
+            "business": (expand, fillers, phrase_rule(EN_BUSINESS)),
+            "academic": (expand, fillers, phrase_rule(EN_ACADEMIC),
+                         _openers_rule(EN_ACADEMIC_OPENERS)),
+            "casual": (*contract, phrase_rule(EN_CASUAL)),
+            "enthusiastic": (phrase_rule(EN_ENTHUSIASTIC, after=_EN_GOOD_KEEP),),
+            "friendly": (*contract, phrase_rule(EN_FRIENDLY)),
+            "confident": (drop_rule(EN_CONFIDENT_DROP), phrase_rule(EN_CONFIDENT)),
+            "diplomatic": (drop_rule(EN_DIPLOMATIC_DROP), phrase_rule(EN_DIPLOMATIC),
+                           _imperative_rule(EN_IMPERATIVES, _en_soften)),
+        }
+        return sets.get(name, ())
+    if lang == "de":
+        expand = phrase_rule({k: v for k, v in DE_EXPAND.items() if v})
+        fillers = drop_rule(DE_FILLERS, lower_only=True, tail=True)
+        sets = {
+            "simple": (phrase_rule(DE_SIMPLE),),
+            "business": (expand, fillers, phrase_rule(DE_FORMAL)),
+            "academic": (expand, fillers, phrase_rule(DE_FORMAL)),
+            "casual": (phrase_rule(DE_CASUAL, after=r"(?=[\s.,!?])"),),
+            "enthusiastic": (phrase_rule(DE_ENTHUSIASTIC),),
+            "friendly": (phrase_rule(DE_FRIENDLY),),
+            "confident": (drop_rule(DE_CONFIDENT_DROP, lower_only=True),
+                          drop_rule(DE_CONFIDENT_CLAUSE, keep_after=r"(?! dass\b)"),
+                          phrase_rule(DE_CONFIDENT)),
+            "diplomatic": (phrase_rule(DE_DIPLOMATIC),
+                           _imperative_rule(DE_IMPERATIVES, _de_soften)),
+        }
+        return sets.get(name, ())
+    return ()
+
+
+def apply_style(s: str, lang: str, name: str) -> str:
+    """Apply the rule set ``name`` (a style or tone without ``prefer_``) for ``lang``."""
+    for rule in rule_set(lang, name):
+        s = rule(s, lang)
+    return s
