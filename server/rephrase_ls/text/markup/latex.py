@@ -1,0 +1,393 @@
+"""Prose in LaTeX, found with pylatexenc's node tree.
+
+Prose: the text of paragraphs (split at blank lines, ``\\par``, ``\\item`` and block-level
+environments) and the arguments of sectioning commands (``\\section{…}``, ``\\caption{…}``,
+``\\title{…}``…), each a block of its own. The arguments of text commands (``\\emph{…}``,
+``\\textbf{…}``, ``\\footnote{…}``…) stay in their sentence, with the command and its braces
+protected.
+
+Not prose: math environments and display math, verbatim-like environments (``verbatim``,
+``lstlisting``, ``minted``, ``tabular``, ``tikzpicture``…), comments, the preamble commands.
+Inside prose, inline math, ``\\cite``, ``\\ref``, ``\\label``, ``\\url``, ``\\verb``, every other
+command with its arguments, ``~`` and the other special characters are protected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+
+from pylatexenc.latexwalker import (
+    LatexCharsNode,
+    LatexCommentNode,
+    LatexEnvironmentNode,
+    LatexGroupNode,
+    LatexMacroNode,
+    LatexMathNode,
+    LatexNode,
+    LatexSpecialsNode,
+    LatexWalker,
+    get_default_latex_context_db,
+)
+from pylatexenc.macrospec import LatexContextDb, MacroSpec
+
+from rephrase_ls.text.markup import ProseBlock, register_format
+from rephrase_ls.text.markup.markdown import Lines, make_block
+
+__all__ = ["latex_blocks"]
+
+#: commands whose (last) argument is a block of prose of its own
+SECTIONING = frozenset(
+    [
+        "part",
+        "chapter",
+        "section",
+        "subsection",
+        "subsubsection",
+        "paragraph",
+        "subparagraph",
+        "caption",
+        "title",
+        "subtitle",
+        "frametitle",
+        "framesubtitle",
+    ]
+)
+#: commands whose (last) argument is prose inside the sentence around it
+TEXT_COMMANDS = frozenset(
+    [
+        "emph",
+        "textbf",
+        "textit",
+        "textsl",
+        "textsc",
+        "textup",
+        "textmd",
+        "textrm",
+        "textsf",
+        "textnormal",
+        "underline",
+        "uline",
+        "enquote",
+        "footnote",
+        "footnotetext",
+        "mbox",
+        "hbox",
+        "text",
+        "intertext",
+        "marginpar",
+        "thanks",
+    ]
+)
+#: commands that separate paragraphs and are not prose themselves
+BLOCK_COMMANDS = frozenset(
+    [
+        "item",
+        "par",
+        "maketitle",
+        "newpage",
+        "clearpage",
+        "cleardoublepage",
+        "pagebreak",
+        "linebreak",
+        "bigskip",
+        "medskip",
+        "smallskip",
+        "vspace",
+        "vskip",
+        "tableofcontents",
+        "listoffigures",
+        "listoftables",
+        "bibliography",
+        "bibliographystyle",
+        "printbibliography",
+        "addbibresource",
+        "documentclass",
+        "usepackage",
+        "RequirePackage",
+        "newcommand",
+        "renewcommand",
+        "providecommand",
+        "newenvironment",
+        "renewenvironment",
+        "def",
+        "let",
+        "author",
+        "date",
+        "address",
+        "institute",
+        "affiliation",
+        "email",
+        "keywords",
+        "centering",
+        "raggedright",
+        "raggedleft",
+        "appendix",
+        "frontmatter",
+        "mainmatter",
+        "backmatter",
+        "input",
+        "include",
+        "includeonly",
+        "setlength",
+        "addtolength",
+        "setcounter",
+        "graphicspath",
+        "hypersetup",
+        "geometry",
+        "pagestyle",
+        "thispagestyle",
+        "noindent",
+        "indent",
+        "includegraphics",
+    ]
+)
+#: environments that are not prose at all
+OPAQUE_ENVIRONMENTS = frozenset(
+    [
+        "equation",
+        "equation*",
+        "align",
+        "align*",
+        "alignat",
+        "alignat*",
+        "flalign",
+        "flalign*",
+        "gather",
+        "gather*",
+        "multline",
+        "multline*",
+        "eqnarray",
+        "eqnarray*",
+        "math",
+        "displaymath",
+        "split",
+        "dmath",
+        "dmath*",
+        "subequations",
+        "verbatim",
+        "verbatim*",
+        "Verbatim",
+        "BVerbatim",
+        "lstlisting",
+        "minted",
+        "comment",
+        "alltt",
+        "tabular",
+        "tabular*",
+        "tabularx",
+        "tabulary",
+        "longtable",
+        "array",
+        "tikzpicture",
+        "pgfpicture",
+        "picture",
+        "filecontents",
+        "filecontents*",
+        "thebibliography",
+    ]
+)
+
+# Argument specifications pylatexenc lacks, so that these commands come with their arguments.
+_EXTRA_MACROS = (
+    *(MacroSpec(name, "*[{") for name in SECTIONING),
+    *(MacroSpec(name, "{") for name in TEXT_COMMANDS if name not in ("footnote", "thanks")),
+    MacroSpec("footnote", "[{"),
+    MacroSpec("footnotetext", "[{"),
+    MacroSpec("thanks", "{"),
+    MacroSpec("foreignlanguage", "[{{"),
+    *(
+        MacroSpec(name, "*[[{")
+        for name in (
+            [
+                "cite",
+                "citep",
+                "citet",
+                "citealt",
+                "citealp",
+                "citeauthor",
+                "citeyear",
+                "parencite",
+                "textcite",
+                "autocite",
+                "footcite",
+                "nocite",
+            ]
+        )
+    ),
+    *(
+        MacroSpec(name, "*{")
+        for name in [
+            "ref",
+            "eqref",
+            "autoref",
+            "cref",
+            "Cref",
+            "pageref",
+            "nameref",
+            "vref",
+            "label",
+        ]
+    ),
+    MacroSpec("href", "{{"),
+    MacroSpec("url", "{"),
+    MacroSpec("includegraphics", "*[[{"),
+    MacroSpec("vspace", "*{"),
+)
+
+
+@lru_cache(maxsize=1)
+def _context() -> LatexContextDb:
+    db = get_default_latex_context_db()
+    db.add_context_category("rephrase-ls", macros=_EXTRA_MACROS, prepend=True)
+    return db
+
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*(?:\r?\n|\r)\s*|\r[ \t]*\r\s*")
+
+# piece kinds
+_PROSE, _PROTECT, _BREAK = range(3)
+Piece = tuple[int, int, int]
+
+
+def _arguments(node: LatexMacroNode | LatexEnvironmentNode) -> list[LatexNode]:
+    argd = node.nodeargd
+    if argd is None or not argd.argnlist:
+        return []
+    return [a for a in argd.argnlist if a is not None]
+
+
+def _walk(nodes: Sequence[LatexNode] | None, text: str) -> Iterator[Piece]:
+    """Pieces of prose, protected markup and paragraph breaks, in document order."""
+    if not nodes:
+        return
+    protect_groups = False  # a group right after a protected unknown command is its argument
+    for node in nodes:
+        start, end = node.pos, node.pos + node.len
+        if isinstance(node, LatexCharsNode):
+            protect_groups = False
+            pos = start
+            for m in _PARAGRAPH_BREAK.finditer(text, start, end):
+                if m.start() > pos:
+                    yield pos, m.start(), _PROSE
+                yield m.start(), m.end(), _BREAK
+                pos = m.end()
+            if pos < end:
+                yield pos, end, _PROSE
+        elif isinstance(node, LatexCommentNode):
+            continue  # outside the segments, or a line of its own; does not break a paragraph
+        elif isinstance(node, LatexMathNode):
+            protect_groups = False
+            yield start, end, (_PROTECT if node.displaytype == "inline" else _BREAK)
+        elif isinstance(node, LatexSpecialsNode):
+            yield start, end, _PROTECT
+        elif isinstance(node, LatexGroupNode):
+            if protect_groups:
+                yield start, end, _PROTECT
+                continue
+            yield start, start + 1, _PROTECT
+            yield from _walk(node.nodelist, text)
+            if end - 1 > start:
+                yield end - 1, end, _PROTECT
+        elif isinstance(node, LatexEnvironmentNode):
+            protect_groups = False
+            yield from _environment(node, text)
+        elif isinstance(node, LatexMacroNode):
+            protect_groups = False
+            name = node.macroname
+            args = _arguments(node)
+            if name in SECTIONING:
+                yield start, end, _BREAK
+                if args and isinstance(args[-1], LatexGroupNode):
+                    yield from _walk(args[-1].nodelist, text)
+                yield start, end, _BREAK
+            elif name in BLOCK_COMMANDS:
+                yield start, end, _BREAK
+            elif name in TEXT_COMMANDS and args and isinstance(args[-1], LatexGroupNode):
+                last = args[-1]
+                yield start, last.pos + 1, _PROTECT
+                yield from _walk(last.nodelist, text)
+                yield last.pos + last.len - 1, end, _PROTECT
+            else:
+                yield start, end, _PROTECT
+                protect_groups = not args and name.isalpha()
+        else:  # anything else pylatexenc may produce: keep it unchanged
+            yield start, end, _PROTECT
+
+
+def _environment(node: LatexEnvironmentNode, text: str) -> Iterator[Piece]:
+    start, end = node.pos, node.pos + node.len
+    if node.environmentname in OPAQUE_ENVIRONMENTS or not node.nodelist:
+        yield start, end, _BREAK
+        return
+    body = node.nodelist
+    yield start, body[0].pos, _BREAK  # \begin{name}[args]
+    yield from _walk(body, text)
+    last = body[-1]
+    yield last.pos + last.len, end, _BREAK  # \end{name}
+
+
+def _block(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | None:
+    """A block from the prose and protected pieces of one paragraph."""
+    per_line: dict[int, list[int]] = {}
+    protected: list[tuple[int, int]] = []
+    covered: list[tuple[int, int]] = []
+    for start, end, kind in pieces:
+        if kind == _PROTECT:
+            protected.append((start, end))
+        covered.append((start, end))
+        first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
+        for i in range(first, last + 1):
+            s = max(start, lines.starts[i])
+            e = min(end, lines.ends[i])
+            while s < e and text[s] in " \t":
+                s += 1
+            while e > s and text[e - 1] in " \t\r\n":
+                e -= 1
+            if s >= e:
+                continue
+            bounds = per_line.get(i)
+            if bounds is None:
+                per_line[i] = [s, e]
+            else:
+                bounds[0] = min(bounds[0], s)
+                bounds[1] = max(bounds[1], e)
+    segments = [(b[0], b[1]) for _, b in sorted(per_line.items())]
+    # anything inside a segment that no piece covers (a comment cannot be, but be safe) and that
+    # is not white space is protected rather than sent
+    covered.sort()
+    pos = segments[0][0] if segments else 0
+    for s, e in covered:
+        if s > pos and text[pos:s].strip():
+            protected.append((pos, s))
+        pos = max(pos, e)
+    return make_block(text, segments, protected)
+
+
+def latex_blocks(text: str) -> list[ProseBlock]:
+    """The prose blocks of a LaTeX document, in document order."""
+    walker = LatexWalker(text, latex_context=_context(), tolerant_parsing=True)
+    nodes, _, _ = walker.get_latex_nodes(pos=0)
+    lines = Lines(text)
+    blocks: list[ProseBlock] = []
+    paragraph: list[Piece] = []
+    for piece in _walk(nodes, text):
+        if piece[2] == _BREAK:
+            if paragraph:
+                block = _block(text, lines, paragraph)
+                if block is not None:
+                    blocks.append(block)
+                paragraph = []
+        else:
+            paragraph.append(piece)
+    if paragraph:
+        block = _block(text, lines, paragraph)
+        if block is not None:
+            blocks.append(block)
+    blocks.sort(key=lambda b: b.start)
+    return blocks
+
+
+register_format("latex", latex_blocks, extensions=(".tex", ".ltx", ".sty", ".cls"))
+register_format("tex", latex_blocks)
