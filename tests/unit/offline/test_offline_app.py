@@ -331,7 +331,9 @@ async def test_rephrase_without_target_uses_detected_language(client: httpx.Asyn
 
 
 async def test_rephrase_without_target_and_unsure_is_refused(client: httpx.AsyncClient) -> None:
-    response = await rephrase(client, text=["Hello", "ok"])
+    texts = ["42", "!!"]  # no words at all: no detector can be sure
+    assert offline_engine.detect_language("\n\n".join(texts)) is None
+    response = await rephrase(client, text=texts)
     assert response.status_code == 400
     assert "target_lang" in message_of(response)
 
@@ -346,7 +348,8 @@ async def test_rephrase_variant_conversion_is_allowed(client: httpx.AsyncClient)
 
 
 async def test_rephrase_unsure_text_is_accepted_for_any_target(client: httpx.AsyncClient) -> None:
-    response = await rephrase(client, text=["Hello"], target_lang="fr")
+    assert offline_engine.detect_language("42 !") is None
+    response = await rephrase(client, text=["42 !"], target_lang="fr")
     assert response.status_code == 200
     assert response.json()["improvements"][0]["detected_source_language"] == "fr"
 
@@ -562,6 +565,17 @@ async def test_texts_in_another_language_are_refused(
     message = message_of(response)
     assert f"({detected})" in message and target in message
     assert "translating and improving at once is not supported" in message
+
+
+async def test_language_rule_on_long_texts(client: httpx.AsyncClient) -> None:
+    german = " ".join([DE] * 250)  # about 8000 characters: detection looks at a sample
+    assert len(german) > 6000
+    refused = await rephrase(client, text=[german], target_lang="en-US")
+    assert refused.status_code == 400 and "(de)" in message_of(refused)
+    refused_among_many = await rephrase(client, text=[EN, german[:4000]], target_lang="en-US")
+    assert refused_among_many.status_code == 400
+    accepted = await rephrase(client, text=[german], target_lang="de")
+    assert accepted.status_code == 200
 
 
 # ----------------------------------------------------------------------------------------------
