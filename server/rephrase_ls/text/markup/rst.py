@@ -1,0 +1,258 @@
+"""Prose in reStructuredText, found by one pass over the lines.
+
+Prose: paragraphs, section titles, list items (bullet, enumerated, field-list bodies), block
+quotes, line blocks, definition-list terms and definitions, footnote and citation bodies, and the
+bodies of admonitions (``.. note::``, ``.. warning::``…). Each list item is a block of its own,
+its marker outside the segment.
+
+Not prose: section adornments and transitions, literal blocks (after ``::``), directives other
+than admonitions (their options and bodies too), comments, targets, substitution definitions,
+doctest blocks, option lists, grid and simple tables.
+
+Inside prose, inline literals, roles, interpreted text, hyperlink references and embedded URIs,
+footnote and citation references, substitution references, emphasis markers, escapes, URLs, and
+a closing ``::`` are protected.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rephrase_ls.text.markup import ProseBlock, register_format
+from rephrase_ls.text.markup.markdown import Lines, make_block
+
+__all__ = ["ADMONITIONS", "rst_blocks"]
+
+#: directives whose body is prose
+ADMONITIONS = frozenset(
+    (
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "hint",
+        "important",
+        "note",
+        "tip",
+        "warning",
+        "admonition",
+        "seealso",
+        "versionadded",
+        "versionchanged",
+        "deprecated",
+        "topic",
+        "sidebar",
+        "epigraph",
+        "highlights",
+        "pull-quote",
+        "container",
+        "rst-class",
+        "only",
+    )
+)
+
+_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*$")
+_DIRECTIVE = re.compile(r"\.\.[ \t]+([\w:+.-]+)::(?:[ \t]|$)")
+_FOOTNOTE = re.compile(r"\.\.[ \t]+\[(?:[0-9]+|#[\w-]*|\*|[A-Za-z][\w.-]*)\](?:[ \t]+|$)")
+_BULLET = re.compile(r"[-*+•‣⁃](?:[ \t]+|$)")
+_ENUMERATED = re.compile(
+    r"(?:\(?(?:[0-9]+|#|[a-zA-Z]|[ivxlcdm]+|[IVXLCDM]+)\)|(?:[0-9]+|#|[a-zA-Z]|[ivxlcdm]+"
+    r"|[IVXLCDM]+)\.)(?:[ \t]+|$)"
+)
+_FIELD = re.compile(r":(?![ \t])(?:[^:\\\n]|\\.)+(?<![ \t]):(?:[ \t]+|$)")
+_OPTION = re.compile(r"(?:--?[A-Za-z0-9][\w-]*|/[A-Za-z])(?:[ =][^ \t]+)?(?:,[ \t]*\S+)*(?:  |$)")
+_LINE_BLOCK = re.compile(r"\|(?:[ \t]+|$)")
+_GRID_TABLE = re.compile(r"\+[-=+]+\+[ \t]*$")
+_SIMPLE_TABLE = re.compile(r"=+(?:[ \t]+=+)+[ \t]*$")
+
+_INLINE = re.compile(
+    "|".join(
+        (
+            r"\\.",  # escape
+            r"``.+?``(?!\w)",  # inline literal
+            r":[\w.+-]+(?::[\w.+-]+)*:`[^`]*`",  # role with content
+            r"`[^`<>]*`:[\w.+-]+(?::[\w.+-]+)*:",  # content with a role after it
+            r"`(?=[^`]*<[^`>]+>`__?)",  # opening back-quote of a reference with embedded URI
+            r"[ \t]*<[^`<>]+>`__?",  # embedded URI and the reference end
+            r"_?`[^`]+`_{0,2}",  # interpreted text, phrase reference, inline target
+            r"\[(?:[0-9]+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_",  # footnote / citation reference
+            r"\|[^|\s](?:[^|]*[^|\s])?\|_{0,2}",  # substitution reference
+            r"(?:https?|ftp|mailto):[^\s<>]*[^\s<>.,;:!?'\")\]]",  # URL
+            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # e-mail
+            r"(?<=\w)__?(?!\w)",  # the underscore of a `word_` reference
+            r"\*{1,2}(?=\S)|(?<=\S)\*{1,2}",  # emphasis markers
+            r"::$",  # the `::` that introduces a literal block
+        )
+    ),
+    re.MULTILINE,
+)
+
+
+def rst_protected(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of ``text[start:end]`` (reStructuredText inline content) to keep unchanged."""
+    return [m.span() for m in _INLINE.finditer(text, start, end)]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+class _Extractor:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = Lines(text)
+        self.blocks: list[ProseBlock] = []
+        self.para: list[tuple[int, int]] = []  # segments of the open paragraph
+        self.para_indent = 0  # indentation of the open paragraph's first line
+        self.para_cont = 0  # column of its continuation lines
+        self.skip_over: int | None = None  # skip lines indented more than this (and blanks)
+        self.skip_to_blank = False  # skip until a blank line (tables, doctests, options)
+        self.in_options = False  # right after a directive: `:option: value` lines
+
+    def flush(self) -> None:
+        if self.para:
+            segments = self.para
+            # the whole span is scanned, so that roles and references may cross lines
+            protected = rst_protected(self.text, segments[0][0], segments[-1][1])
+            block = make_block(self.text, segments, protected)
+            if block is not None:
+                self.blocks.append(block)
+        self.para = []
+
+    def start(self, s: int, e: int, indent: int, cont: int) -> None:
+        self.flush()
+        self.para = [(s, e)]
+        self.para_indent = indent
+        self.para_cont = cont
+
+    def run(self) -> list[ProseBlock]:
+        text, lines = self.text, self.lines
+        n = len(lines)
+        for i in range(n):
+            s, e = lines.starts[i], lines.ends[i]
+            line = text[s:e]
+            blank = not line.strip()
+            indent = _indent(line)
+            if self.skip_over is not None:
+                if blank or indent > self.skip_over:
+                    continue
+                self.skip_over = None
+            if self.skip_to_blank:
+                if not blank:
+                    continue
+                self.skip_to_blank = False
+            if blank:
+                self.flush()
+                self.in_options = False
+                continue
+            if self.in_options and _FIELD.match(line, indent):
+                continue
+            self.in_options = False
+            self._line(s, e, line, indent)
+        self.flush()
+        self.blocks.sort(key=lambda b: b.start)
+        return self.blocks
+
+    def _line(self, s: int, e: int, line: str, indent: int) -> None:
+        text = self.text
+        body = s + indent
+        stripped = line.strip()
+        # section title underline (or a transition / overline)
+        if _ADORNMENT.match(line) and len(stripped) >= 2:
+            if len(self.para) == 1 and indent == 0 and self.para_indent == 0:
+                title = self.para[0]
+                if len(stripped) >= len(text[title[0] : title[1]].strip()) or len(stripped) >= 4:
+                    self.flush()
+                    return
+            if not self.para:
+                self.flush()
+                return
+        if stripped == ".." or stripped.startswith(("..\t", ".. ")):
+            self.flush()
+            self._explicit(s, e, line, indent)
+            return
+        if stripped == "::":
+            self.flush()
+            self.skip_over = indent
+            return
+        if stripped.startswith(">>>") or _GRID_TABLE.match(line, indent) or (
+            _SIMPLE_TABLE.match(line, indent) and not self.para
+        ):
+            self.flush()
+            self.skip_to_blank = True
+            return
+        if self.para:
+            if indent == self.para_cont or (self._item_open and indent >= self.para_cont):
+                self.para.append((body, e))
+                self._literal_after(line, indent)
+                return
+            if indent > self.para_cont and len(self.para) == 1 and not self._item_open:
+                # a definition list: the term is one block, its definition another
+                self.start(body, e, indent, indent)
+                self._literal_after(line, indent)
+                return
+        self._item(s, e, line, indent)
+
+    _item_open = False
+
+    def _item(self, s: int, e: int, line: str, indent: int) -> None:
+        """A line that starts a paragraph: maybe a list item, a field, an option, a line block."""
+        body = s + indent
+        for pattern in (_BULLET, _ENUMERATED, _LINE_BLOCK):
+            m = pattern.match(line, indent)
+            if m is not None and (pattern is not _ENUMERATED or self._plausible_enum(line, m)):
+                self.start(s + m.end(), e, indent, m.end())
+                self._item_open = True
+                self._literal_after(line, indent)
+                return
+        m = _FIELD.match(line, indent)
+        if m is not None:
+            self.start(s + m.end(), e, indent, indent + 1)
+            self._item_open = True
+            self._literal_after(line, indent)
+            return
+        if _OPTION.match(line, indent) and line[indent] in "-/":
+            self.flush()
+            self.skip_to_blank = True
+            return
+        self.start(body, e, indent, indent)
+        self._item_open = False
+        self._literal_after(line, indent)
+
+    @staticmethod
+    def _plausible_enum(line: str, m: re.Match[str]) -> bool:
+        """A single letter followed by a period starts a sentence ("A. Smith") unless listed."""
+        marker = m.group().strip()
+        letter = len(marker) == 2 and marker[0].isalpha() and marker[1] == "."
+        return not (letter and marker[0] not in "aAiI")
+
+    def _literal_after(self, line: str, indent: int) -> None:
+        """A paragraph line ending in `::` closes the paragraph; an indented literal follows."""
+        if line.rstrip().endswith("::"):
+            self.flush()
+            self.skip_over = self.para_indent if self.para_indent <= indent else indent
+
+    def _explicit(self, s: int, e: int, line: str, indent: int) -> None:
+        """An explicit markup block: directive, footnote, target, substitution or comment."""
+        m = _DIRECTIVE.match(line, indent)
+        if m is not None and m.group(1).lower() in ADMONITIONS:
+            self.in_options = True  # the body is prose, after the options
+            rest = s + m.end()
+            if self.text[rest:e].strip():  # `.. note:: Text` starts the body on the same line
+                self.start(rest, e, indent, indent + 3)
+                self._item_open = True
+            return
+        m = _FOOTNOTE.match(line, indent)
+        if m is not None:
+            self.start(s + m.end(), e, indent, indent + 3)
+            self._item_open = True
+            return
+        self.skip_over = indent  # other directives, targets, substitutions, comments
+
+
+def rst_blocks(text: str) -> list[ProseBlock]:
+    """The prose blocks of a reStructuredText document, in document order."""
+    return _Extractor(text).run()
+
+
+register_format("restructuredtext", rst_blocks, extensions=(".rst", ".rest"))
