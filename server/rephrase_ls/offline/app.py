@@ -392,32 +392,16 @@ class _OfflineService:
 
         body = await self._read_body(request)
         fields = _parse_fields(request.headers.get("content-type"), body)
-        job = _validate(fields, self.options.later_shape)
+        # Detection and improvement are CPU work: a worker thread keeps the event loop (in the
+        # embedded mode, the language server's) responsive meanwhile.
+        job = await asyncio.to_thread(_validate, fields, self.options.later_shape)
 
         limit = options.character_limit
         if limit is not None and state.account_characters >= limit:
             raise _ApiError(456, f"Quota exceeded: the account's character limit of {limit} "
                             "characters has been reached.")
 
-        from rephrase_ls.offline import engine
-
-        improvements = []
-        for text, lang in zip(job.texts, job.languages, strict=True):
-            style = _resolve(job.writing_style, lang, job.style_langs)
-            tone = _resolve(job.tone, lang, job.tone_langs)
-            engine_target = (job.target or lang).lower()
-            improved = engine.improve(
-                text,
-                engine_target,
-                writing_style=style,
-                tone=tone,
-                known_words=options.known_words,
-            )
-            improvements.append({
-                "text": improved,
-                "target_language": job.target_echo if job.target_echo is not None else lang,
-                "detected_source_language": lang,
-            })
+        improvements = await asyncio.to_thread(_improve_all, job, options.known_words)
 
         if state.malformed > 0:
             state.malformed -= 1
@@ -682,6 +666,27 @@ def _validate(fields: Mapping[str, Any], later_shape: bool) -> _Job:
         style_langs=style_langs,
         tone_langs=tone_langs,
     )
+
+
+def _improve_all(job: _Job, known_words: frozenset[str]) -> list[dict[str, Any]]:
+    """Run the engine on every text of a validated request; the response's improvements."""
+    from rephrase_ls.offline import engine
+
+    improvements = []
+    for text, lang in zip(job.texts, job.languages, strict=True):
+        improved = engine.improve(
+            text,
+            (job.target or lang).lower(),
+            writing_style=_resolve(job.writing_style, lang, job.style_langs),
+            tone=_resolve(job.tone, lang, job.tone_langs),
+            known_words=known_words,
+        )
+        improvements.append({
+            "text": improved,
+            "target_language": job.target_echo if job.target_echo is not None else lang,
+            "detected_source_language": lang,
+        })
+    return improvements
 
 
 def _resolve(value: str | None, lang: str, supported: frozenset[str]) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -399,6 +400,27 @@ async def test_styles_and_tones_reach_the_engine(
     call = engine_calls[0]
     assert {k: call[k] for k in expected} == expected
     assert call["known_words"] == frozenset()
+
+
+async def test_engine_runs_off_the_event_loop(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    threads: list[str] = []
+    real_improve, real_detect = offline_engine.improve, offline_engine.detect_language
+
+    def improve(text: str, target_lang: str, **kwargs: Any) -> str:
+        threads.append(threading.current_thread().name)
+        return real_improve(text, target_lang, **kwargs)
+
+    def detect(text: str) -> str | None:
+        threads.append(threading.current_thread().name)
+        return real_detect(text)
+
+    monkeypatch.setattr(offline_engine, "improve", improve)
+    monkeypatch.setattr(offline_engine, "detect_language", detect)
+    assert (await rephrase(client, text=[EN, EN], target_lang="en-US")).status_code == 200
+    assert len(threads) == 5  # two texts, the joined texts, two improvements
+    assert threading.main_thread().name not in threads
 
 
 async def test_known_words_reach_the_engine(
