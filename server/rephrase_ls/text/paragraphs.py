@@ -150,7 +150,12 @@ def _lay_out(
     u_tokens = tokenize(improved)
     o_starts = _starts(o_tokens)
     u_starts = _starts(u_tokens)
-    blocks = matching_blocks(o_tokens, u_tokens)
+    # Runs of matched whitespace alone say nothing about where words went: ignore them.
+    blocks = [
+        (i, j, n)
+        for i, j, n in matching_blocks(o_tokens, u_tokens)
+        if any(not token.isspace() for token in o_tokens[i : i + n])
+    ]
     block_starts = [i for i, _, _ in blocks]
 
     def free_space(u: int) -> bool:
@@ -195,7 +200,8 @@ def _lay_out(
         u = None
         if b >= 0:
             i, j, n = blocks[b]
-            if i <= t < i + n and free_space(j + t - i):
+            # Exact only when the words on both sides are unchanged too.
+            if i < t < i + n - 1 and free_space(j + t - i):
                 u = j + t - i
         exact.append(u)
 
@@ -216,7 +222,8 @@ def _lay_out(
         high = high_slot if high_slot is not None else len(u_tokens)
         candidates = [u for u in range(low + 1, high) if free_space(u)]
         wanted = [target(separators[n]) for n in range(k, run_end)]
-        chosen = _choose(candidates, [u_starts[u] for u in candidates], wanted)
+        after = [target(separators[n] + 1) for n in range(k, run_end)]
+        chosen = _choose(candidates, [u_starts[u] for u in candidates], wanted, after)
         for n, u in enumerate(chosen):
             slots[k + n] = u
         if not candidates:
@@ -238,18 +245,31 @@ def _lay_out(
 
 
 def _choose(
-    candidates: Sequence[int], positions: Sequence[int], wanted: Sequence[float]
+    candidates: Sequence[int],
+    positions: Sequence[int],
+    wanted: Sequence[float],
+    after: Sequence[float],
 ) -> list[int]:
-    """Give each wanted position (in order) the nearest candidate: all distinct and in order
-    when there are enough candidates, in order with sharing otherwise."""
+    """Give each wanted position (in order) the nearest candidate, keeping the order.
+
+    ``after[n]`` is where the text following separator ``n`` starts. Separators with nothing
+    left between them (the words of the line between them are gone) share a candidate. The
+    others get distinct candidates while there are enough, and share the nearest otherwise.
+    """
     if not candidates:
         return []
-    count, needed = len(candidates), len(wanted)
+    groups = [0]  # index of the group of each wanted position
+    for n in range(1, len(wanted)):
+        groups.append(groups[-1] + (wanted[n] - after[n - 1] >= 1))
+    count, needed = len(candidates), groups[-1] + 1
     distinct = count >= needed
     chosen: list[int] = []
     first = 0
     for n, want in enumerate(wanted):
-        last = count - (needed - n) if distinct else count - 1
+        if n and groups[n] == groups[n - 1]:
+            chosen.append(chosen[-1])
+            continue
+        last = count - (needed - groups[n]) if distinct else count - 1
         best = min(range(first, last + 1), key=lambda c: abs(positions[c] - want))
         chosen.append(candidates[best])
         first = best + 1 if distinct else best

@@ -1,0 +1,155 @@
+"""Word-level edits: exact, minimal, fast on large documents."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from text_strategies import PIECES, any_text, pieces_text
+
+from rephrase_ls.text.diff import TextEdit, apply_edits, tokenize, word_edits
+
+
+def check_edits(a: str, b: str) -> list[TextEdit]:
+    edits = word_edits(a, b)
+    assert apply_edits(a, edits) == b
+    for first, second in itertools.pairwise(edits):
+        assert first.end < second.start, "edits must be sorted, disjoint and not touching"
+    for edit in edits:
+        assert a[edit.start : edit.end] != edit.new_text
+    return edits
+
+
+@settings(max_examples=200)
+@given(any_text, any_text)
+def test_applying_the_edits_gives_the_improved_text(a: str, b: str) -> None:
+    check_edits(a, b)
+
+
+@settings(max_examples=150)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40), st.data())
+def test_small_changes_to_a_text_give_small_edits(pieces: list[str], data: st.DataObject) -> None:
+    a = "".join(pieces)
+    changed = list(pieces)
+    for _ in range(data.draw(st.integers(1, 3))):
+        k = data.draw(st.integers(0, len(changed) - 1))
+        changed[k] = data.draw(st.sampled_from(PIECES))
+    b = "".join(changed)
+    edits = check_edits(a, b)
+    assert sum(edit.end - edit.start for edit in edits) <= len(a)
+
+
+@given(pieces_text)
+def test_tokens_join_back_to_the_text(text: str) -> None:
+    assert "".join(tokenize(text)) == text
+
+
+def test_tokens_keep_marks_and_emoji_sequences_whole() -> None:
+    assert tokenize("cafe\u0301 👨\u200d👩\u200d👧! 👍🏽") == [
+        "cafe\u0301",
+        " ",
+        "👨\u200d👩\u200d👧",
+        "!",
+        " ",
+        "👍🏽",
+    ]
+    assert tokenize("नमस्ते दुनिया") == ["नमस्ते", " ", "दुनिया"]
+    assert tokenize("日本語abc") == ["日", "本", "語", "abc"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # One changed word: one edit on that word only.
+        ("The quick brown fox.", "The fast brown fox.", [(4, 9, "fast")]),
+        # Two changed words separated by an unchanged space: the space is not inside an edit.
+        ("The quick brown fox.", "The fast red fox.", [(4, 9, "fast"), (10, 15, "red")]),
+        # Punctuation change only.
+        ("Hello world.", "Hello world!", [(11, 12, "!")]),
+        # Insertion between words.
+        ("a big dog", "a very big dog", [(2, 2, "very ")]),
+        # Deletion.
+        ("a very big dog", "a big dog", [(2, 7, "")]),
+        # Change at the very start and the very end, unchanged middle untouched.
+        ("one two three four", "zero two three five", [(0, 3, "zero"), (14, 18, "five")]),
+        # Line breaks and a CRLF document: only the word changes.
+        ("first line\r\nsecond line\r\n", "first line\r\nsecond row\r\n", [(19, 23, "row")]),
+        # A word with a combining mark is replaced whole, never split.
+        ("cafe\u0301 noir", "cafe noir", [(0, 5, "cafe")]),
+        # Emoji beside changed words stay put.
+        ("I 😀 like it", "I 😀 love it", [(4, 8, "love")]),
+        # Repeated words: the change lands on the right occurrence.
+        ("the cat and the dog and the cow", "the cat and the pig and the cow", [(16, 19, "pig")]),
+    ],
+)
+def test_edits_are_minimal(a: str, b: str, expected: list[tuple[int, int, str]]) -> None:
+    edits = check_edits(a, b)
+    assert [(e.start, e.end, e.new_text) for e in edits] == expected
+
+
+def test_identical_texts_give_no_edits() -> None:
+    assert word_edits("same text\n", "same text\n") == []
+
+
+def test_apply_edits_rejects_overlapping_or_out_of_range_edits() -> None:
+    with pytest.raises(ValueError, match="sorted"):
+        apply_edits("abcdef", [TextEdit(2, 4, "x"), TextEdit(3, 5, "y")])
+    with pytest.raises(ValueError, match="outside"):
+        apply_edits("abc", [TextEdit(2, 9, "x")])
+    with pytest.raises(ValueError, match="invalid edit range"):
+        TextEdit(3, 2, "x")
+    with pytest.raises(TypeError):
+        word_edits("a", None)  # type: ignore[arg-type]
+
+
+def _document(rng: random.Random, size: int) -> str:
+    vocabulary = [
+        "the",
+        "a",
+        "of",
+        "and",
+        "to",
+        "in",
+        "is",
+        "was",
+        "it",
+        "that",
+        "with",
+        "for",
+        "on",
+        "as",
+        "at",
+        "by",
+        "be",
+    ]
+    vocabulary += [f"word{n}" for n in range(2000)]
+    lines: list[str] = []
+    total = 0
+    while total < size:
+        line = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(4, 14)))
+        lines.append(line)
+        total += len(line) + 1
+        if rng.random() < 0.2:
+            lines.append("")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("changes", [1, 40, 400])
+def test_one_megabyte_documents_that_differ_a_little(changes: int) -> None:
+    rng = random.Random(changes)
+    a = _document(rng, 1_000_000)
+    words = a.split(" ")
+    for _ in range(changes):
+        words[rng.randrange(len(words))] = rng.choice(["swift", "brown", "fox", "the", ""])
+    b = " ".join(words)
+    started = time.perf_counter()
+    edits = word_edits(a, b)
+    elapsed = time.perf_counter() - started
+    assert apply_edits(a, edits) == b
+    assert len(edits) <= changes  # each change is one edit (or none, when it changed nothing)
+    assert sum(edit.end - edit.start for edit in edits) < 20 * changes
+    assert elapsed < 3.0, elapsed
