@@ -36,8 +36,11 @@ STYLE_NAMES = (
 # Base languages that have style and tone rule sets; others ignore a style or tone.
 STYLE_LANGUAGES = ("de", "en")
 
-_MARK_OF = {PLACEHOLDER: rules.PLACEHOLDER_MARK, PROTECTED: rules.PROTECTED_MARK,
-            QUOTED: rules.QUOTE_MARK}
+_MARK_OF = {
+    PLACEHOLDER: rules.PLACEHOLDER_MARK,
+    PROTECTED: rules.PROTECTED_MARK,
+    QUOTED: rules.QUOTE_MARK,
+}
 _MARKS_RE = re.compile(f"[{rules.MARKS}]")
 
 # Typographic double quotes per language (opening, closing); the first is the default.
@@ -90,9 +93,7 @@ def _parse_mode(writing_style: str | None, tone: str | None) -> str | None:
     allowed = STYLE_NAMES[:4] if writing_style is not None else STYLE_NAMES[4:]
     if name not in allowed:
         kind = "writing_style" if writing_style is not None else "tone"
-        raise ValueError(
-            f"unknown {kind} {value!r}; expected one of: {', '.join(allowed)}"
-        )
+        raise ValueError(f"unknown {kind} {value!r}; expected one of: {', '.join(allowed)}")
     return name
 
 
@@ -154,8 +155,10 @@ def _spelling(s: str, lang: str, known_words: frozenset[str]) -> str:
             return None
         if word == lower:
             return checker.correction(word)
-        if word[0].isupper() and word[1:] == word[1:].lower() and rules.is_sentence_start(
-            s, start, lang
+        if (
+            word[0].isupper()
+            and word[1:] == word[1:].lower()
+            and rules.is_sentence_start(s, start, lang)
         ):
             corrected = checker.correction(lower)
             return None if corrected is None else match_case(word, corrected)

@@ -158,8 +158,8 @@ def is_sentence_start(s: str, start: int, lang: str) -> bool:
     j = i - 1
     while j > 0 and s[j - 1] in ".!?":
         j -= 1
-    if j == 0:
-        return False
+    if j == 0 or s[j:i] in ("..", "..."):
+        return False  # an ellipsis does not end the sentence for sure
     before = s[j - 1]
     if before in (PLACEHOLDER_MARK, QUOTE_MARK, ")"):
         return True
@@ -204,7 +204,7 @@ def _wants_an(word: str) -> bool | None:
 
 
 def english_articles(s: str) -> str:
-    """"a" before a vowel sound -> "an", and "an" before a consonant sound -> "a"."""
+    """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a"."""
 
     def repl(m: re.Match[str]) -> str:
         article, space, word = m.group(1), m.group(2), m.group(3)

@@ -24,6 +24,22 @@ MIN_LENGTH: Final = 4
 MIN_CANDIDATE_COUNT: Final = 500
 DOMINANCE: Final = 10
 _CACHE_LIMIT: Final = 200_000
+# pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero),
+# so for Spanish only accent restoration and typical slips are corrected.
+SLIPS_ONLY: Final = frozenset({"es"})
+
+# Regular inflections: (ending, stem endings): "turisti" is known when "turista" is listed.
+_INFLECTIONS: Final[dict[str, tuple[tuple[str, tuple[str, ...]], ...]]] = {
+    "de": (("e", ("",)), ("en", ("",)), ("er", ("",)), ("es", ("",)), ("em", ("",)),
+           ("n", ("",)), ("s", ("",)), ("ern", ("",))),
+    "en": (("s", ("",)), ("es", ("",)), ("ies", ("y",)), ("ed", ("", "e")), ("ing", ("", "e")),
+           ("ly", ("",))),
+    "es": (("s", ("",)), ("es", ("",)), ("ces", ("z",))),
+    "fr": (("s", ("",)), ("x", ("",)), ("aux", ("al",)), ("e", ("",)), ("es", ("",))),
+    "it": (("i", ("o", "a", "e")), ("e", ("a", "o")), ("he", ("a",)), ("chi", ("co",))),
+    "pt": (("s", ("",)), ("es", ("",)), ("ns", ("m",)), ("ões", ("ão",)), ("ães", ("ão",)),
+           ("is", ("l",))),
+}  # fmt: skip
 
 _lock = threading.Lock()
 
@@ -75,8 +91,22 @@ class Speller:
         self._cache: dict[str, str | None] = {}
 
     def known(self, word: str) -> bool:
-        """Whether the lower-case ``word`` is in the list (or the extra words)."""
-        return word in self.freq or word in self.extra
+        """Whether the lower-case ``word`` is in the list or the extra words, or is a regular
+        inflection of a listed word (``_INFLECTIONS``: the lists lack many plurals and verb
+        forms). The lists spell ligatures out (``soeur`` for ``sœur``)."""
+        freq = self.freq
+        if word in freq or word in self.extra:
+            return True
+        if "œ" in word or "æ" in word:
+            word = word.replace("œ", "oe").replace("æ", "ae")
+            if word in freq:
+                return True
+        for suffix, stems in _INFLECTIONS.get(self.lang, ()):
+            if word.endswith(suffix) and len(word) > len(suffix) + 2:
+                stem = word[: -len(suffix)]
+                if any(stem + ending in freq for ending in stems):
+                    return True
+        return False
 
     def correction(self, word: str) -> str | None:
         """The correction of the lower-case ``word``, or ``None`` to leave it alone."""
@@ -97,8 +127,11 @@ class Speller:
             found = self._pick(set(self._unaccented[word]))
         if found is None:
             found = self._pick(self._slips(word))
-        if found is None and len(word) >= MIN_LENGTH:
-            found = self._pick(self._edits1(word))
+        if found is None and len(word) >= MIN_LENGTH and self.lang not in SLIPS_ONLY:
+            # An unknown word that differs from a listed one only in its last two letters is
+            # more likely an inflection the list lacks than a typing error.
+            tail = len(word) - 2
+            found = self._pick({c for c in self._edits1(word) if _first_difference(word, c) < tail})
         return found
 
     def _pick(self, candidates: set[str]) -> str | None:
@@ -130,8 +163,9 @@ class Speller:
                 out.add(word[:i] + word[i + 1 :])
             else:
                 out.add(word[:i] + c + word[i:])
-            for variant in self._accents.get(_base_letter(c), ""):
-                if variant != c:
+            base = _base_letter(c)
+            for variant in self._accents.get(base, ""):
+                if variant != c and variant != base:  # add or change an accent, never drop one
                     out.add(word[:i] + variant + word[i + 1 :])
         out.discard(word)
         return out
@@ -156,6 +190,14 @@ class Speller:
 def _base_letter(c: str) -> str:
     """The letter without its accent (``é`` -> ``e``)."""
     return unicodedata.normalize("NFD", c)[0]
+
+
+def _first_difference(a: str, b: str) -> int:
+    """Index of the first character where ``a`` and ``b`` differ."""
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
 
 
 def strip_accents(word: str) -> str:

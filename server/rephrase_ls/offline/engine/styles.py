@@ -87,7 +87,10 @@ EN_ACADEMIC: Final[dict[str, str]] = {
 }  # fmt: skip
 # Informal sentence openers replaced by academic connectives (sentence start only).
 EN_ACADEMIC_OPENERS: Final[dict[str, str]] = {
-    "So,": "Therefore,", "But": "However,", "Also,": "Furthermore,", "Plus,": "Moreover,",
+    "So,": "Therefore,",
+    "But": "However,",
+    "Also,": "Furthermore,",
+    "Plus,": "Moreover,",
 }
 EN_BUSINESS: Final[dict[str, str]] = {
     "asap": "as soon as possible", "fyi": "for your information", "thanks": "thank you",
@@ -276,9 +279,7 @@ def drop_rule(
     return apply
 
 
-def _imperative_rule(
-    verbs: frozenset[str], build: Callable[[str, str], str | None]
-) -> Rule:
+def _imperative_rule(verbs: frozenset[str], build: Callable[[str, str], str | None]) -> Rule:
     """Soften sentences that start with a listed imperative; ``build(verb, rest)``."""
     pattern = re.compile(rf"(?:(?<=[.!?] )|^)({_L}+)( [^.!?\n]*)?([.!])(?=\s|$)")
 
@@ -315,9 +316,7 @@ def _de_soften(verb: str, rest: str) -> str | None:
 
 def _openers_rule(mapping: dict[str, str]) -> Rule:
     keys = sorted(mapping, key=lambda k: (-len(k), k))
-    pattern = re.compile(
-        r"(?:(?<=[.!?] )|^)(" + "|".join(re.escape(k) for k in keys) + r")(?= )"
-    )
+    pattern = re.compile(r"(?:(?<=[.!?] )|^)(" + "|".join(re.escape(k) for k in keys) + r")(?= )")
 
     def apply(s: str, lang: str) -> str:
         def repl(m: re.Match[str]) -> str:
@@ -336,19 +335,28 @@ def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
     if lang == "en":
         expand = phrase_rule(EN_EXPAND)
         fillers = drop_rule(EN_FILLERS, keep_after=_EN_FILLER_KEEP_AFTER, tail=True)
-        contract = (phrase_rule(EN_CONTRACT), phrase_rule(EN_CONTRACT_BEFORE_WORD,
-                                                          after=_FOLLOWED_BY_WORD))
+        contract = (
+            phrase_rule(EN_CONTRACT),
+            phrase_rule(EN_CONTRACT_BEFORE_WORD, after=_FOLLOWED_BY_WORD),
+        )
         sets: dict[str, tuple[Rule, ...]] = {
             "simple": (phrase_rule(EN_SIMPLE),),
             "business": (expand, fillers, phrase_rule(EN_BUSINESS)),
-            "academic": (expand, fillers, phrase_rule(EN_ACADEMIC),
-                         _openers_rule(EN_ACADEMIC_OPENERS)),
+            "academic": (
+                expand,
+                fillers,
+                phrase_rule(EN_ACADEMIC),
+                _openers_rule(EN_ACADEMIC_OPENERS),
+            ),
             "casual": (*contract, phrase_rule(EN_CASUAL)),
             "enthusiastic": (phrase_rule(EN_ENTHUSIASTIC, after=_EN_GOOD_KEEP),),
             "friendly": (*contract, phrase_rule(EN_FRIENDLY)),
             "confident": (drop_rule(EN_CONFIDENT_DROP), phrase_rule(EN_CONFIDENT)),
-            "diplomatic": (drop_rule(EN_DIPLOMATIC_DROP), phrase_rule(EN_DIPLOMATIC),
-                           _imperative_rule(EN_IMPERATIVES, _en_soften)),
+            "diplomatic": (
+                drop_rule(EN_DIPLOMATIC_DROP),
+                phrase_rule(EN_DIPLOMATIC),
+                _imperative_rule(EN_IMPERATIVES, _en_soften),
+            ),
         }
         return sets.get(name, ())
     if lang == "de":
@@ -361,11 +369,15 @@ def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
             "casual": (phrase_rule(DE_CASUAL, after=r"(?=[\s.,!?])"),),
             "enthusiastic": (phrase_rule(DE_ENTHUSIASTIC),),
             "friendly": (phrase_rule(DE_FRIENDLY),),
-            "confident": (drop_rule(DE_CONFIDENT_DROP, lower_only=True),
-                          drop_rule(DE_CONFIDENT_CLAUSE, keep_after=r"(?! dass\b)"),
-                          phrase_rule(DE_CONFIDENT)),
-            "diplomatic": (phrase_rule(DE_DIPLOMATIC),
-                           _imperative_rule(DE_IMPERATIVES, _de_soften)),
+            "confident": (
+                drop_rule(DE_CONFIDENT_DROP, lower_only=True),
+                drop_rule(DE_CONFIDENT_CLAUSE, keep_after=r"(?! dass\b)"),
+                phrase_rule(DE_CONFIDENT),
+            ),
+            "diplomatic": (
+                phrase_rule(DE_DIPLOMATIC),
+                _imperative_rule(DE_IMPERATIVES, _de_soften),
+            ),
         }
         return sets.get(name, ())
     return ()

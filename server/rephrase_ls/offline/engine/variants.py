@@ -50,8 +50,8 @@ def _english_maps() -> tuple[dict[str, str], dict[str, str]]:
 def english_variant_words() -> frozenset[str]:
     """Every spelling on either side of the English lists (all are correct English)."""
     to_us, to_gb = _english_maps()
-    return frozenset(to_us) | frozenset(to_gb) | frozenset(to_us.values()) | frozenset(
-        to_gb.values()
+    return (
+        frozenset(to_us) | frozenset(to_gb) | frozenset(to_us.values()) | frozenset(to_gb.values())
     )
 
 
