@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ __all__ = [
     "OfflineOptions",
     "create_app",
 ]
+
+_log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES: Final = 10 * 1024
 """Largest rephrase request body accepted, in bytes (interface section 8)."""
@@ -710,6 +713,10 @@ def _handler(
             return await method(request)
         except _ApiError as error:
             return _error_response(error)
+        except Exception:
+            # A bug here (or in the engine) is a 500 like the real service's, with a trace ID.
+            _log.exception("offline service: %s %s failed", request.method, request.url.path)
+            return JSONResponse({"message": "Internal server error."}, status_code=500)
 
     endpoint.__name__ = method.__name__
     return endpoint

@@ -423,6 +423,19 @@ async def test_engine_runs_off_the_event_loop(
     assert threading.main_thread().name not in threads
 
 
+async def test_engine_failure_is_a_500_with_a_message(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    def broken(text: str, target_lang: str, **kwargs: Any) -> str:
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(offline_engine, "improve", broken)
+    response = await rephrase(client, text=[EN], target_lang="en-US")
+    assert response.status_code == 500
+    assert message_of(response) and response.headers["x-trace-id"]
+    assert KEY not in caplog.text and "engine bug" in caplog.text
+
+
 async def test_known_words_reach_the_engine(
     make_client: ClientFactory, engine_calls: list[dict[str, Any]],
 ) -> None:
