@@ -34,6 +34,7 @@ _TOML_KEY = re.compile(
 _COMMENT = re.compile(
     r"(?:^|(?<=[\r\n]))[ \t]*(?:<!--|%+|#+|//+|/\*+|\*+|--|;+|\.\.|\(\*|\{-|[Rr][Ee][Mm]\b)"
     rf"[ \t]*rephrase[ \t]*:[ \t]*language[ \t]*[=:][ \t]*{_CODE}"
+    r"(?=[ \t]*(?:-->|\*/|\*\)|-\}|[\r\n]|\Z))"
 )
 
 

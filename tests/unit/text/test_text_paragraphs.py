@@ -238,3 +238,33 @@ def test_bad_selection_is_a_clear_error() -> None:
         select_paragraphs("abc", 2, 9, plain_blocks("abc"))
     with pytest.raises(ValueError, match="outside the text"):
         select_paragraphs("abc", 2, 1, plain_blocks("abc"))
+
+
+@settings(max_examples=100)
+@given(
+    st.lists(st.sampled_from(WORDS), min_size=2, max_size=12),
+    st.lists(st.integers(1, 11), max_size=4),
+    st.sampled_from(["\n", "\r\n", "\r", "\n    ", "\r\n\t"]),
+    st.lists(st.sampled_from([*WORDS, " ", "  ", "\t", "\n", "{", "--", "…"]), max_size=16),
+)
+def test_any_answer_is_laid_out_without_splitting_or_losing_words(
+    words: list[str], breaks: list[int], newline: str, answer: list[str]
+) -> None:
+    wrapped = list(words)
+    for n in sorted(set(breaks), reverse=True):
+        if n < len(wrapped):
+            wrapped[n:n] = [newline]
+    text = " ".join(wrapped).replace(" " + newline + " ", newline)
+    paragraphs = select_paragraphs(text, 0, len(text), plain_blocks(text))
+    improved = "".join(answer)
+    for paragraph in paragraphs:
+        if not improved.strip():
+            with pytest.raises(ValueError):
+                paragraph.rebuild(improved)
+            continue
+        result = paragraph.rebuild(improved)
+        # Gaps here are whitespace only: the words are exactly the answer's words, so no gap
+        # went inside a word and nothing was lost.
+        assert result.split() == improved.split()
+        lines_in_result = len(result.splitlines())
+        assert lines_in_result <= len(paragraph.lines) + improved.count("\n")
