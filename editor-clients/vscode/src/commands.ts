@@ -1,0 +1,279 @@
+/**
+ * The extension's commands. Each one is thin: it asks the server (through `ServerApi`), shows
+ * a picker or a message, and tells the server what the writer chose.
+ */
+import * as vscode from 'vscode';
+
+import {
+  parseSetResult,
+  parseStylesInfo,
+  parseUsage,
+  ProtocolError,
+  ServerApi,
+  StylesInfo,
+  UsageInfo,
+} from './protocol';
+
+/** The extension's own command ids (contributed in package.json). */
+export const COMMAND_IDS = {
+  improveSelection: 'rephrase.improveSelection',
+  chooseStyle: 'rephrase.chooseStyle',
+  chooseTone: 'rephrase.chooseTone',
+  chooseLanguage: 'rephrase.chooseLanguage',
+  setApiKey: 'rephrase.setApiKey',
+  showUsage: 'rephrase.showUsage',
+  restartServer: 'rephrase.restartServer',
+} as const;
+
+/** The value meaning "no particular style/tone": the server clears the setting. */
+export const DEFAULT_CHOICE = 'default';
+
+export type StyleKind = 'writingStyle' | 'tone';
+
+interface ValueItem extends vscode.QuickPickItem {
+  value: string | null;
+}
+
+const KIND_TEXT: Record<StyleKind, { noun: string; set: string; list: keyof StylesInfo }> = {
+  writingStyle: { noun: 'writing style', set: 'rephrase.setStyle', list: 'writingStyles' },
+  tone: { noun: 'tone', set: 'rephrase.setTone', list: 'tones' },
+};
+
+async function listStyles(api: ServerApi, uri: vscode.Uri): Promise<StylesInfo> {
+  return parseStylesInfo(await api.executeCommand('rephrase.listStyles', [uri.toString()]));
+}
+
+/** " (saved in <path>)" for the project file the server changed, shown as a path. */
+export function where(file: string | null): string {
+  if (!file) {
+    return '';
+  }
+  let shown = file;
+  if (file.startsWith('file:')) {
+    try {
+      shown = vscode.Uri.parse(file).fsPath;
+    } catch {
+      shown = file;
+    }
+  }
+  return ` (saved in ${shown})`;
+}
+
+/**
+ * "Rephrase: Choose Writing Style…" / "Choose Tone…": a quick pick filled from
+ * `rephrase.listStyles` for the document, then `rephrase.setStyle` / `rephrase.setTone`.
+ * Returns the chosen value, or undefined when nothing was set.
+ */
+export async function chooseStyle(
+  api: ServerApi,
+  uri: vscode.Uri,
+  kind: StyleKind,
+): Promise<string | undefined> {
+  const text = KIND_TEXT[kind];
+  const info = await listStyles(api, uri);
+  const language = info.language ?? 'this document';
+  if (!info.supported) {
+    void vscode.window.showWarningMessage(
+      info.reason ?? `Rephrase: ${language} has no writing styles or tones.`,
+    );
+    return undefined;
+  }
+  const values = info[text.list] as string[];
+  if (values.length === 0) {
+    void vscode.window.showWarningMessage(`Rephrase: no ${text.noun} is available for ${language}.`);
+    return undefined;
+  }
+  const current = kind === 'writingStyle' ? info.current.writingStyle : info.current.tone;
+  const items: ValueItem[] = values.map((value) => ({
+    label: value,
+    value,
+    description: value === current ? 'current' : undefined,
+  }));
+  items.push({
+    label: DEFAULT_CHOICE,
+    value: DEFAULT_CHOICE,
+    description: current ? `no particular ${text.noun}` : `no particular ${text.noun} (current)`,
+  });
+  if (kind === 'tone' && info.current.writingStyle) {
+    items[0].detail = `replaces the writing style "${info.current.writingStyle}"`;
+  }
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Rephrase: ${text.noun} for ${language}`,
+    placeHolder: `Choose a ${text.noun}`,
+  });
+  if (picked === undefined || picked.value === null) {
+    return undefined;
+  }
+  const result = parseSetResult(
+    await api.executeCommand(text.set, [uri.toString(), picked.value]),
+    text.set,
+  );
+  if (!result.applied) {
+    void vscode.window.showWarningMessage(`Rephrase: the ${text.noun} was not changed.`);
+    return undefined;
+  }
+  void vscode.window.showInformationMessage(
+    picked.value === DEFAULT_CHOICE
+      ? `Rephrase: ${text.noun} cleared${where(result.file)}.`
+      : `Rephrase: ${text.noun} set to "${picked.value}"${where(result.file)}.`,
+  );
+  return picked.value;
+}
+
+/** "Rephrase: Set Language…": the targets from the server plus "detect automatically". */
+export async function chooseLanguage(api: ServerApi, uri: vscode.Uri): Promise<string | null | undefined> {
+  const info = await listStyles(api, uri);
+  const items: ValueItem[] = [
+    {
+      label: 'Detect automatically',
+      value: null,
+      description: info.languageSource === 'detected' && info.language ? `now ${info.language}` : undefined,
+    },
+    ...info.targets.map((lang) => ({
+      label: lang,
+      value: lang,
+      description: lang === info.language ? 'current' : undefined,
+    })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Rephrase: language of the document',
+    placeHolder: 'Choose the language to write in',
+  });
+  if (picked === undefined) {
+    return undefined;
+  }
+  const result = parseSetResult(
+    await api.executeCommand('rephrase.setLanguage', [uri.toString(), picked.value]),
+    'rephrase.setLanguage',
+  );
+  if (!result.applied) {
+    void vscode.window.showWarningMessage('Rephrase: the language was not changed.');
+    return undefined;
+  }
+  void vscode.window.showInformationMessage(
+    picked.value === null
+      ? `Rephrase: language will be detected${where(result.file)}.`
+      : `Rephrase: language set to ${picked.value}${where(result.file)}.`,
+  );
+  return picked.value;
+}
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** One sentence about the usage for the writer. */
+export function formatUsage(usage: UsageInfo): string {
+  const who = usage.backend === 'service' ? 'the rephrase service' : `the ${usage.backend} service`;
+  if (usage.characterCount === null) {
+    return `Rephrase uses ${who}; it reported no character count.`;
+  }
+  const used = `${NUMBER.format(usage.characterCount)} characters used`;
+  if (usage.characterLimit === null) {
+    return `Rephrase uses ${who}: ${used} this period (no limit).`;
+  }
+  const percent =
+    usage.characterLimit > 0 ? (100 * usage.characterCount) / usage.characterLimit : 100;
+  return (
+    `Rephrase uses ${who}: ${used} of ${NUMBER.format(usage.characterLimit)} ` +
+    `this period (${percent.toFixed(1)} %).`
+  );
+}
+
+/** "Rephrase: Show Usage". */
+export async function showUsage(api: ServerApi, uri: vscode.Uri | undefined): Promise<string> {
+  const usage = parseUsage(await api.executeCommand('rephrase.usage', uri ? [uri.toString()] : []));
+  const message = formatUsage(usage);
+  void vscode.window.showInformationMessage(message);
+  return message;
+}
+
+/** The title of the plain "improve" code action the server offers. */
+export const IMPROVE_TITLE = 'Improve';
+
+function isCodeAction(value: vscode.CodeAction | vscode.Command): value is vscode.CodeAction {
+  // A Command's `command` is its id (a string); a CodeAction's is an optional Command object.
+  return typeof (value as { command?: unknown }).command !== 'string';
+}
+
+function toLspRange(range: vscode.Range): object {
+  return {
+    start: { line: range.start.line, character: range.start.character },
+    end: { line: range.end.line, character: range.end.character },
+  };
+}
+
+/**
+ * "Rephrase: Improve Selection": runs the server's "Improve" code action on the selection (the
+ * paragraph under the cursor when nothing is selected). When the editor offers no such action
+ * (another provider's filter, say), calls the server's `rephrase.improve` command instead.
+ * Returns how the edit was made.
+ */
+export async function improveSelection(
+  api: ServerApi,
+  editor: vscode.TextEditor,
+): Promise<'action' | 'command' | 'none'> {
+  const uri = editor.document.uri;
+  const range = new vscode.Range(editor.selection.start, editor.selection.end);
+  const listed =
+    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+      'vscode.executeCodeActionProvider',
+      uri,
+      range,
+      vscode.CodeActionKind.RefactorRewrite.value,
+    )) ?? [];
+  const index = listed.findIndex((a) => isCodeAction(a) && a.title === IMPROVE_TITLE);
+  if (index >= 0) {
+    // Ask again, resolving the actions up to ours (the server computes edits lazily).
+    const resolved =
+      (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        range,
+        vscode.CodeActionKind.RefactorRewrite.value,
+        index + 1,
+      )) ?? [];
+    const action = resolved.find((a) => isCodeAction(a) && a.title === IMPROVE_TITLE) as
+      | vscode.CodeAction
+      | undefined;
+    if (action !== undefined && (action.edit !== undefined || action.command !== undefined)) {
+      if (action.edit !== undefined) {
+        const ok = await vscode.workspace.applyEdit(action.edit);
+        if (!ok) {
+          void vscode.window.showWarningMessage(
+            'Rephrase: the document changed while the text was being improved; try again.',
+          );
+          return 'none';
+        }
+      }
+      if (action.command !== undefined) {
+        await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
+      }
+      return 'action';
+    }
+  }
+  const result = await api.executeCommand('rephrase.improve', [uri.toString(), toLspRange(range)]);
+  if (result === null || typeof result !== 'object' || typeof (result as { applied?: unknown }).applied !== 'boolean') {
+    throw new ProtocolError(`rephrase.improve returned ${JSON.stringify(result)} instead of {applied, edits}`);
+  }
+  const { applied, edits } = result as { applied: boolean; edits?: unknown };
+  if (!applied) {
+    const nothing = Array.isArray(edits) && edits.length === 0;
+    void vscode.window.showInformationMessage(
+      nothing
+        ? 'Rephrase: nothing to improve here.'
+        : 'Rephrase: the improvement was not applied (the document changed meanwhile?).',
+    );
+    return 'none';
+  }
+  return 'command';
+}
+
+/** The message shown for a failed command, without a stack trace. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) {
+    return error.message;
+  }
+  if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+    return (error as { message: string }).message;
+  }
+  return String(error);
+}

@@ -1,0 +1,143 @@
+/**
+ * The extension's settings: which keys belong to the server, which to the client, and how the
+ * client answers the server's `workspace/configuration` requests (nulls stripped so that the
+ * server's own defaults apply).
+ */
+import * as vscode from 'vscode';
+
+/** The configuration section shared with the server (`[rephrase]` in `.rephrase.toml`). */
+export const SECTION = 'rephrase';
+
+/** Settings the server reads; every one is declared in package.json `contributes.configuration`. */
+export const SERVER_SETTING_KEYS = [
+  'serverUrl',
+  'freeServerUrl',
+  'tier',
+  'authScheme',
+  'apiKeyEnv',
+  'language',
+  'englishVariant',
+  'portugueseVariant',
+  'writingStyle',
+  'tone',
+  'preferFallback',
+  'actions',
+  'maxConcurrency',
+  'timeout',
+] as const;
+
+export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
+
+/** Settings only the extension reads; never sent to the server. */
+export const CLIENT_SETTING_KEYS = [
+  'server.path',
+  'server.args',
+  'server.pythonPath',
+  'trace.server',
+  'documentLanguages',
+] as const;
+
+/** The part of `vscode.WorkspaceConfiguration` this module needs. */
+export interface ConfigurationReader {
+  get<T>(key: string): T | undefined;
+}
+
+/** Returns `value` with every `null`/`undefined` removed from objects and arrays, recursively. */
+export function stripNulls(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.filter((item) => item !== null && item !== undefined).map(stripNulls);
+  }
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (item !== null && item !== undefined) {
+        out[key] = stripNulls(item);
+      }
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The server's settings as set in the editor, without the ones left unset (null). */
+export function serverSettings(config: ConfigurationReader): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of SERVER_SETTING_KEYS) {
+    const value = config.get<unknown>(key);
+    if (value !== null && value !== undefined) {
+      out[key] = stripNulls(value);
+    }
+  }
+  return out;
+}
+
+/** Marker: the item is not ours to answer; let the language client's default handle it. */
+export const DELEGATE: unique symbol = Symbol('delegate');
+
+/**
+ * The answer to one `workspace/configuration` item.
+ *
+ * `rephrase` gives the server settings object; `rephrase.<key>` one server setting (or null);
+ * no section gives `{rephrase: {...}}` (never the user's whole configuration); any other section
+ * is delegated. Client-only settings are never disclosed.
+ */
+export function answerConfigurationItem(
+  section: string | null | undefined,
+  read: (section: string) => ConfigurationReader,
+): unknown {
+  if (section === null || section === undefined || section === '') {
+    return { [SECTION]: serverSettings(read(SECTION)) };
+  }
+  if (section === SECTION) {
+    return serverSettings(read(SECTION));
+  }
+  if (section.startsWith(SECTION + '.')) {
+    const key = section.slice(SECTION.length + 1);
+    if (!(SERVER_SETTING_KEYS as readonly string[]).includes(key)) {
+      return null;
+    }
+    const value = read(SECTION).get<unknown>(key);
+    return value === undefined || value === null ? null : stripNulls(value);
+  }
+  return DELEGATE;
+}
+
+interface ConfigurationItem {
+  scopeUri?: string | null;
+  section?: string | null;
+}
+
+type Next = (
+  params: { items: ConfigurationItem[] },
+  token: vscode.CancellationToken,
+) => unknown;
+
+/**
+ * A `middleware.workspace.configuration` for vscode-languageclient: answers the `rephrase`
+ * items from the editor's settings for the item's scope, delegating anything else.
+ */
+export function configurationMiddleware() {
+  return async (
+    params: { items: ConfigurationItem[] },
+    token: vscode.CancellationToken,
+    next: Next,
+  ): Promise<unknown> => {
+    const results: unknown[] = [];
+    for (const item of params.items) {
+      const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+      const answer = answerConfigurationItem(item.section, (section) =>
+        vscode.workspace.getConfiguration(section, scope),
+      );
+      if (answer !== DELEGATE) {
+        results.push(answer);
+        continue;
+      }
+      const delegated = await next({ items: [item] }, token);
+      if (!Array.isArray(delegated)) {
+        return delegated; // a ResponseError: pass it on unchanged
+      }
+      results.push(delegated[0] ?? null);
+    }
+    return results;
+  };
+}

@@ -1,0 +1,247 @@
+import * as assert from 'node:assert/strict';
+
+import {
+  chooseLanguage,
+  chooseStyle,
+  errorMessage,
+  formatUsage,
+  improveSelection,
+  showUsage,
+} from '../src/commands';
+import { ProtocolError, ServerApi } from '../src/protocol';
+import * as fake from './fake/vscode';
+
+type Handler = (args: unknown[]) => unknown;
+
+/** A scripted server: answers commands from handlers and records every call. */
+class FakeServer implements ServerApi {
+  calls: { command: string; args: unknown[] }[] = [];
+  constructor(private readonly handlers: Record<string, Handler>) {}
+  async executeCommand(command: string, args: unknown[]): Promise<unknown> {
+    this.calls.push({ command, args });
+    const handler = this.handlers[command];
+    if (handler === undefined) {
+      throw new Error(`unknown command ${command}`);
+    }
+    return handler(args);
+  }
+}
+
+const uri = fake.Uri.file('/notes/draft.md') as never;
+const uriString = 'file:///notes/draft.md';
+
+function styles(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    language: 'en-US',
+    languageSource: 'detected',
+    supported: true,
+    reason: null,
+    writingStyles: ['simple', 'business', 'academic', 'casual'],
+    tones: ['enthusiastic', 'friendly', 'confident', 'diplomatic'],
+    current: { writingStyle: 'business', tone: null },
+    targets: ['de', 'en-GB', 'en-US', 'fr'],
+    ...overrides,
+  };
+}
+
+const byLabel = (label: string) => (items: { label: string }[]) => items.find((i) => i.label === label);
+
+describe('choosing a writing style or tone', () => {
+  it('fills the picker from rephrase.listStyles and calls rephrase.setStyle', async () => {
+    const server = new FakeServer({
+      'rephrase.listStyles': () => styles(),
+      'rephrase.setStyle': () => ({ applied: true, file: 'file:///notes/.rephrase.toml' }),
+    });
+    fake.state.pickAnswers.push(byLabel('academic'));
+    assert.equal(await chooseStyle(server, uri, 'writingStyle'), 'academic');
+    const pick = fake.state.quickPicks[0];
+    assert.deepEqual(pick.items.map((i: { label: string }) => i.label), ['simple', 'business', 'academic', 'casual', 'default']);
+    assert.equal(pick.items[1].description, 'current');
+    assert.match(pick.options.title, /en-US/);
+    assert.deepEqual(server.calls, [
+      { command: 'rephrase.listStyles', args: [uriString] },
+      { command: 'rephrase.setStyle', args: [uriString, 'academic'] },
+    ]);
+    assert.deepEqual(fake.state.shown, [
+      { level: 'info', message: 'Rephrase: writing style set to "academic" (saved in /notes/.rephrase.toml).' },
+    ]);
+  });
+
+  it('offers the tones for tone, and "default" clears', async () => {
+    const server = new FakeServer({
+      'rephrase.listStyles': () => styles({ current: { writingStyle: null, tone: 'friendly' } }),
+      'rephrase.setTone': () => ({ applied: true, file: null }),
+    });
+    fake.state.pickAnswers.push(byLabel('default'));
+    assert.equal(await chooseStyle(server, uri, 'tone'), 'default');
+    assert.deepEqual(
+      fake.state.quickPicks[0].items.map((i: { label: string }) => i.label),
+      ['enthusiastic', 'friendly', 'confident', 'diplomatic', 'default'],
+    );
+    assert.deepEqual(server.calls[1], { command: 'rephrase.setTone', args: [uriString, 'default'] });
+    assert.equal(fake.state.shown[0].message, 'Rephrase: tone cleared.');
+  });
+
+  it('sets nothing when the picker is dismissed', async () => {
+    const server = new FakeServer({ 'rephrase.listStyles': () => styles() });
+    fake.state.pickAnswers.push(undefined);
+    assert.equal(await chooseStyle(server, uri, 'writingStyle'), undefined);
+    assert.equal(server.calls.length, 1);
+    assert.deepEqual(fake.state.shown, []);
+  });
+
+  it('explains, without a picker, when the language has no styles', async () => {
+    const server = new FakeServer({
+      'rephrase.listStyles': () =>
+        styles({ language: 'ja', supported: false, reason: 'Japanese has no writing styles.', writingStyles: [], tones: [] }),
+    });
+    assert.equal(await chooseStyle(server, uri, 'writingStyle'), undefined);
+    assert.equal(fake.state.quickPicks.length, 0);
+    assert.deepEqual(fake.state.shown, [{ level: 'warning', message: 'Japanese has no writing styles.' }]);
+  });
+
+  it('reports a server that did not apply the choice', async () => {
+    const server = new FakeServer({
+      'rephrase.listStyles': () => styles(),
+      'rephrase.setStyle': () => ({ applied: false, file: null }),
+    });
+    fake.state.pickAnswers.push(byLabel('simple'));
+    assert.equal(await chooseStyle(server, uri, 'writingStyle'), undefined);
+    assert.equal(fake.state.shown[0].level, 'warning');
+  });
+
+  it('rejects a malformed answer with a clear error', async () => {
+    const server = new FakeServer({ 'rephrase.listStyles': () => ({ writingStyles: 'simple' }) });
+    await assert.rejects(chooseStyle(server, uri, 'writingStyle'), (e: unknown) => {
+      assert.ok(e instanceof ProtocolError);
+      assert.match(e.message, /writingStyles/);
+      return true;
+    });
+    const nothing = new FakeServer({ 'rephrase.listStyles': () => null });
+    await assert.rejects(chooseStyle(nothing, uri, 'tone'), ProtocolError);
+    const badSet = new FakeServer({ 'rephrase.listStyles': () => styles(), 'rephrase.setStyle': () => 'ok' });
+    fake.state.pickAnswers.push(byLabel('simple'));
+    await assert.rejects(chooseStyle(badSet, uri, 'writingStyle'), /applied, file/);
+  });
+});
+
+describe('choosing the language', () => {
+  it('offers detection plus the targets, accepting objects as targets', async () => {
+    const server = new FakeServer({
+      'rephrase.listStyles': () => styles({ targets: [{ lang: 'de', features: [] }, { lang: 'fr' }] }),
+      'rephrase.setLanguage': () => ({ applied: true, file: '/notes/.rephrase.toml' }),
+    });
+    fake.state.pickAnswers.push(byLabel('fr'));
+    assert.equal(await chooseLanguage(server, uri), 'fr');
+    assert.deepEqual(fake.state.quickPicks[0].items.map((i: { label: string }) => i.label), ['Detect automatically', 'de', 'fr']);
+    assert.deepEqual(server.calls[1], { command: 'rephrase.setLanguage', args: [uriString, 'fr'] });
+  });
+
+  it('sends null to go back to detection', async () => {
+    const server = new FakeServer({
+      'rephrase.listStyles': () => styles(),
+      'rephrase.setLanguage': () => ({ applied: true, file: null }),
+    });
+    fake.state.pickAnswers.push(byLabel('Detect automatically'));
+    assert.equal(await chooseLanguage(server, uri), null);
+    assert.deepEqual(server.calls[1].args, [uriString, null]);
+  });
+});
+
+describe('usage', () => {
+  it('formats counts, limits and "no limit"', () => {
+    assert.equal(
+      formatUsage({ backend: 'offline', characterCount: 1234, characterLimit: 500000, extra: {} }),
+      'Rephrase uses the offline service: 1,234 characters used of 500,000 this period (0.2 %).',
+    );
+    assert.equal(
+      formatUsage({ backend: 'service', characterCount: 5, characterLimit: null, extra: {} }),
+      'Rephrase uses the rephrase service: 5 characters used this period (no limit).',
+    );
+    assert.match(formatUsage({ backend: 'service', characterCount: null, characterLimit: null, extra: {} }), /no character count/);
+  });
+
+  it('asks the server for the document and shows the sentence', async () => {
+    const server = new FakeServer({
+      'rephrase.usage': () => ({ backend: 'offline', characterCount: 10, characterLimit: 100 }),
+    });
+    const message = await showUsage(server, uri);
+    assert.deepEqual(server.calls, [{ command: 'rephrase.usage', args: [uriString] }]);
+    assert.deepEqual(fake.state.shown, [{ level: 'info', message }]);
+    await assert.rejects(showUsage(new FakeServer({ 'rephrase.usage': () => ({ characterCount: 'many' }) }), undefined), ProtocolError);
+  });
+});
+
+describe('improving the selection', () => {
+  const selection = new fake.Selection(new fake.Position(2, 0), new fake.Position(4, 7));
+  const editor = { document: { uri }, selection } as never;
+
+  it('runs the resolved "Improve" code action and applies its edit', async () => {
+    const edit = new fake.WorkspaceEdit();
+    const requests: unknown[][] = [];
+    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', (...args: unknown[]) => {
+      requests.push(args);
+      const resolved = args.length > 3;
+      return [
+        { title: 'Convert to en-GB', kind: fake.CodeActionKind.RefactorRewrite },
+        { title: 'Improve', kind: fake.CodeActionKind.RefactorRewrite, edit: resolved ? edit : undefined },
+        { title: 'Improve: business', kind: fake.CodeActionKind.RefactorRewrite },
+      ];
+    });
+    const server = new FakeServer({});
+    assert.equal(await improveSelection(server, editor), 'action');
+    assert.equal(requests.length, 2);
+    assert.deepEqual(requests[0][0], uri);
+    assert.deepEqual(requests[0][1], new fake.Range(new fake.Position(2, 0), new fake.Position(4, 7)));
+    assert.equal(requests[0][2], 'refactor.rewrite');
+    assert.equal(requests[1][3], 2, 'resolves the actions up to "Improve"');
+    assert.deepEqual(fake.state.appliedEdits, [edit]);
+    assert.deepEqual(server.calls, []);
+  });
+
+  it('runs the command of an action that carries one instead of an edit', async () => {
+    const command = { title: 'Improve', command: 'rephrase.applyImprovement', arguments: ['x', 1] };
+    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => [{ title: 'Improve', command }]);
+    fake.state.commandHandlers.set('rephrase.applyImprovement', () => undefined);
+    assert.equal(await improveSelection(new FakeServer({}), editor), 'action');
+    assert.deepEqual(fake.state.executed.at(-1), { command: 'rephrase.applyImprovement', args: ['x', 1] });
+  });
+
+  it('warns when the editor refuses a stale edit', async () => {
+    fake.state.applyEditResult = false;
+    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => [{ title: 'Improve', edit: new fake.WorkspaceEdit() }]);
+    assert.equal(await improveSelection(new FakeServer({}), editor), 'none');
+    assert.match(fake.state.shown[0].message, /changed/);
+  });
+
+  it('falls back to rephrase.improve with the LSP range when no action is offered', async () => {
+    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => [
+      { title: 'Improve', command: 'some.other.command' }, // a bare Command, not a CodeAction
+    ]);
+    const server = new FakeServer({ 'rephrase.improve': () => ({ applied: true, edits: [{}] }) });
+    assert.equal(await improveSelection(server, editor), 'command');
+    assert.deepEqual(server.calls, [
+      {
+        command: 'rephrase.improve',
+        args: [uriString, { start: { line: 2, character: 0 }, end: { line: 4, character: 7 } }],
+      },
+    ]);
+  });
+
+  it('says when there was nothing to improve, and rejects a malformed answer', async () => {
+    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => undefined);
+    const none = new FakeServer({ 'rephrase.improve': () => ({ applied: false, edits: [] }) });
+    assert.equal(await improveSelection(none, editor), 'none');
+    assert.equal(fake.state.shown[0].message, 'Rephrase: nothing to improve here.');
+    const bad = new FakeServer({ 'rephrase.improve': () => [] });
+    await assert.rejects(improveSelection(bad, editor), ProtocolError);
+  });
+});
+
+describe('errorMessage', () => {
+  it('takes the message of errors and error-like objects', () => {
+    assert.equal(errorMessage(new Error('a')), 'a');
+    assert.equal(errorMessage({ code: 1, message: 'b' }), 'b');
+    assert.equal(errorMessage(42), '42');
+  });
+});

@@ -1,0 +1,101 @@
+"""The VS Code extension: install from the lockfile, type-check, unit tests, engines, .vsix."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+
+def require_tool(name: str) -> str:
+    """The path of ``name``; skips when absent, unless REPHRASE_REQUIRE_EDITORS=1 (CI) fails."""
+    path = shutil.which(name)
+    if path is not None:
+        return path
+    if os.environ.get("REPHRASE_REQUIRE_EDITORS") == "1":
+        pytest.fail(f"{name} is not installed, and REPHRASE_REQUIRE_EDITORS=1 needs this test")
+    pytest.skip(f"{name} is not installed")
+
+
+VSCODE = Path(__file__).resolve().parents[2] / "editor-clients" / "vscode"
+
+
+def _run(npm: str, *args: str, cwd: Path = VSCODE, timeout: float = 300) -> str:
+    proc = subprocess.run(
+        [npm, *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    output = proc.stdout + proc.stderr
+    command = " ".join(args)
+    assert proc.returncode == 0, f"npm {command} failed ({proc.returncode}):\n{output[-6000:]}"
+    return output
+
+
+@pytest.fixture(scope="module")
+def npm() -> str:
+    """npm, with node_modules installed exactly from package-lock.json."""
+    path = require_tool("npm")
+    require_tool("node")
+    _run(path, "ci", "--no-audit", "--no-fund", timeout=900)
+    return path
+
+
+def test_strict_type_check(npm: str) -> None:
+    config = json.loads((VSCODE / "tsconfig.json").read_text())
+    assert config["compilerOptions"]["strict"] is True
+    _run(npm, "run", "typecheck")
+
+
+def test_unit_tests(npm: str) -> None:
+    out = _run(npm, "test")
+    assert " passing" in out
+    assert " failing" not in out
+
+
+def test_engines_check_passes(npm: str) -> None:
+    out = _run(npm, "run", "check-engines")
+    assert "fits the extension's engines.vscode" in out
+
+
+def test_engines_check_fails_for_an_older_editor(npm: str, tmp_path: Path) -> None:
+    """The check refuses an engines.vscode older than vscode-languageclient needs."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(VSCODE / "scripts" / "check-engines.mjs", tmp_path / "scripts")
+    (tmp_path / "node_modules").symlink_to(VSCODE / "node_modules")
+    package = json.loads((VSCODE / "package.json").read_text())
+    package["engines"]["vscode"] = "^1.60.0"
+    (tmp_path / "package.json").write_text(json.dumps(package))
+    proc = subprocess.run(
+        ["node", "scripts/check-engines.mjs"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert "needs VS Code ^1.82.0" in proc.stderr
+
+
+def test_vsce_package_produces_a_vsix(npm: str) -> None:
+    vsix = VSCODE / "rephrase-ls.vsix"
+    vsix.unlink(missing_ok=True)
+    _run(npm, "run", "package", timeout=600)
+    assert vsix.is_file()
+    with zipfile.ZipFile(vsix) as archive:
+        names = set(archive.namelist())
+        manifest = json.loads(archive.read("extension/package.json"))
+    expected = {"extension/package.json", "extension/dist/extension.js", "extension/LICENSE.txt"}
+    assert expected <= names
+    assert not any(name.startswith("extension/src/") for name in names), "sources are not shipped"
+    assert manifest["main"] == "./dist/extension.js"
