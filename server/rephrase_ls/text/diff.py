@@ -8,12 +8,15 @@ the cursor and marks on them, stay put.
 
 Alignment, made fast for large texts that differ a little:
 
-1. the common prefix and suffix are cut off at a whitespace boundary (string comparison in C);
-2. the rest is aligned by anchors: tokens that occur exactly once on each side, in increasing
-   order on both (patience diff), recursively between anchors;
-3. pieces small enough (or without anchors) go to ``difflib.SequenceMatcher`` with
-   ``autojunk=False``. Its cost grows with the product of the two lengths, which anchoring keeps
-   small; a huge piece with no anchor at all is replaced as a whole.
+1. the common prefix and suffix are cut off where whitespace meets non-whitespace (a token
+   boundary in both texts), found by string comparison in C;
+2. the rest is aligned line by line (lines are far more often unique than words), and only the
+   lines that differ are aligned token by token;
+3. each alignment first matches elements that occur exactly once on each side, in the same order
+   on both (patience diff), then works recursively between those anchors; pieces small enough,
+   or without anchors, go to ``difflib.SequenceMatcher`` with ``autojunk=False``, whose cost
+   grows with the product of the two lengths. A huge piece with no anchor at all is replaced as
+   a whole rather than aligned in quadratic time.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from text_strategies import PIECES, any_text, pieces_text
 
-from rephrase_ls.text.diff import TextEdit, apply_edits, tokenize, word_edits
+from rephrase_ls.text.diff import TextEdit, apply_edits, matching_blocks, tokenize, word_edits
 
 
 def check_edits(a: str, b: str) -> list[TextEdit]:
@@ -153,3 +153,51 @@ def test_one_megabyte_documents_that_differ_a_little(changes: int) -> None:
     assert len(edits) <= changes  # each change is one edit (or none, when it changed nothing)
     assert sum(edit.end - edit.start for edit in edits) < 20 * changes
     assert elapsed < 3.0, elapsed
+
+
+def _valid_blocks(a: list[str], b: list[str], blocks: list[tuple[int, int, int]]) -> None:
+    previous_i = previous_j = 0
+    for i, j, n in blocks:
+        assert n > 0
+        assert i >= previous_i and j >= previous_j
+        assert a[i : i + n] == b[j : j + n]
+        previous_i, previous_j = i + n, j + n
+
+
+@settings(max_examples=60)
+@given(st.lists(st.sampled_from(PIECES), min_size=200, max_size=500), st.data())
+def test_large_inputs_take_the_anchored_path_and_stay_exact(
+    pieces: list[str], data: st.DataObject
+) -> None:
+    a = "".join(pieces)
+    changed = list(pieces)
+    for _ in range(data.draw(st.integers(1, 8))):
+        k = data.draw(st.integers(0, len(changed) - 1))
+        operation = data.draw(st.sampled_from(["replace", "insert", "delete"]))
+        if operation == "replace":
+            changed[k] = data.draw(st.sampled_from(PIECES))
+        elif operation == "insert":
+            changed.insert(k, data.draw(st.sampled_from(PIECES)))
+        else:
+            del changed[k]
+    b = "".join(changed)
+    check_edits(a, b)
+    ta, tb = tokenize(a), tokenize(b)
+    _valid_blocks(ta, tb, matching_blocks(ta, tb))
+
+
+def test_huge_pieces_without_any_anchor_are_replaced_quickly() -> None:
+    a = "a " * 6000
+    b = "b " * 6000
+    started = time.perf_counter()
+    edits = check_edits(a, b)
+    assert time.perf_counter() - started < 3.0
+    assert apply_edits(a, edits) == b
+
+
+def test_unique_words_anchor_a_long_paragraph() -> None:
+    words = [f"w{n}" for n in range(3000)]
+    a = " ".join(words)
+    words[1500] = "changed"
+    b = " ".join(words)
+    assert [(e.start, e.new_text) for e in word_edits(a, b)] == [(a.index("w1500 "), "changed")]
