@@ -5,7 +5,10 @@ what the service sees: the lines' prose joined by single spaces, protected spans
 placeholders. :meth:`Paragraph.rebuild` turns the service's answer into the replacement for
 ``document[start:end]``: placeholders restored, and each line break — with the verbatim text
 between two lines' prose (indentation, ``> `` or comment leaders) — put back where it was when the
-words around it are unchanged, otherwise on the nearest whitespace between words.
+words around it are unchanged, otherwise on the nearest whitespace between words, never inside a
+word or inside protected text. When the words of whole lines are gone, the gaps around them
+share one place: repeated and whitespace-only gaps collapse (no blank line appears), while
+differing gaps with text are all kept (no verbatim text is lost).
 """
 
 from __future__ import annotations
@@ -240,7 +243,11 @@ def _lay_out(
     for u, token in enumerate(u_tokens):
         pieces.append(_joined_gaps(placed[u]) if u in placed else token)
     if end_slot in placed:
-        pieces.append(_joined_gaps(placed[end_slot]))
+        # No whitespace at all in the answer: a line break after the last word is only kept
+        # when it carries text.
+        tail = [gap for gap in placed[end_slot] if not gap.isspace()]
+        if tail:
+            pieces.append(_joined_gaps(tail))
     return "".join(pieces)
 
 
@@ -289,11 +296,16 @@ def _nearest_slot(
 
 
 def _joined_gaps(gaps: Sequence[str]) -> str:
-    """Several gaps on one slot: identical ones collapse (an emptied line disappears), others
-    are kept in order so no verbatim text is lost."""
-    if all(gap == gaps[0] for gap in gaps):
-        return gaps[0]
-    return "".join(gaps)
+    """The text for several gaps that landed on one place (the lines between them lost their
+    words): whitespace-only gaps give way to gaps with text (a ``> `` or comment leader), and
+    repeated gaps collapse, so no emptied line is left behind; differing gaps with text are
+    all kept, in order, so no verbatim text is lost."""
+    kept = [gap for gap in gaps if not gap.isspace()] or [gaps[-1]]
+    unique: list[str] = []
+    for gap in kept:
+        if not unique or unique[-1] != gap:
+            unique.append(gap)
+    return "".join(unique)
 
 
 def _clip_protected(segments: Sequence[Span], protected: Sequence[Span]) -> list[Span]:

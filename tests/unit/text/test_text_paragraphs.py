@@ -104,15 +104,22 @@ def test_an_emptied_line_disappears_without_leaving_a_blank_line() -> None:
         "first words last\n  words",
     )
     assert "\n  \n" not in paragraph.rebuild("first words last words")
-    assert paragraph.rebuild("Done.") == "Done.\n  "
+    assert paragraph.rebuild("Done.") == "Done."
 
 
 def test_no_text_is_lost_when_different_gaps_share_a_place() -> None:
-    text = "aaa bbb\nccc\n    ddd eee"
-    block = ProseBlock(((0, 7), (8, 11), (16, 23)))
+    text = "# aaa bbb\n# ccc\n#   ddd eee"
+    block = ProseBlock(((2, 9), (12, 15), (20, 27)))
     paragraph = Paragraph.from_segments(text, block.segments)
     assert paragraph is not None
-    assert paragraph.rebuild("aaa-eee") == "aaa-eee\n\n    "
+    assert paragraph.gaps == ("\n# ", "\n#   ")
+    # Both comment leaders survive even though only one word is left.
+    assert paragraph.rebuild("aaa-eee") == "aaa-eee\n# \n#   "
+    # Whitespace-only gaps that collide keep one line break and no blank line.
+    plain = Paragraph.from_segments("aaa bbb\nccc\n    ddd eee", ((0, 7), (8, 11), (16, 23)))
+    assert plain is not None
+    assert plain.rebuild("aaa ddd") == "aaa\n    ddd"
+    assert plain.rebuild("aaa-eee") == "aaa-eee"
 
 
 def test_line_breaks_are_never_put_inside_a_word_or_protected_text() -> None:
