@@ -74,7 +74,7 @@ _PRAGMA = re.compile(
     r"|nosec\b|-\*-.*-\*-|vim?:|ex:|eslint(?:-disable|-enable)?\b|@ts-|prettier-ignore"
     r"|istanbul\b|c8\s+ignore|jshint\b|jscs:|global\s+\w|go:\w|\+build\b|nolint\b|NOLINT"
     r"|clang-format\b|shellcheck\b|luacheck:|#?region\b|#?endregion\b|SPDX-License-Identifier:"
-    r"|<reference\b|@flow\b|@jsx\b|rubocop:|coverage:|cspell:|spell-checker:|codespell:)",
+    r"|<reference\b|ruff:|@flow\b|@jsx\b|rubocop:|coverage:|cspell:|spell-checker:|codespell:)",
     re.IGNORECASE,
 )
 

@@ -582,8 +582,6 @@ class _Scanner:
             return True
         if ch in "*-_" and _THEMATIC.match(text, p, e):
             return True
-        if ch == "$" and text.startswith("$$", p):
-            return True
         if ch == "<" and any(start.match(text, p, e) for start, _ in _HTML_START):
             return True
         m = _BULLET.match(text, p, e) or _ORDERED.match(text, p, e)
@@ -628,7 +626,8 @@ class _Scanner:
         if ch in "*-_" and _THEMATIC.match(text, p, e):
             self._close_leaf()
             return
-        if ch == "$" and text.startswith("$$", p):
+        if ch == "$" and text.startswith("$$", p) and self.leaf != _PARA:
+            # a math block (it cannot interrupt a paragraph: there it is inline math)
             self._close_leaf()
             rest = text[p + 2 : e].rstrip()
             self.leaf = _NONE if rest.endswith("$$") else _MATH

@@ -1,0 +1,283 @@
+"""Markdown prose extraction: constructs, the data README, and markdown-it-py as the reference."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markup_helpers import check_blocks, data, joined, protected, texts
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from rephrase_ls.text.markup import prose_blocks
+from rephrase_ls.text.markup.markdown import Lines, inline_protected, markdown_blocks
+
+_MD = (
+    MarkdownIt("commonmark")
+    .enable(["table", "strikethrough"])
+    .use(front_matter_plugin)
+    .use(footnote_plugin)
+    .use(dollarmath_plugin)
+)
+# keep footnote definitions where they are (the tail rule moves them, or drops unused ones)
+_MD.core.ruler.disable("footnote_tail")
+_WORD = re.compile(r"[^\W_]")
+
+
+def reference_prose_lines(text: str) -> set[int]:
+    """Lines that markdown-it-py maps to inline (prose) content."""
+    lines: set[int] = set()
+    for token in _MD.parse(text):
+        if token.type == "inline" and token.map:
+            first = token.map[0]
+            lines.update(range(first, first + token.content.count("\n") + 1))
+    return lines
+
+
+def our_prose_lines(text: str) -> set[int]:
+    index = Lines(text)
+    return {index.line_of(s) for b in markdown_blocks(text) for s, _ in b.segments}
+
+
+def assert_same_prose_lines(text: str) -> None:
+    ours, reference = our_prose_lines(text), reference_prose_lines(text)
+    source = text.split("\n")
+    extra = sorted(ours - reference)
+    assert not extra, [source[i] for i in extra]
+    # lines markdown-it-py calls inline content that we leave out must hold no prose at all
+    for i in sorted(reference - ours):
+        line = source[i]
+        free, pos = [], 0
+        for a, b in inline_protected(line):
+            free.append(line[pos:a])
+            pos = b
+        free.append(line[pos:])
+        assert not _WORD.search("".join(free)), f"missed prose line {line!r}"
+
+
+def blocks_of(text: str) -> list:
+    blocks = markdown_blocks(text)
+    check_blocks(text, blocks)
+    return blocks
+
+
+# -- the data README ---------------------------------------------------------------------------
+
+
+def test_readme_prose_and_non_prose() -> None:
+    text = data("README.md")
+    blocks = blocks_of(text)
+    prose = joined(text, blocks)
+    assert prose[0] == "fastgrid — spatial indexing for people in a hurry"
+    everything = "\n".join(prose)
+    # not prose: front matter, fenced and indented code, HTML blocks, math blocks, definitions
+    for absent in (
+        "title: fastgrid",
+        "pip install",
+        "from fastgrid import Grid",
+        "This is an indented code block",
+        "<details>",
+        "<summary>",
+        "E[\\text{cost}]",
+        "https://fastgrid.example.org/api/",
+        "Do not modify",
+    ):
+        assert absent not in everything, absent
+    # prose: paragraphs, list items (nested, in order), quotes, headings, table cells, footnotes
+    for present in (
+        "Install it from PyPI with pip:",
+        "Create a grid with a cell size that is roughly the distance of your queries.",
+        "Insert your points; each point is a tuple `(x, y)` or an object with `x` and `y` "
+        "attributes.",
+        "Reading from several threads at once is fine as long as nobody writes.",
+        "The 2.x series drops support for Python 3.8.",
+        "Quadtrees adapt to the density of the data",
+        "Setting things up",
+        "Build time",
+        "naive scan",
+        "Measured with `python -m fastgrid.bench --points 1e6` on an idle machine.",
+    ):
+        assert any(present in p for p in prose), present
+    assert "Query time (k=10)" in prose and "0.05 ms" in prose
+    guarded = protected(text, blocks)
+    for span in (
+        "`(x, y)`",
+        '](docs/guide.md "The guide")',
+        "][api]",
+        "<https://fastgrid.example.org>",
+        "<maintainers@example.org>",
+        "$O(1 + k)$",
+        "$\\sqrt{k / \\rho}$",
+        "[^bench]",
+        "&copy;",
+        "<br>",
+        "**",
+        "`FASTGRID_CELL=0.25`",
+    ):
+        assert span in guarded, span
+    # the badge lines are links around images only: no prose, so no block
+    assert not any("Build status" in p for p in prose)
+
+
+def test_readme_lines_match_markdown_it() -> None:
+    assert_same_prose_lines(data("README.md"))
+    assert_same_prose_lines(data("guide.md"))
+
+
+# -- constructs --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("# Title #\n", [["Title"]]),
+        ("## Title\n", [["Title"]]),
+        ("#Not a heading\n", [["#Not a heading"]]),
+        ("Setext\n======\n\nNext\n---\n", [["Setext"], ["Next"]]),
+        ("para one\ncontinued\n\npara two\n", [["para one", "continued"], ["para two"]]),
+        ("> quoted\n> more\nlazy\n", [["quoted", "more", "lazy"]]),
+        ("> > nested\n> > quote\n", [["nested", "quote"]]),
+        ("- one\n- two\n  wrapped\n", [["one"], ["two", "wrapped"]]),
+        ("1. one\n2. two\n", [["one"], ["two"]]),
+        ("text\n2. not a list\n", [["text", "2. not a list"]]),
+        ("text\n- a list\n", [["text"], ["a list"]]),
+        ("- a\n\n  second para\n- b\n", [["a"], ["second para"], ["b"]]),
+        ("* outer\n  * inner\n", [["outer"], ["inner"]]),
+        ("> - item in quote\n>   continued\n", [["item in quote", "continued"]]),
+        ("```\ncode\n```\nafter\n", [["after"]]),
+        ("~~~~\ncode\n```\nstill code\n~~~~\nafter\n", [["after"]]),
+        ("- item\n\n  ```\n  code\n  ```\n", [["item"]]),
+        ("    indented code\n\ntext\n", [["text"]]),
+        ("text\n    not code, continuation\n", [["text", "not code, continuation"]]),
+        ("<div>\nhtml *block*\n</div>\n\ntext\n", [["text"]]),
+        ("<!-- a\ncomment -->\ntext\n", [["text"]]),
+        ("---\ntitle: x\n---\ntext\n", [["text"]]),
+        ("[ref]: https://example.org\ntext\n", [["text"]]),
+        ("$$\nx = 1\n$$\ntext\n", [["text"]]),
+        ("***\ntext\n", [["text"]]),
+        ("| a | b |\n|---|:-:|\n| c | d \\| e |\n", [["a"], ["b"], ["c"], ["d \\| e"]]),
+        ("a | b\n--|--\nc | d\n\ntext\n", [["a"], ["b"], ["c"], ["d"], ["text"]]),
+        ("[^1]: the note\n    continued\n", [["the note", "continued"]]),
+        ("text  \nhard break\n", [["text", "hard break"]]),
+        ("para\r\nwith CRLF\r\n\r\n# Head\r\n", [["para", "with CRLF"], ["Head"]]),
+        ("", []),
+        ("\n\n   \n", []),
+    ],
+)
+def test_constructs(source: str, expected: list[list[str]]) -> None:
+    assert texts(source, blocks_of(source)) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "spans"),
+    [
+        ("Use `a | b` and ``x ` y`` here", ["`a | b`", "``x ` y``"]),
+        ("A [link](https://x.org/a_(b) 'title') here", ["[", "](https://x.org/a_(b) 'title')"]),
+        ("A [ref][label] and [collapsed][] link", ["[", "][label]", "[", "][]"]),
+        ("An ![image *alt*](i.png) here", ["![image *alt*](i.png)"]),
+        ("A <https://a.org/x> and <me@a.org> link", ["<https://a.org/x>", "<me@a.org>"]),
+        ("Some <span class=\"x\">html</span> inline", ['<span class="x">', "</span>"]),
+        ("Math $a^2 + b$ but not $5 or $ 6", ["$a^2 + b$"]),
+        ("Footnote[^note] here", ["[^note]"]),
+        ("*em* **strong** ~~gone~~ _under_", ["*", "*", "**", "**", "~~", "~~", "_", "_"]),
+        ("snake_case_name stays a word", []),
+        (
+            "See https://example.org/a?b=c. Or www.example.org",
+            ["https://example.org/a?b=c", "www.example.org"],
+        ),
+        ("Escapes \\* and &amp; and &#x27;", ["\\*", "&amp;", "&#x27;"]),
+    ],
+)
+def test_inline_protection(source: str, spans: list[str]) -> None:
+    blocks = blocks_of(source)
+    assert protected(source, blocks) == spans
+
+
+def test_code_span_across_lines_is_protected_on_both_lines() -> None:
+    source = "Run `make\ncheck` first\n"
+    blocks = blocks_of(source)
+    assert protected(source, blocks) == ["`make", "check`"]
+
+
+def test_block_with_only_markup_is_not_prose() -> None:
+    source = "`code only`\n\n![img](x.png)\n\n**Real** words\n"
+    assert joined(source, blocks_of(source)) == ["**Real** words"]
+
+
+def test_dispatch_by_language_id_and_extension() -> None:
+    source = "# Title\n\n```\ncode\n```\n"
+    expected = markdown_blocks(source)
+    assert prose_blocks(source, "markdown") == expected
+    assert prose_blocks(source, None, "file:///home/me/README.md") == expected
+    assert prose_blocks(source, None, "file:///home/me/notes.markdown") == expected
+
+
+def test_crlf_and_lf_give_the_same_prose() -> None:
+    lf = data("README.md")
+    crlf = lf.replace("\n", "\r\n")
+    assert joined(crlf, blocks_of(crlf)) == joined(lf, markdown_blocks(lf))
+
+
+# -- markdown-it-py as the reference, on generated documents -----------------------------------
+
+_FRAGMENTS = [
+    "Plain words in a paragraph.",
+    "more words with `code` and a [link](https://example.org)",
+    "- bullet item",
+    "  - nested item",
+    "* star item",
+    "1. first",
+    "2. second",
+    "> quoted text",
+    "> > deeper",
+    "# Heading",
+    "### Third level ###",
+    "Setext title\n============",
+    "```python\nx = 1\n\ny = 2\n```",
+    "~~~\ncode\n~~~",
+    "    indented code",
+    "<div>\nhtml block\n</div>",
+    "<!-- comment -->",
+    "| a | b |\n|---|---|\n| c | d |",
+    "[label]: https://example.org",
+    "---",
+    "***",
+    "$$\nE = mc^2\n$$",
+    "[^n]: a footnote",
+    "text with *emphasis* and **strong**",
+    "   three spaces of indentation",
+    "\tafter a tab",
+    "> quote\ncontinued lazily",
+    "1) paren item",
+    "+ plus item",
+    "10. tenth",
+    "<span>inline</span> html start",
+    "   ```\n   fenced with indent\n   ```",
+    "- \n  item after an empty marker",
+    "Term\n---",
+    "",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_FRAGMENTS), st.sampled_from(["\n", "\n\n", "\n\n\n"])),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_generated_documents_match_markdown_it(parts: list[tuple[str, str]]) -> None:
+    text = "".join(fragment + sep for fragment, sep in parts)
+    blocks_of(text)
+    assert_same_prose_lines(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab *-_`[]()<>!#$>|\n\t\\:=~1.")), max_size=80))
+def test_arbitrary_input_keeps_the_contract(text: str) -> None:
+    blocks_of(text)
