@@ -351,25 +351,25 @@ def select_paragraphs(
 ) -> list[Paragraph]:
     """The paragraphs to improve for the selection ``[start, end)`` of ``text``.
 
+    ``blocks`` must be in document order (by start), as :func:`prose_blocks` returns them.
     An empty selection gives the block whose span contains or touches the offset (or, failing
     that, a block on the offset's line), whole. Otherwise every block the selection overlaps,
     each clipped to the selection. Blocks with no prose to improve are skipped.
     """
     if not 0 <= start <= end <= len(text):
         raise ValueError(f"selection [{start}, {end}) is outside the text (0..{len(text)})")
-    ordered = list(blocks)
-    if any(ordered[n].start > ordered[n + 1].start for n in range(len(ordered) - 1)):
-        ordered.sort(key=lambda block: block.start)
-    block_starts = [block.start for block in ordered]
+    # Blocks come in document order (as prose_blocks gives them): bisect, never copy, so a
+    # call stays O(log n + blocks selected) on large documents.
     if start == end:
-        block = _block_at(text, start, ordered, block_starts)
+        block = _block_at(text, start, blocks)
         if block is None:
             return []
         paragraph = Paragraph.from_segments(text, block.segments, block.protected)
         return [paragraph] if paragraph is not None else []
     result = []
-    first = max(bisect_right(block_starts, start) - 1, 0)
-    for block in ordered[first:]:
+    first = max(bisect_right(blocks, start, key=_block_start) - 1, 0)
+    for n in range(first, len(blocks)):
+        block = blocks[n]
         if block.start >= end:
             break
         if block.end <= start:
@@ -377,19 +377,18 @@ def select_paragraphs(
         segments = [
             (max(s, start), min(e, end)) for s, e in block.segments if s < end and e > start
         ]
-        segments = [(s, e) for s, e in segments if s < e]
-        if not segments:
-            continue
         paragraph = Paragraph.from_segments(text, segments, block.protected)
         if paragraph is not None:
             result.append(paragraph)
     return result
 
 
-def _block_at(
-    text: str, offset: int, blocks: Sequence[ProseBlock], block_starts: Sequence[int]
-) -> ProseBlock | None:
-    k = bisect_right(block_starts, offset) - 1
+def _block_start(block: ProseBlock) -> int:
+    return block.segments[0][0]
+
+
+def _block_at(text: str, offset: int, blocks: Sequence[ProseBlock]) -> ProseBlock | None:
+    k = bisect_right(blocks, offset, key=_block_start) - 1
     # Blocks starting at or before the offset whose span reaches it (nested formats may
     # produce blocks inside blocks, so look back a little).
     for n in range(k, max(k - 8, -1), -1):

@@ -131,3 +131,12 @@ def test_builtin_formats_register_themselves() -> None:
     assert markup.FORMATS["plaintext"] is plain_blocks
     assert markup.EXTENSIONS[".txt"] == "plaintext"
     assert format_for(None, "file:///tmp/readme.txt") == "plaintext"
+
+
+@pytest.mark.usefixtures("registry")
+def test_prose_blocks_come_back_in_document_order() -> None:
+    def backwards(text: str) -> list[ProseBlock]:
+        return [ProseBlock(((4, 5),)), ProseBlock(((0, 1),))]
+
+    register_format("backwards", backwards)
+    assert [block.start for block in prose_blocks("a\n\nb\n", "backwards")] == [0, 4]

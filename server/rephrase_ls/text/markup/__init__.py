@@ -178,7 +178,7 @@ def format_for(language_id: str | None = None, uri: str | None = None) -> str:
 def prose_blocks(
     text: str, language_id: str | None = None, uri: str | None = None
 ) -> list[ProseBlock]:
-    """The prose blocks of ``text``, by its format (see :func:`format_for`)."""
+    """The prose blocks of ``text``, by its format (see :func:`format_for`), in document order."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
     fmt = format_for(language_id, uri)
@@ -186,5 +186,8 @@ def prose_blocks(
     if blocks_fn is None:
         from rephrase_ls.text.markup.plain import plain_blocks
 
-        return plain_blocks(text)
-    return blocks_fn(text)
+        blocks_fn = plain_blocks
+    blocks = blocks_fn(text)
+    if any(blocks[n].start > blocks[n + 1].start for n in range(len(blocks) - 1)):
+        blocks.sort(key=lambda block: block.start)
+    return blocks
