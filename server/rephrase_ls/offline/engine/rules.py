@@ -51,10 +51,12 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
 _MULTI_SPACE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]{2,}(?=\S)")
 _REPEATED_PUNCT = re.compile(r"\.{4,}|(?<!\.)\.\.(?!\.)|!{2,}|\?{2,}|,{2,}|;{2,}|:{2,}")
 _SPACE_BEFORE = re.compile(
-    rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.;:!?])(?=[\s)\]}}\ue000]|$)|([,;])(?={_L})"
+    rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.;:!?])(?=[\s\ue000]|$)|([,;])(?={_L})"
     rf"|([.!?])(?=[A-ZÀ-ÖØ-Þ]))"
 )
-_SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+([,.])(?=\s|$)")
+_SPACE_BEFORE_FR = re.compile(
+    rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))"
+)
 _NO_SPACE_BEFORE_FR = re.compile(r"(?<=[\w\ue002])([;:!?])(?=\s|$)")
 _MISSING_SPACE_SENTENCE = re.compile(rf"(?<={_L}{_L})([.!?])(?=[A-ZÀ-ÖØ-Þ]{_L}*{_EDGE_AFTER})")
 _MISSING_SPACE_COMMA = re.compile(rf"(?<={_L}{_L})([,;])(?={_L}{_L})")
@@ -71,6 +73,14 @@ _A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}+){_EDGE_AFTER}")
 _CONSONANT_SOUND = re.compile(
     r"^(?:uni(?!n|mp|nt|nf|ndo)|use|usu|uti|uri|ura|ure|ubiq|eu|ewe|one\b|once\b|ouija)"
 )
+# Words that cannot follow the article: "a" before them is a letter or a label ("plan a or b").
+_NOT_AFTER_ARTICLE: Final = frozenset(
+    {
+        "and", "or", "nor", "but", "is", "are", "was", "were", "of", "to", "in", "on", "at",
+        "as", "if", "it", "its", "the", "an", "a", "for", "by", "with", "so", "be", "into",
+        "onto", "upon", "also", "only", "else", "etc", "until", "under", "over",
+    }
+)  # fmt: skip
 _VOWEL_SOUND_H = re.compile(r"^(?:hour|honest|honor|honour|heir)")
 
 
@@ -102,7 +112,7 @@ def repeated_punctuation(s: str) -> str:
 def punctuation_spacing(s: str, lang: str) -> str:
     """Remove spaces before ``, . ; : ! ?`` (French: ensure one before ``; : ! ?``)."""
     if lang == "fr":
-        s = _SPACE_BEFORE_FR.sub(r"\1", s)
+        s = _SPACE_BEFORE_FR.sub(lambda m: m.group(m.lastindex or 0), s)
         space = "\u202f" if "\u202f" in s else ("\u00a0" if "\u00a0" in s else " ")
         return _NO_SPACE_BEFORE_FR.sub(space + r"\1", s)
     return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
@@ -208,8 +218,8 @@ def english_articles(s: str) -> str:
 
     def repl(m: re.Match[str]) -> str:
         article, space, word = m.group(1), m.group(2), m.group(3)
-        if len(word) == 1:
-            return m.group(0)  # "a b c", "vitamin a or e": letters, not words
+        if len(word) == 1 or word.lower() in _NOT_AFTER_ARTICLE:
+            return m.group(0)  # "a b c", "plan a or b": a letter, not the article
         wants = _wants_an(word)
         if wants is None:
             return m.group(0)

@@ -55,7 +55,7 @@ EN_EXPAND: Final[dict[str, str]] = {
 }  # fmt: skip
 EN_FILLERS: Final = ("really", "basically", "actually", "literally", "totally", "very")
 # "very" stays where dropping it changes the phrase ("very much", "the very first").
-_EN_FILLER_KEEP_AFTER = r"(?!(?:much|many|few|little|well|same|first|last|end|best|own)\b)"
+_EN_FILLER_KEEP_AFTER = r"(?!,? (?:much|many|few|little|well|same|first|last|end|best|own)\b)"
 
 EN_SIMPLE: Final[dict[str, str]] = {
     "utilize": "use", "utilizes": "uses", "utilized": "used", "utilizing": "using",
@@ -81,8 +81,7 @@ EN_SIMPLE: Final[dict[str, str]] = {
 EN_ACADEMIC: Final[dict[str, str]] = {
     "maybe": "perhaps", "big": "large", "bigger": "larger", "biggest": "largest",
     "look at": "examine", "looks at": "examines", "looked at": "examined",
-    "looking at": "examining", "find out": "determine", "finds out": "determines",
-    "found out": "determined", "talk about": "discuss", "talks about": "discusses",
+    "looking at": "examining", "talk about": "discuss", "talks about": "discusses",
     "talked about": "discussed", "get rid of": "eliminate",
 }  # fmt: skip
 # Informal sentence openers replaced by academic connectives (sentence start only).
@@ -350,7 +349,7 @@ def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
             ),
             "casual": (*contract, phrase_rule(EN_CASUAL)),
             "enthusiastic": (phrase_rule(EN_ENTHUSIASTIC, after=_EN_GOOD_KEEP),),
-            "friendly": (*contract, phrase_rule(EN_FRIENDLY)),
+            "friendly": (phrase_rule(EN_FRIENDLY), *contract),
             "confident": (drop_rule(EN_CONFIDENT_DROP), phrase_rule(EN_CONFIDENT)),
             "diplomatic": (
                 drop_rule(EN_DIPLOMATIC_DROP),

@@ -127,7 +127,7 @@ def gerund_to_infinitive(gerund: str) -> str | None:
     if gerund == "pondo":
         return "pôr"
     for ending, infinitive in _GERUND_ENDINGS:
-        if gerund.endswith(ending) and len(gerund) > len(ending) + 1:
+        if gerund.endswith(ending) and len(gerund) > len(ending):
             return gerund[: -len(ending)] + infinitive
     return None
 
@@ -137,6 +137,6 @@ def infinitive_to_gerund(infinitive: str) -> str | None:
     if infinitive == "pôr":
         return "pondo"
     for ending, inf in _GERUND_ENDINGS:
-        if infinitive.endswith(inf) and len(infinitive) > len(inf) + 1:
+        if infinitive.endswith(inf) and len(infinitive) > len(inf):
             return infinitive[: -len(inf)] + ending
     return None

@@ -1,0 +1,112 @@
+"""Detection, spelling and variants."""
+
+from __future__ import annotations
+
+import pytest
+
+from rephrase_ls.offline.engine import detect_language, improve
+from rephrase_ls.offline.engine.spelling import speller
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("The weather is nice today and we are going for a walk.", "en"),
+        ("Das Wetter ist heute schön und wir gehen spazieren.", "de"),
+        ("El tiempo es bueno hoy y vamos a dar un paseo.", "es"),
+        ("Il fait beau aujourd'hui et nous allons nous promener.", "fr"),
+        ("Oggi il tempo è bello e andiamo a fare una passeggiata.", "it"),
+        ("O tempo está bom hoje e nós vamos dar um passeio.", "pt"),
+        # code, links and quotes do not vote
+        ("Der Befehl `git commit --amend --no-edit` ändert den letzten Commit.", "de"),
+    ],
+)
+def test_detect(text: str, lang: str) -> None:
+    assert detect_language(text) == lang
+
+
+@pytest.mark.parametrize("text", ["", "   ", "12345 67", "{{0}} {{1}}", "xqzv brrk", "ok"])
+def test_detect_unsure(text: str) -> None:
+    assert detect_language(text) is None
+
+
+def test_detect_rejects_non_text() -> None:
+    with pytest.raises(TypeError):
+        detect_language(b"bytes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "expected"),
+    [
+        ("We recieve it.", "en-us", "We receive it."),
+        ("Teh end.", "en-us", "The end."),  # sentence-initial capital kept
+        ("It is definately seperate.", "en-us", "It is definitely separate."),
+        ("Ich gehe fur dich.", "de", "Ich gehe für dich."),
+        ("Je suis deja là.", "fr", "Je suis déjà là."),
+        ("Ela nao sabe.", "pt-br", "Ela não sabe."),
+        ("Yo tambien.", "es", "Yo también."),
+        ("Non so perche.", "it", "Non so perché."),
+        # unknown words with no clear candidate are left alone
+        ("The tast is a brane.", "en-us", "The tast is a brane."),
+        ("The wich is here.", "en-us", "The which is here."),  # "which" 12x "rich"
+        ("A kubectlish thing.", "en-us", "A kubectlish thing."),
+        # short words are never corrected by the general edits
+        ("Go fo it.", "en-us", "Go fo it."),
+        # British spellings are correct English, not typos
+        ("The colour is nice.", "en", "The colour is nice."),
+    ],
+)
+def test_spelling(text: str, target: str, expected: str) -> None:
+    assert improve(text, target) == expected
+
+
+def test_known_words_are_never_corrected() -> None:
+    assert improve("We use recieve here.", "en-us") == "We use receive here."
+    assert improve("We use recieve here.", "en-us", known_words=frozenset({"recieve"})) == (
+        "We use recieve here."
+    )
+    # case-insensitive, also at a sentence start
+    assert improve("Recieve it.", "en-us", known_words=frozenset({"recieve"})) == "Recieve it."
+
+
+def test_speller_never_breaks_ties() -> None:
+    checker = speller("en")
+    assert checker.correction("tast") is None  # test / taste / last / fast ...
+    assert checker.correction("the") is None  # known
+    assert checker.correction("ab1c") is None  # not letters
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "expected"),
+    [
+        ("The colour of the centre.", "en-us", "The color of the center."),
+        ("We organise a catalogue.", "en-us", "We organize a catalog."),
+        ("The color of the center.", "en-gb", "The colour of the centre."),
+        ("We traveled to the theater.", "en-gb", "We travelled to the theatre."),
+        # sense-dependent words stay
+        (
+            "The computer program and the gas meter.",
+            "en-gb",
+            "The computer program and the gas meter.",
+        ),
+        ("I practice daily and I am tired.", "en-gb", "I practice daily and I am tired."),
+        ("The buses and the dialogue.", "en-us", "The buses and the dialogue."),
+        # bare "en" does not convert
+        ("The colour and the color.", "en", "The colour and the color."),
+        # names keep their spelling
+        ("We visit Lincoln Center today.", "en-gb", "We visit Lincoln Center today."),
+        ("Colour is nice.", "en-us", "Color is nice."),
+        # Portuguese
+        ("Estou fazendo o registro.", "pt-pt", "Estou a fazer o registo."),
+        ("O usuário pegou o ônibus.", "pt-pt", "O utilizador pegou o autocarro."),
+        ("Estava a ler o registo.", "pt-br", "Estava lendo o registro."),
+        ("Ele está a caminho.", "pt-br", "Ele está a caminho."),  # not an infinitive
+        ("Ela está a par disso.", "pt-br", "Ela está a par disso."),  # "a par" is an idiom
+        ("O comboio e o telemóvel.", "pt-br", "O trem e o celular."),
+        ("O prémio económico.", "pt-br", "O prêmio econômico."),
+        ("A câmara municipal.", "pt-br", "A câmara municipal."),  # not converted back
+        ("Estou fazendo isso.", "pt", "Estou fazendo isso."),  # bare pt: no conversion
+    ],
+)
+def test_variants(text: str, target: str, expected: str) -> None:
+    assert improve(text, target) == expected

@@ -1,0 +1,47 @@
+"""Quality goals on the labelled sets of tests/data/engine (figures in docs/offline-engine.md)."""
+
+from __future__ import annotations
+
+import pytest
+from engine_labelled import Figures, evaluate_all, load_sets
+
+
+@pytest.fixture(scope="module")
+def figures() -> tuple[dict[str, Figures], Figures]:
+    return evaluate_all()
+
+
+def test_sets_cover_every_language_and_variant() -> None:
+    sets = load_sets()
+    assert set(sets) == {"de", "en-gb", "en-us", "es", "fr", "it", "pt-br", "pt-pt"}
+    for name, examples in sets.items():
+        assert any(ex.clean for ex in examples), name
+        assert any(not ex.clean for ex in examples), name
+
+
+def test_precision_at_least_90_percent(figures: tuple[dict[str, Figures], Figures]) -> None:
+    per, total = figures
+    assert total.precision >= 0.90, total.failures
+    for name, f in per.items():
+        assert f.precision >= 0.80, (name, f.failures)
+
+
+def test_clean_text_changed_at_most_2_percent(
+    figures: tuple[dict[str, Figures], Figures],
+) -> None:
+    _, total = figures
+    assert total.clean >= 100
+    assert total.false_change_rate <= 0.02, total.failures
+
+
+def test_detection_at_least_95_percent_on_8_word_sentences(
+    figures: tuple[dict[str, Figures], Figures],
+) -> None:
+    _, total = figures
+    assert total.detect_total >= 150
+    assert total.detection_accuracy >= 0.95, total.failures
+
+
+def test_engine_finds_most_known_errors(figures: tuple[dict[str, Figures], Figures]) -> None:
+    _, total = figures
+    assert total.recall >= 0.80, total.failures

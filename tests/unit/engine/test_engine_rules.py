@@ -1,0 +1,87 @@
+"""Typography and grammar rules, one small case each (through the public ``improve``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rephrase_ls.offline.engine import improve
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "expected"),
+    [
+        # doubled words
+        ("We saw the the house.", "en-us", "We saw the house."),
+        ("The the end.", "en-us", "The end."),
+        ("It is is is fine.", "en-us", "It is is is fine."),  # "is is" is on the allow list
+        ("I had had enough.", "en-us", "I had had enough."),
+        ("We saw the\nthe house.", "en-us", "We saw the\nthe house."),  # a line break between
+        ("Wir haben das das Auto.", "de", "Wir haben das das Auto."),  # article + pronoun
+        ("Wir gehen gehen nach Hause.", "de", "Wir gehen nach Hause."),
+        ("Nous nous levons tôt.", "fr", "Nous nous levons tôt."),
+        # spaces before punctuation
+        ("Yes , really .", "en-us", "Yes, really."),
+        ("Was ist das ?", "de", "Was ist das?"),
+        ("Hello ;)", "en-us", "Hello ;)"),  # a smiley, not punctuation after a word
+        ("Wait ...", "en-us", "Wait ..."),
+        # French spacing: one before ; : ! ?, none before , .
+        ("Vraiment? Oui!", "fr", "Vraiment ? Oui !"),
+        ("Vraiment ? Oui , merci .", "fr", "Vraiment ? Oui, merci."),
+        ("Note\u00a0: ceci; cela", "fr", "Note\u00a0: ceci\u00a0; cela"),
+        # missing space after sentence punctuation, commas
+        ("It rained.We stayed in.", "en-us", "It rained. We stayed in."),
+        ("Apples,pears and plums.", "en-us", "Apples, pears and plums."),
+        ("See README.md for details.", "en-us", "See README.md for details."),
+        ("Use e.g. this one.", "en-us", "Use e.g. this one."),
+        ("Es kostet ca. zehn Euro.", "de", "Es kostet ca. zehn Euro."),
+        # sentence capitals
+        ("this works. that too! and this? yes.", "en-us", "This works. That too! And this? Yes."),
+        ("We met Dr. smith today.", "en-us", "We met Dr. smith today."),  # abbreviation
+        ("wait... what?", "en-us", "Wait... what?"),
+        ("el perro duerme.", "es", "El perro duerme."),
+        ("über allem.", "de", "Über allem."),
+        # English "I"
+        ("i think i'm right and i've said so.", "en-us", "I think I'm right and I've said so."),
+        ("Vitamin i is not a thing.", "en-us", "Vitamin I is not a thing."),
+        # a / an
+        (
+            "It was a honest mistake by a engineer.",
+            "en-us",
+            "It was an honest mistake by an engineer.",
+        ),
+        ("She is an user of an unique tool.", "en-us", "She is a user of a unique tool."),
+        ("A apple and an banana.", "en-us", "An apple and a banana."),
+        ("It is a one-off and a European idea.", "en-us", "It is a one-off and a European idea."),
+        ("Plan a or b.", "en-us", "Plan a or b."),
+        ("A casa é grande.", "pt-br", "A casa é grande."),  # only English has the rule
+        # repeated punctuation
+        ("Really?? Yes!!! Well,, fine.. ok....", "en-us", "Really? Yes! Well, fine. Ok..."),
+        ("Wait...", "en-us", "Wait..."),
+        # whitespace
+        ("One  two   three.", "en-us", "One two three."),
+        ("  Leading and trailing stay.  ", "en-us", "  Leading and trailing stay.  "),
+        ("Line one.\n\nLine two.", "en-us", "Line one.\n\nLine two."),
+        ("Deux\u00a0\u00a0mots.", "fr", "Deux\u00a0mots."),
+    ],
+)
+def test_rule(text: str, target: str, expected: str) -> None:
+    assert improve(text, target) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "expected"),
+    [
+        # the text already uses typographic quotes: straight ones follow
+        ('He said “yes” and then "no".', "en-us", "He said “yes” and then “no”."),
+        ('Er sagte „ja“ und dann "nein".', "de", "Er sagte „ja“ und dann „nein“."),
+        ('Il a dit « oui » puis "non".', "fr", "Il a dit « oui » puis « non »."),
+        ('Dijo «sí» y luego "no".', "es", "Dijo «sí» y luego «no»."),
+        # mostly straight: the odd typographic pair becomes straight
+        ('"a" and "b" and “c”.', "en-us", '"a" and "b" and "c".'),
+        # only one kind: left alone
+        ('He said "yes" and "no".', "en-us", 'He said "yes" and "no".'),
+        ("He said “yes”.", "en-us", "He said “yes”."),
+    ],
+)
+def test_quotes(text: str, target: str, expected: str) -> None:
+    assert improve(text, target) == expected
