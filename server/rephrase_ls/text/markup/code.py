@@ -94,7 +94,8 @@ def looks_like_code(content: str) -> bool:
 
     Code if it ends like a statement (``;``, ``{``, ``}``, ``)``, ``]``, ``=>``, ``->``), starts
     like one (a closing bracket, a tag, ``#include``, a decorator call, ``a::b``), is an
-    assignment (``x = 1``, ``self.x += y``), a call statement (``f(x)``), or starts with a
+    assignment (``x = 1``, ``self.x += y``), a call statement (``f(x)``), an import
+    (``import os``, ``from a import b``, ``use a::b;``), or starts with a
     lower-case keyword and contains code punctuation (``(``, ``=``, ``{``, ``[``) or ends with
     ``:`` without sentence punctuation.
     """
@@ -104,13 +105,14 @@ def looks_like_code(content: str) -> bool:
     if _CODE_END.search(s) or _CODE_START.match(s):
         # "... (see below)" is prose: a closing bracket after words, no code punctuation elsewhere
         return not (s[-1] in ")]" and " " in s and not _CODE_PUNCTUATION.search(s))
-    if _ASSIGNMENT.match(s) or _CALL_LINE.match(s):
+    if _ASSIGNMENT.match(s) or _CALL_LINE.match(s) or _IMPORT.match(s):
         return True
     if not _CODE_KEYWORDS.match(s):
         return False
     return any(c in s for c in "(={[") or (s.endswith(":") and not _SENTENCE.search(s))
 
 
+_IMPORT = re.compile(r"(?:import [\w.]+(?: as \w+)?|from [\w.]+ import \w.*|use [\w:]+;?)$")
 _CODE_PUNCTUATION = re.compile(r"[=;{}]|\w\(")
 _SENTENCE = re.compile(r"[.!?,]")
 
@@ -258,7 +260,10 @@ class _Extractor:
             if content.startswith("@"):
                 self.flush()  # a JSDoc / Javadoc tag starts its own paragraph
             key = leader if not block_comment else "/*"
-            self.add(i, ls, le, key if own_line else f"trailing:{start}", column)
+            # lines of one block comment belong together whatever their indentation
+            self.add(
+                i, ls, le, key if own_line else f"trailing:{start}", 0 if block_comment else column
+            )
         if block_comment or not own_line:
             self.flush()
 
