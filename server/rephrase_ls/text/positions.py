@@ -1,14 +1,16 @@
 """Offsets (``str`` indices) ↔ LSP positions (line, character) in utf-8, utf-16 or utf-32.
 
 Lines end at ``\\n``, ``\\r\\n`` or ``\\r``. Set-up is O(n); each conversion is O(log n): the
-index keeps, per encoding, the offsets of the characters that take more than one code unit and
-a running total of their extra units, and bisects them.
+index keeps the line starts and, per encoding (built on first use), the number of code units
+before every 64th character, and bisects them; at most one 64-character chunk is counted per
+conversion.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from array import array
+from bisect import bisect_right
 from typing import Literal
 
 __all__ = ["ENCODINGS", "Encoding", "LineIndex", "normalize_encoding"]
@@ -17,8 +19,6 @@ Encoding = Literal["utf-8", "utf-16", "utf-32"]
 ENCODINGS: tuple[Encoding, ...] = ("utf-8", "utf-16", "utf-32")
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
 
 
 def normalize_encoding(encoding: str) -> Encoding:
@@ -35,33 +35,66 @@ def normalize_encoding(encoding: str) -> Encoding:
     raise ValueError(f"unknown position encoding: {encoding!r} (use utf-8, utf-16 or utf-32)")
 
 
-class _Wide:
-    """Sorted offsets of multi-unit characters and ``key[k] = offset[k] + extra units before k``."""
+_CHUNK = 64  # characters between checkpoints
 
-    __slots__ = ("cumulative", "keys", "offsets")
+
+def _width(char: str, encoding: Encoding) -> int:
+    code = ord(char)
+    if encoding == "utf-16":
+        return 2 if code > 0xFFFF else 1
+    return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+
+
+def _units(text: str, encoding: Encoding) -> int:
+    if encoding == "utf-16":
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+class _Checkpoints:
+    """Code units before every ``_CHUNK``-th character, for one encoding.
+
+    Counting is done a chunk at a time by the codec (in C), so set-up is fast even for texts
+    full of multi-unit characters, and each lookup counts at most one chunk.
+    """
+
+    __slots__ = ("encoding", "text", "units")
 
     def __init__(self, text: str, encoding: Encoding) -> None:
-        offsets: list[int] = []
-        cumulative = [0]
+        self.text = text
+        self.encoding = encoding
+        units = array("q", [0])
         total = 0
-        if encoding == "utf-16":
-            for match in _ASTRAL.finditer(text):
-                offsets.append(match.start())
-                total += 1
-                cumulative.append(total)
-        else:  # utf-8
-            for match in _NON_ASCII.finditer(text):
-                code = ord(match.group())
-                offsets.append(match.start())
-                total += 1 if code < 0x800 else 2 if code < 0x10000 else 3
-                cumulative.append(total)
-        self.offsets = offsets
-        self.cumulative = cumulative
-        self.keys = [offset + cumulative[k] for k, offset in enumerate(offsets)]
+        for start in range(0, len(text), _CHUNK):
+            total += _units(text[start : start + _CHUNK], encoding)
+            units.append(total)
+        self.units = units
 
-    def extra_before(self, offset: int) -> int:
-        """Extra code units of the characters before ``offset``."""
-        return self.cumulative[bisect_left(self.offsets, offset)]
+    def units_before(self, offset: int) -> int:
+        """Code units of ``text[:offset]``."""
+        chunk = offset // _CHUNK
+        base = chunk * _CHUNK
+        return self.units[chunk] + (
+            _units(self.text[base:offset], self.encoding) if offset > base else 0
+        )
+
+    def offset_at(self, target: int) -> int:
+        """The offset where ``target`` units are reached (the start of a character that
+        straddles it); ``len(text)`` when the text is shorter."""
+        units = self.units
+        chunk = bisect_right(units, target) - 1
+        offset = chunk * _CHUNK
+        used = units[chunk]
+        text = self.text
+        if chunk + 1 < len(units) and units[chunk + 1] - used == min(_CHUNK, len(text) - offset):
+            return offset + (target - used)  # one unit per character in this chunk
+        while offset < len(text):
+            width = _width(text[offset], self.encoding)
+            if used + width > target:
+                break
+            used += width
+            offset += 1
+        return offset
 
 
 class LineIndex:
@@ -71,15 +104,12 @@ class LineIndex:
         if not isinstance(text, str):
             raise TypeError("LineIndex needs a str")
         self.text = text
-        starts = [0]
-        ends = []
-        for match in _LINE_BREAK.finditer(text):
-            ends.append(match.start())
-            starts.append(match.end())
-        ends.append(len(text))
+        breaks = [match.span() for match in _LINE_BREAK.finditer(text)]
+        starts = [0, *(end for _, end in breaks)]
+        ends = [*(start for start, _ in breaks), len(text)]
         self._starts = starts
         self._ends = ends
-        self._wide: dict[Encoding, _Wide] = {}
+        self._checkpoints: dict[Encoding, _Checkpoints] = {}
 
     @property
     def line_count(self) -> int:
@@ -108,10 +138,10 @@ class LineIndex:
         if not isinstance(offset, int) or not 0 <= offset <= len(self.text):
             raise ValueError(f"offset {offset!r} is outside the text (0..{len(self.text)})")
 
-    def _table(self, encoding: Encoding) -> _Wide:
-        table = self._wide.get(encoding)
+    def _table(self, encoding: Encoding) -> _Checkpoints:
+        table = self._checkpoints.get(encoding)
         if table is None:
-            table = self._wide[encoding] = _Wide(self.text, encoding)
+            table = self._checkpoints[encoding] = _Checkpoints(self.text, encoding)
         return table
 
     def position(self, offset: int, encoding: str = "utf-16") -> tuple[int, int]:
@@ -122,7 +152,7 @@ class LineIndex:
         if enc == "utf-32":
             return line, offset - start
         table = self._table(enc)
-        return line, offset - start + table.extra_before(offset) - table.extra_before(start)
+        return line, table.units_before(offset) - table.units_before(start)
 
     def offset(self, line: int, character: int, encoding: str = "utf-16") -> int:
         """The offset of an LSP position.
@@ -143,17 +173,4 @@ class LineIndex:
         if enc == "utf-32":
             return min(start + character, end)
         table = self._table(enc)
-        first = bisect_left(table.offsets, start)
-        last = bisect_left(table.offsets, end)
-        base = table.cumulative[first]
-        # Wide characters of this line that start before the target: units before the k-th
-        # is keys[k] - start - base, which grows with k.
-        k = bisect_left(table.keys, start + base + character, first, last)
-        if k > first:
-            previous = k - 1
-            units_before = table.keys[previous] - start - base
-            width = table.cumulative[previous + 1] - table.cumulative[previous] + 1
-            if units_before + width > character:
-                return table.offsets[previous]  # inside a multi-unit character
-        offset = start + character - (table.cumulative[k] - base)
-        return min(offset, end)
+        return min(table.offset_at(table.units_before(start) + character), end)

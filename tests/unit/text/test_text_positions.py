@@ -137,3 +137,24 @@ def test_large_document_set_up_and_lookups_are_fast() -> None:
     lookups = time.perf_counter() - started
     assert setup < 2.0, setup
     assert lookups < 1.0, lookups  # 20 000 conversions: O(log n) each
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(st.sampled_from(["😀", "é", "a", "中", " ", "\n", "\r\n", "x" * 30]), max_size=200),
+    st.data(),
+)
+def test_long_lines_across_checkpoints_match_the_reference(
+    pieces: list[str], data: st.DataObject
+) -> None:
+    text = "".join(pieces)
+    index = LineIndex(text)
+    for _ in range(10):
+        offset = data.draw(st.integers(0, len(text)))
+        for encoding in ENCODINGS:
+            expected = naive_position(text, offset, encoding)
+            assert index.position(offset, encoding) == expected
+            if offset == len(text) or not (
+                text[offset - 1 : offset] == "\r" and text[offset] == "\n"
+            ):
+                assert index.offset(*expected, encoding) == offset
