@@ -108,6 +108,7 @@ class _Extractor:
         self.skip_over: int | None = None  # skip lines indented more than this (and blanks)
         self.skip_to_blank = False  # skip until a blank line (tables, doctests, options)
         self.in_options = False  # right after a directive: `:option: value` lines
+        self.index = 0  # the line being read
 
     def flush(self) -> None:
         if self.para:
@@ -148,6 +149,7 @@ class _Extractor:
             if self.in_options and _FIELD.match(line, indent):
                 continue
             self.in_options = False
+            self.index = i
             self._line(s, e, line, indent)
         self.flush()
         self.blocks.sort(key=lambda b: b.start)
@@ -157,6 +159,10 @@ class _Extractor:
         text = self.text
         body = s + indent
         stripped = line.strip()
+        if stripped == "::":
+            self.flush()
+            self.skip_over = indent
+            return
         # section title underline (or a transition / overline)
         if _ADORNMENT.match(line) and len(stripped) >= 2:
             if len(self.para) == 1 and indent == 0 and self.para_indent == 0:
@@ -170,10 +176,6 @@ class _Extractor:
         if stripped == ".." or stripped.startswith(("..\t", ".. ")):
             self.flush()
             self._explicit(s, e, line, indent)
-            return
-        if stripped == "::":
-            self.flush()
-            self.skip_over = indent
             return
         if stripped.startswith(">>>") or _GRID_TABLE.match(line, indent) or (
             _SIMPLE_TABLE.match(line, indent) and not self.para
@@ -219,12 +221,15 @@ class _Extractor:
         self._item_open = False
         self._literal_after(line, indent)
 
-    @staticmethod
-    def _plausible_enum(line: str, m: re.Match[str]) -> bool:
-        """A single letter followed by a period starts a sentence ("A. Smith") unless listed."""
-        marker = m.group().strip()
-        letter = len(marker) == 2 and marker[0].isalpha() and marker[1] == "."
-        return not (letter and marker[0] not in "aAiI")
+    def _plausible_enum(self, line: str, m: re.Match[str]) -> bool:
+        """An enumerated item needs a blank, indented or item line after it (else "A. Smith")."""
+        nxt = self.index + 1
+        if nxt >= len(self.lines):
+            return True
+        following = self.text[self.lines.starts[nxt] : self.lines.ends[nxt]]
+        if not following.strip() or _indent(following) >= m.end():
+            return True
+        return _ENUMERATED.match(following, _indent(following)) is not None
 
     def _literal_after(self, line: str, indent: int) -> None:
         """A paragraph line ending in `::` closes the paragraph; an indented literal follows."""

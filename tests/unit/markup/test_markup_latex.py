@@ -1,0 +1,96 @@
+"""LaTeX prose extraction with pylatexenc."""
+
+from __future__ import annotations
+
+import pytest
+from markup_helpers import check_blocks, data, joined, protected, texts
+
+from rephrase_ls.text.markup import prose_blocks
+from rephrase_ls.text.markup.latex import latex_blocks
+
+
+def blocks_of(source: str) -> list:
+    blocks = latex_blocks(source)
+    check_blocks(source, blocks)
+    return blocks
+
+
+def test_paper_section() -> None:
+    text = data("paper.tex")
+    blocks = blocks_of(text)
+    prose = joined(text, blocks)
+    assert prose[0] == "Uniform Grids for Nearest Neighbour Queries"  # \title
+    assert "Introduction" in prose and "Contributions" in prose  # sectioning arguments
+    assert "Notation." in prose  # \paragraph{...} is a block of its own
+    assert (
+        "Speed-up of the grid over a k-d tree, as a function of the number of points." in prose
+    )
+    everything = "\n".join(prose)
+    for absent in (
+        "documentclass",
+        "usepackage",
+        "mathbb",  # \newcommand body
+        "Ana Lima",  # \author
+        "E = mc",
+        "T(q) = \\sum",  # equation environment
+        "not a comment inside verbatim",
+        "Method & Build",  # tabular
+        "TODO: cite benchmark",  # comment
+        "d_k(q) = \\min",  # display math \[ \]
+        "figures/speedup.pdf",
+    ):
+        assert absent not in everything, absent
+    guarded = protected(text, blocks)
+    for span in (
+        "~\\cite{bentley1975,samet2006}",
+        "~\\cite[Ch.~3]{guttman1984}",
+        "~\\ref{sec:analysis}",
+        "$O(1 + k)$",
+        "\\emph{",
+        "\\textbf{",
+        "\\footnote{",
+        "\\url{https://example.org/data}",
+        "~\\eqref{eq:cost}",
+    ):
+        assert span in guarded, span
+    # a comment at the end of a line stays outside the segments; the paragraph goes on
+    intro = next(p for p in prose if p.startswith("Spatial indexes"))
+    assert intro.endswith("we measure it.")
+    assert "%" not in intro
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("One paragraph.\n\nAnother one.\n", [["One paragraph."], ["Another one."]]),
+        ("Text \\par more text.\n", [["Text"], ["more text."]]),
+        ("\\section*{Starred title}\nBody.\n", [["Starred title"], ["Body."]]),
+        ("A % comment\nline.\n", [["A", "line."]]),
+        ("% only a comment\n", []),
+        ("\\begin{itemize}\n\\item One.\n\\item Two.\n\\end{itemize}\n", [["One."], ["Two."]]),
+        ("Before\n\\begin{align}\na &= b\n\\end{align}\nafter.\n", [["Before"], ["after."]]),
+        ("Use \\verb|x| here.\n", [["Use \\verb|x| here."]]),
+        ("Inline \\(x^2\\) math.\n", [["Inline \\(x^2\\) math."]]),
+        ("Broken \\emph{unclosed\n", [["Broken \\emph{unclosed"]]),
+        ("", []),
+    ],
+)
+def test_constructs(source: str, expected: list[list[str]]) -> None:
+    assert texts(source, blocks_of(source)) == expected
+
+
+def test_inline_commands_protected_and_their_text_kept() -> None:
+    source = "We use \\textit{very} \\mycmd{arg} fast grids~\\cite{x}.\n"
+    (block,) = blocks_of(source)
+    assert protected(source, [block]) == [
+        "\\textit{",
+        "}",
+        "\\mycmd{arg}",
+        "~\\cite{x}",
+    ]
+
+
+def test_dispatch() -> None:
+    source = "Some text.\n"
+    assert prose_blocks(source, "latex") == latex_blocks(source)
+    assert prose_blocks(source, None, "file:///p/paper.tex") == latex_blocks(source)
