@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.service.batching import BatchPlan, plan_batches
-from rephrase_ls.service.client import encode_json
+from rephrase_ls.service.client import encode_json, json_text_size
 
 
 def json_encoder(**fields: str):  # type: ignore[no-untyped-def]
@@ -59,6 +59,27 @@ def test_property_json(texts: list[str], limit: int) -> None:
     encode = json_encoder(target_lang="en-US")
     plan = plan_batches(texts, encode, limit)
     check_plan(plan, texts, encode, limit)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=texts_strategy, limit=st.integers(min_value=120, max_value=700))
+def test_property_json_with_fast_measure(texts: list[str], limit: int) -> None:
+    """The client's path: sizes from json_text_size, checked against the real bodies."""
+    encode = json_encoder(target_lang="de", writing_style="prefer_casual")
+    plan = plan_batches(texts, encode, limit, measure=json_text_size)
+    check_plan(plan, texts, encode, limit)
+    assert plan == plan_batches(texts, encode, limit)  # the same plan as the generic path
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(tokens, max_size=50).map("".join))
+def test_json_text_size_is_exact(text: str) -> None:
+    assert json_text_size(text) == len(json.dumps(text, ensure_ascii=False).encode()) - 2
+
+
+def test_wrong_measure_is_caught() -> None:
+    with pytest.raises(ValueError, match="measure"):
+        plan_batches(["a" * 50] * 10, json_encoder(), 200, measure=lambda t: len(t) // 2)
 
 
 @settings(max_examples=100, deadline=None)
