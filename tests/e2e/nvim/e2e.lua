@@ -1,0 +1,347 @@
+-- Headless Neovim end-to-end cases for the rephrase plugin, run by tests/e2e/test_nvim.py:
+--   nvim --headless --clean -u NONE -c 'luafile e2e.lua'
+-- Environment: REPHRASE_TEST_CASE (the case), REPHRASE_TEST_PLUGIN (editor-clients/nvim),
+-- REPHRASE_TEST_SERVER (the rephrase-ls program), REPHRASE_TEST_PROJECT (a folder with doc.md),
+-- REPHRASE_TEST_EXPECT (a JSON file of expected texts), REPHRASE_TEST_RESULT (written on exit).
+-- Every wait has a time-out; any failure ends Neovim with `cquit 1`.
+
+local WAIT_MS = tonumber(os.getenv('REPHRASE_TEST_WAIT_MS') or '30000')
+local result_file = assert(os.getenv('REPHRASE_TEST_RESULT'), 'REPHRASE_TEST_RESULT is not set')
+local log = {}
+
+local function note(fmt, ...)
+  table.insert(log, string.format(fmt, ...))
+end
+
+local function finish(ok, message)
+  local f = assert(io.open(result_file, 'w'))
+  f:write((ok and 'PASS' or 'FAIL') .. '\n' .. table.concat(log, '\n') .. '\n' .. (message or '') .. '\n')
+  f:close()
+  if ok then
+    vim.cmd('qall!')
+  else
+    vim.cmd('cquit 1')
+  end
+end
+
+local function check(condition, fmt, ...)
+  if not condition then
+    error(string.format(fmt, ...), 2)
+  end
+end
+
+local function eq(actual, expected, what)
+  if not vim.deep_equal(actual, expected) then
+    error(('%s:\n  expected %s\n  actual   %s'):format(what, vim.inspect(expected), vim.inspect(actual)), 2)
+  end
+end
+
+local function wait(what, predicate)
+  local ok = vim.wait(WAIT_MS, predicate, 20)
+  check(ok, 'timed out after %d ms waiting for %s', WAIT_MS, what)
+end
+
+local function read_json(path)
+  local f = assert(io.open(path, 'r'))
+  local text = f:read('*a')
+  f:close()
+  return vim.fn.json_decode(text)
+end
+
+local function read_file(path)
+  local f = io.open(path, 'r')
+  if not f then
+    return nil
+  end
+  local text = f:read('*a')
+  f:close()
+  return text
+end
+
+local plugin = assert(os.getenv('REPHRASE_TEST_PLUGIN'))
+local server = assert(os.getenv('REPHRASE_TEST_SERVER'))
+local project = assert(os.getenv('REPHRASE_TEST_PROJECT'))
+local expect = read_json(assert(os.getenv('REPHRASE_TEST_EXPECT')))
+
+vim.opt.runtimepath:prepend(plugin)
+vim.cmd('runtime plugin/rephrase.lua')
+vim.cmd('filetype on')
+local notifications = {}
+vim.notify = function(msg, level)
+  table.insert(notifications, { msg = msg, level = level })
+  note('notify[%s]: %s', tostring(level), msg)
+end
+
+local rephrase = require('rephrase')
+
+local function buffer_text(buf)
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') .. '\n'
+end
+
+--- Opens doc.md with the server attached and initialised.
+local function open_document()
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({})
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/doc.md'))
+  local buf = vim.api.nvim_get_current_buf()
+  eq(vim.bo[buf].filetype, 'markdown', 'filetype')
+  wait('the server to attach', function()
+    local client = rephrase.get_client(buf)
+    return client ~= nil and client.initialized == true
+  end)
+  return buf, rephrase.get_client(buf)
+end
+
+local function request(client, method, params, buf)
+  local response, err = rephrase._call(client, 'request_sync', method, params, WAIT_MS, buf)
+  check(response ~= nil, '%s: no response (%s)', method, tostring(err))
+  check(response.err == nil, '%s failed: %s', method, vim.inspect(response.err))
+  return response.result
+end
+
+local function line_range(buf, first, last)
+  local last_line = vim.api.nvim_buf_get_lines(buf, last, last + 1, false)[1]
+  local _, utf16 = vim.str_utfindex(last_line)
+  return { start = { line = first, character = 0 }, ['end'] = { line = last, character = utf16 } }
+end
+
+local function code_actions(client, buf, range)
+  return request(client, 'textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = range,
+    context = { diagnostics = {} },
+  }, buf)
+end
+
+local function find(actions, title)
+  for _, action in ipairs(actions or {}) do
+    if action.title == title then
+      return action
+    end
+  end
+  error('no code action titled ' .. title .. ' among ' .. vim.inspect(vim.tbl_map(function(a)
+    return a.title
+  end, actions or {})))
+end
+
+local cases = {}
+
+-- Request code actions for a range, resolve "Improve", apply it: the buffer is exactly right.
+function cases.resolve_and_apply()
+  local buf, client = open_document()
+  eq(buffer_text(buf), expect.original, 'buffer before')
+  local actions = code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line))
+  local titles = vim.tbl_map(function(a)
+    return a.title
+  end, actions)
+  note('actions: %s', table.concat(titles, ' | '))
+  local action = find(actions, 'Improve')
+  eq(action.kind, 'refactor.rewrite', 'kind of Improve')
+  check(action.edit == nil, 'the client advertises resolveSupport, so the edit should come lazily')
+  local resolved = request(client, 'codeAction/resolve', action, buf)
+  check(type(resolved.edit) == 'table', 'resolve gave no edit: %s', vim.inspect(resolved))
+  local status = rephrase.apply_action(client, buf, resolved, vim.api.nvim_buf_get_changedtick(buf))
+  eq(status, 'applied', 'apply status')
+  eq(buffer_text(buf), expect.improved_first, 'buffer after Improve')
+end
+
+-- :Rephrase improve over a visual line range keeps é and the emoji intact.
+function cases.command_non_ascii()
+  local buf = open_document()
+  local line = expect.unicode_line + 1
+  vim.api.nvim_win_set_cursor(0, { line, 0 })
+  vim.cmd('normal! V')
+  vim.cmd('normal! \27') -- leave visual mode so '< and '> are set
+  vim.cmd(('%d,%dRephrase improve'):format(line, line))
+  wait('the improvement of the non-ASCII paragraph', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  eq(buffer_text(buf), expect.improved_unicode, 'buffer after :Rephrase improve')
+  local text = buffer_text(buf)
+  check(text:find('café', 1, true) and text:find('🎉', 1, true), 'é or the emoji got lost')
+  -- The cursor form: an empty range gives the paragraph under the cursor.
+  vim.api.nvim_win_set_cursor(0, { expect.paragraph_line + 1, 3 })
+  local status
+  rephrase.improve({ bufnr = buf, done = function(s)
+    status = s
+  end })
+  wait('Improve at the cursor', function()
+    return status ~= nil
+  end)
+  eq(status, 'applied', 'status of Improve at the cursor')
+  eq(buffer_text(buf), expect.improved_both, 'buffer after both improvements')
+end
+
+-- An edit computed before the writer typed is not applied.
+function cases.stale_edit()
+  local buf, client = open_document()
+  local tick = vim.api.nvim_buf_get_changedtick(buf)
+  local actions = code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line))
+  local resolved = request(client, 'codeAction/resolve', find(actions, 'Improve'), buf)
+  check(type(resolved.edit) == 'table', 'resolve gave no edit')
+  check(type(resolved.edit.documentChanges) == 'table', 'the edit should be pinned to a version')
+  -- The writer types on the first line (a heading) before the edit arrives.
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.api.nvim_feedkeys('A and more\27', 'xt', false)
+  local typed = buffer_text(buf)
+  check(typed ~= expect.original, 'typing did not change the buffer')
+  check(rephrase.edit_is_stale(resolved.edit, buf), 'the edit should be stale')
+  eq(rephrase.apply_action(client, buf, resolved, tick), 'stale', 'apply status')
+  eq(buffer_text(buf), typed, 'buffer after refusing the stale edit')
+  -- The same edit sent by the server (the command path) is refused too, and the server is told.
+  -- (Neovim 0.7's own handler would apply it: it checks versions only above 0.)
+  local answer = rephrase.on_apply_edit(nil, { edit = resolved.edit }, { client_id = client.id })
+  eq(answer.applied, false, 'workspace/applyEdit answer for a stale edit')
+  eq(buffer_text(buf), typed, 'buffer after refusing the stale workspace/applyEdit')
+  local warned = false
+  for _, n in ipairs(notifications) do
+    warned = warned or (n.msg:find('changed', 1, true) ~= nil and n.level == vim.log.levels.WARN)
+  end
+  check(warned, 'the writer was not told why nothing happened')
+end
+
+-- :Rephrase style with vim.ui.select stubbed writes the style into .rephrase.toml on disk.
+function cases.style_picker()
+  local buf = open_document()
+  local offered
+  vim.ui.select = function(items, opts, on_choice)
+    offered = { items = items, prompt = opts.prompt, shown = vim.tbl_map(opts.format_item, items) }
+    on_choice('business', 2)
+  end
+  local chosen
+  rephrase.pick_style('writingStyle', buf, function(choice)
+    chosen = choice or false
+  end)
+  wait('the style to be set', function()
+    return chosen ~= nil
+  end)
+  eq(chosen, 'business', 'chosen style')
+  note('offered: %s', vim.inspect(offered))
+  check(vim.tbl_contains(offered.items, 'business') and vim.tbl_contains(offered.items, 'default'),
+    'styles offered: %s', vim.inspect(offered.items))
+  check(offered.prompt:find('en%-US') ~= nil, 'prompt names the language: %s', offered.prompt)
+  local toml = project .. '/.rephrase.toml'
+  wait('.rephrase.toml on disk', function()
+    local text = read_file(toml)
+    return text ~= nil and text:find('writingStyle%s*=%s*"business"') ~= nil
+  end)
+  -- The tone picker: a tone replaces the style.
+  vim.ui.select = function(items, _, on_choice)
+    check(vim.tbl_contains(items, 'friendly'), 'tones offered: %s', vim.inspect(items))
+    on_choice('friendly', 2)
+  end
+  chosen = nil
+  rephrase.pick_style('tone', buf, function(choice)
+    chosen = choice or false
+  end)
+  wait('the tone to be set', function()
+    local text = read_file(toml) or ''
+    return chosen ~= nil and text:find('tone%s*=%s*"friendly"') ~= nil and text:find('writingStyle') == nil
+  end)
+  -- Dismissing the picker changes nothing.
+  local before = read_file(toml)
+  vim.ui.select = function(_, _, on_choice)
+    on_choice(nil, nil)
+  end
+  chosen = nil
+  rephrase.pick_style('writingStyle', buf, function(choice)
+    chosen = choice or false
+  end)
+  wait('the dismissed picker', function()
+    return chosen ~= nil
+  end)
+  eq(chosen, false, 'dismissed choice')
+  eq(read_file(toml), before, '.rephrase.toml after a dismissed picker')
+  eq(buffer_text(buf), expect.original, 'the document itself is untouched')
+end
+
+-- :Rephrase language with the picker stubbed; :Rephrase usage names the offline backend.
+function cases.language_and_usage()
+  local buf = open_document()
+  local offered
+  vim.ui.select = function(items, _, on_choice)
+    offered = items
+    on_choice('en-GB', 2)
+  end
+  local chosen
+  rephrase.pick_language(buf, function(choice)
+    chosen = choice or false
+  end)
+  wait('the language to be set', function()
+    local text = read_file(project .. '/.rephrase.toml') or ''
+    return chosen ~= nil and text:find('language%s*=%s*"en%-GB"') ~= nil
+  end)
+  eq(offered[1], 'auto (detect)', 'first language item')
+  check(vim.tbl_contains(offered, 'de'), 'targets offered: %s', vim.inspect(offered))
+  local line
+  rephrase.usage(buf, function(l)
+    line = l or false
+  end)
+  wait('usage', function()
+    return line ~= nil
+  end)
+  check(type(line) == 'string' and line:find('offline') ~= nil, 'usage line: %s', tostring(line))
+  eq(rephrase.complete('', 'Rephrase '), { 'improve', 'style', 'tone', 'language', 'usage', 'restart' }, 'completion')
+  eq(rephrase.complete('st', 'Rephrase st'), { 'style' }, 'completion of st')
+  eq(rephrase.complete('bu', 'Rephrase improve bu'), { 'business' }, 'completion of improve bu')
+end
+
+-- :Rephrase restart gives a new, working server.
+function cases.restart()
+  local buf, client = open_document()
+  local old_id = client.id
+  vim.cmd('Rephrase restart')
+  wait('a new client', function()
+    local c = rephrase.get_client(buf)
+    return c ~= nil and c.id ~= old_id and c.initialized == true
+  end)
+  local status
+  rephrase.improve({ bufnr = buf, range = line_range(buf, expect.paragraph_line, expect.paragraph_line), done = function(s)
+    status = s
+  end })
+  wait('Improve after restart', function()
+    return status ~= nil
+  end)
+  eq(status, 'applied', 'status after restart')
+  eq(buffer_text(buf), expect.improved_first, 'buffer after restart and Improve')
+end
+
+-- :checkhealth rephrase reports the server, its version, the key and the backend.
+function cases.health()
+  local buf = open_document()
+  check(buf ~= nil, 'no buffer')
+  vim.cmd('checkhealth rephrase')
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  note('health report:\n%s', report)
+  check(report:find('rephrase-ls ' .. expect.version, 1, true) ~= nil, 'version missing from the report')
+  check(report:find('REPHRASE_API_KEY', 1, true) ~= nil, 'key variable missing from the report')
+  check(report:find('offline', 1, true) ~= nil, 'backend missing from the report')
+  check(report:find('ERROR', 1, true) == nil, 'the report has errors')
+end
+
+-- :checkhealth with no buffer attached starts a short-lived server to reach the backend.
+function cases.health_without_buffer()
+  vim.g.rephrase = { cmd = { server } }
+  vim.cmd('checkhealth rephrase')
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  note('health report:\n%s', report)
+  check(report:find('starting one to ask the backend', 1, true) ~= nil, 'no short-lived server')
+  check(report:find('backend reachable', 1, true) ~= nil, 'backend not reached')
+  check(report:find('ERROR', 1, true) == nil, 'the report has errors')
+  -- A missing server is an error that says how to install it.
+  vim.g.rephrase = { cmd = { '/nonexistent/rephrase-ls' } }
+  vim.cmd('checkhealth rephrase')
+  report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  note('health report without a server:\n%s', report)
+  check(report:find('ERROR', 1, true) ~= nil and report:find('pipx install rephrase-ls', 1, true) ~= nil,
+    'a missing server should be an error with the install hint')
+end
+
+local name = os.getenv('REPHRASE_TEST_CASE')
+local case = cases[name or '']
+if not case then
+  finish(false, 'unknown case ' .. tostring(name))
+else
+  local ok, err = xpcall(case, debug.traceback)
+  finish(ok, (not ok) and tostring(err) or nil)
+end
