@@ -5,10 +5,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rephrase_ls.text import markup
 from rephrase_ls.text.markup import ProseBlock, format_for, prose_blocks, register_format
-from rephrase_ls.text.markup.plain import plain_blocks
+from rephrase_ls.text.markup.plain import plain_blocks, protected_spans
 
 
 def prose(text: str) -> list[list[str]]:
@@ -140,3 +142,39 @@ def test_prose_blocks_come_back_in_document_order() -> None:
 
     register_format("backwards", backwards)
     assert [block.start for block in prose_blocks("a\n\nb\n", "backwards")] == [0, 4]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(see https://x.org/a_b).", ["https://x.org/a_b"]),
+        ("ftp://files.example.com/x.tar.gz, then", ["ftp://files.example.com/x.tar.gz"]),
+        ("visit http://a.b/c?d=e&f=g!", ["http://a.b/c?d=e&f=g"]),
+        ("at www.example.org.", ["www.example.org"]),
+        ("https://www.example.org/x", ["https://www.example.org/x"]),
+        ("mail first.last+tag@mail.example.co.uk today", ["first.last+tag@mail.example.co.uk"]),
+        ("not an address: a@b, nor @handle, nor mailto", []),
+        ("word://thing and xhttps:/ nothing", []),
+    ],
+)
+def test_protected_spans(text: str, expected: list[str]) -> None:
+    assert [text[s:e] for s, e in protected_spans(text)] == expected
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["http", "https", "ftp", "://", "www.", "@", ".", "a", "é", "x-y", " ", "\n", ")", "/"]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_protected_spans_are_sorted_disjoint_and_whitespace_free(text: str) -> None:
+    previous = 0
+    for start, end in protected_spans(text):
+        assert previous <= start < end <= len(text)
+        piece = text[start:end]
+        assert not any(c.isspace() for c in piece)
+        assert "://" in piece or "www." in piece or "@" in piece
+        previous = end
