@@ -91,6 +91,7 @@ CASES = [
     "style_picker",
     "language_and_usage",
     "restart",
+    "ranges",
     "health",
     "health_without_buffer",
 ]

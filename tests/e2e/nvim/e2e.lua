@@ -319,6 +319,34 @@ function cases.health()
   check(report:find('ERROR', 1, true) == nil, 'the report has errors')
 end
 
+-- Ranges from the cursor, a charwise selection and whole lines, in each position encoding.
+function cases.ranges()
+  local buf = open_document()
+  local line = expect.unicode_line + 1
+  local text = vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1]
+  local cafe = text:find('café', 1, true) - 1 -- byte column of "c"
+  local emoji = text:find('🎉', 1, true) - 1
+  eq(rephrase._lsp_col(text, emoji, 'utf-8'), emoji, 'utf-8 column')
+  eq(rephrase._lsp_col(text, emoji, 'utf-16'), emoji - 1, 'utf-16 column (é is 2 bytes, 1 unit)')
+  eq(rephrase._lsp_col(text, emoji + 4, 'utf-16'), emoji + 1, 'utf-16 column after the emoji (2 units)')
+  eq(rephrase._lsp_col(text, emoji + 4, 'utf-32'), emoji, 'utf-32 column after the emoji')
+  -- Charwise visual selection of "café was nice 🎉": the end includes the whole emoji.
+  vim.api.nvim_win_set_cursor(0, { line, cafe })
+  local chars = vim.fn.strchars('café was nice 🎉') - 1
+  vim.cmd('normal! v' .. chars .. 'l\27')
+  local r = rephrase.command_range(buf, 2, line, line, 'utf-16')
+  eq(r, { start = { line = line - 1, character = cafe }, ['end'] = { line = line - 1, character = emoji + 1 } },
+    'charwise range')
+  -- Whole lines (a :range that is not the visual selection).
+  r = rephrase.command_range(buf, 2, 1, line, 'utf-8')
+  eq(r, { start = { line = 0, character = 0 }, ['end'] = { line = line - 1, character = #text } }, 'line range')
+  -- No range: the cursor.
+  vim.api.nvim_win_set_cursor(0, { line, emoji })
+  r = rephrase.command_range(buf, 0, line, line, 'utf-32')
+  eq(r.start, r['end'], 'cursor range is empty')
+  eq(r.start.character, emoji - 1, 'cursor column in utf-32')
+end
+
 -- :checkhealth with no buffer attached starts a short-lived server to reach the backend.
 function cases.health_without_buffer()
   vim.g.rephrase = { cmd = { server } }

@@ -40,13 +40,19 @@ end
 
 --- Asks a short-lived server for its usage, for when no buffer has one attached.
 local function usage_from_new_server(rephrase, config, cmd)
-  local id = vim.lsp.start_client({
+  local client_config = {
     name = 'rephrase-health',
     cmd = cmd,
     cmd_env = config.cmd_env,
     root_dir = vim.fn.getcwd(),
     settings = { rephrase = next(config.settings) and config.settings or vim.empty_dict() },
-  })
+  }
+  local id
+  if vim.fn.has('nvim-0.11') == 1 then
+    id = vim.lsp.start(client_config, { attach = false })
+  else
+    id = vim.lsp.start_client(client_config)
+  end
   if not id then
     return nil, 'the server did not start'
   end

@@ -170,7 +170,7 @@ function M.root_dir(bufnr, markers)
   local current = dir
   while true do
     for _, marker in ipairs(markers) do
-      if vim.loop.fs_stat(current .. '/' .. marker) then
+      if (vim.uv or vim.loop).fs_stat(current .. '/' .. marker) then
         return current
       end
     end
@@ -289,29 +289,41 @@ end
 
 -- Positions -------------------------------------------------------------------------------------
 
---- UTF-16 length of the first `byte_col` bytes of `line`.
-local function utf16_col(line, byte_col)
+--- The LSP column of byte `byte_col` of `line` in `encoding` ('utf-8', 'utf-16' or 'utf-32').
+local function lsp_col(line, byte_col, encoding)
   if byte_col <= 0 then
     return 0
   end
   if byte_col >= #line then
     byte_col = #line
   end
-  local _, utf16 = vim.str_utfindex(line, byte_col)
-  return utf16
+  if encoding == 'utf-8' then
+    return byte_col
+  end
+  if has('nvim-0.11') then
+    return vim.str_utfindex(line, encoding, byte_col, false)
+  end
+  local utf32, utf16 = vim.str_utfindex(line, byte_col)
+  return encoding == 'utf-32' and utf32 or utf16
 end
+M._lsp_col = lsp_col
 
 local function get_line(bufnr, row)
   return vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ''
 end
 
 --- The LSP range for a command: a visual selection, whole lines, or the cursor.
---- `line1`/`line2` are 1-based; `range` is the count of range items the command got (0, 1, 2).
-function M.command_range(bufnr, range, line1, line2)
+--- `line1`/`line2` are 1-based; `range` is the count of range items the command got (0, 1, 2);
+--- `encoding` is the client's position encoding (default utf-16).
+function M.command_range(bufnr, range, line1, line2, encoding)
+  encoding = encoding or 'utf-16'
+  local col = function(line, byte_col)
+    return lsp_col(line, byte_col, encoding)
+  end
   if range == nil or range == 0 then
     local cursor = vim.api.nvim_win_get_cursor(0)
     local row = cursor[1] - 1
-    local character = utf16_col(get_line(bufnr, row), cursor[2])
+    local character = col(get_line(bufnr, row), cursor[2])
     local pos = { line = row, character = character }
     return { start = pos, ['end'] = pos }
   end
@@ -326,14 +338,14 @@ function M.command_range(bufnr, range, line1, line2)
       end_byte = end_byte + #vim.fn.strcharpart(last:sub(end_byte + 1), 0, 1)
     end
     return {
-      start = { line = vstart[1] - 1, character = utf16_col(get_line(bufnr, vstart[1] - 1), vstart[2]) },
-      ['end'] = { line = vend[1] - 1, character = utf16_col(last, end_byte) },
+      start = { line = vstart[1] - 1, character = col(get_line(bufnr, vstart[1] - 1), vstart[2]) },
+      ['end'] = { line = vend[1] - 1, character = col(last, end_byte) },
     }
   end
   local last = get_line(bufnr, line2 - 1)
   return {
     start = { line = line1 - 1, character = 0 },
-    ['end'] = { line = line2 - 1, character = utf16_col(last, #last) },
+    ['end'] = { line = line2 - 1, character = col(last, #last) },
   }
 end
 
@@ -471,7 +483,7 @@ function M.improve(opts)
     done('error')
     return
   end
-  local range = opts.range or M.command_range(bufnr, 0)
+  local range = opts.range or M.command_range(bufnr, 0, nil, nil, client.offset_encoding)
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     range = range,
@@ -746,7 +758,13 @@ function M.command(opts)
   local bufnr = vim.api.nvim_get_current_buf()
   if sub == 'improve' then
     local title = args[2] and ('Improve: ' .. args[2]) or 'Improve'
-    M.improve({ bufnr = bufnr, title = title, range = M.command_range(bufnr, opts.range, opts.line1, opts.line2) })
+    local client = M.get_client(bufnr)
+    local encoding = client and client.offset_encoding or 'utf-16'
+    M.improve({
+      bufnr = bufnr,
+      title = title,
+      range = M.command_range(bufnr, opts.range, opts.line1, opts.line2, encoding),
+    })
   elseif sub == 'style' then
     M.pick_style('writingStyle', bufnr)
   elseif sub == 'tone' then
