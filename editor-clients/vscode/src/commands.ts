@@ -43,18 +43,22 @@ async function listStyles(api: ServerApi, uri: vscode.Uri): Promise<StylesInfo> 
   return parseStylesInfo(await api.executeCommand('rephrase.listStyles', [uri.toString()]));
 }
 
+/** The server names files by URI; accept a plain path too. */
+function toUri(file: string): vscode.Uri {
+  return /^[a-z][a-z0-9+.-]+:/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
+}
+
 /** " (saved in <path>)" for the project file the server changed, shown as a path. */
 export function where(file: string | null): string {
   if (!file) {
     return '';
   }
   let shown = file;
-  if (file.startsWith('file:')) {
-    try {
-      shown = vscode.Uri.parse(file).fsPath;
-    } catch {
-      shown = file;
-    }
+  try {
+    const uri = toUri(file);
+    shown = uri.scheme === 'file' ? uri.fsPath : file;
+  } catch {
+    shown = file;
   }
   return ` (saved in ${shown})`;
 }
@@ -112,6 +116,7 @@ export async function chooseStyle(
     void vscode.window.showWarningMessage(`Rephrase: the ${text.noun} was not changed.`);
     return undefined;
   }
+  await saveProjectFile(result.file);
   void vscode.window.showInformationMessage(
     picked.value === DEFAULT_CHOICE
       ? `Rephrase: ${text.noun} cleared${where(result.file)}.`
@@ -150,12 +155,29 @@ export async function chooseLanguage(api: ServerApi, uri: vscode.Uri): Promise<s
     void vscode.window.showWarningMessage('Rephrase: the language was not changed.');
     return undefined;
   }
+  await saveProjectFile(result.file);
   void vscode.window.showInformationMessage(
     picked.value === null
       ? `Rephrase: language will be detected${where(result.file)}.`
       : `Rephrase: language set to ${picked.value}${where(result.file)}.`,
   );
   return picked.value;
+}
+
+/**
+ * Saves `.rephrase.toml` after the server changed it through `workspace/applyEdit` (which leaves
+ * it modified in the editor), unless `rephrase.saveProjectFile` is off. True when it was saved.
+ */
+export async function saveProjectFile(file: string | null): Promise<boolean> {
+  if (!file || vscode.workspace.getConfiguration('rephrase').get<boolean>('saveProjectFile') === false) {
+    return false;
+  }
+  const wanted = toUri(file).toString();
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === wanted);
+  if (document === undefined || !document.isDirty) {
+    return false;
+  }
+  return document.save();
 }
 
 const NUMBER = new Intl.NumberFormat('en-US');

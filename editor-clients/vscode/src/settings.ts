@@ -35,6 +35,7 @@ export const CLIENT_SETTING_KEYS = [
   'server.pythonPath',
   'trace.server',
   'documentLanguages',
+  'saveProjectFile',
 ] as const;
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs. */

@@ -6,6 +6,7 @@ import {
   errorMessage,
   formatUsage,
   improveSelection,
+  saveProjectFile,
   showUsage,
 } from '../src/commands';
 import { ProtocolError, ServerApi } from '../src/protocol';
@@ -122,6 +123,45 @@ describe('choosing a writing style or tone', () => {
     const badSet = new FakeServer({ 'rephrase.listStyles': () => styles(), 'rephrase.setStyle': () => 'ok' });
     fake.state.pickAnswers.push(byLabel('simple'));
     await assert.rejects(chooseStyle(badSet, uri, 'writingStyle'), /applied, file/);
+  });
+});
+
+describe('saving the project file', () => {
+  function projectDocument(dirty: boolean) {
+    const doc = {
+      uri: fake.Uri.parse('file:///notes/.rephrase.toml'),
+      isDirty: dirty,
+      saved: 0,
+      async save() {
+        doc.saved++;
+        doc.isDirty = false;
+        return true;
+      },
+    };
+    fake.state.textDocuments.push(doc);
+    return doc;
+  }
+
+  it('saves .rephrase.toml when the server left it modified', async () => {
+    const doc = projectDocument(true);
+    const server = new FakeServer({
+      'rephrase.listStyles': () => styles(),
+      'rephrase.setStyle': () => ({ applied: true, file: 'file:///notes/.rephrase.toml' }),
+    });
+    fake.state.pickAnswers.push(byLabel('simple'));
+    await chooseStyle(server, uri, 'writingStyle');
+    assert.equal(doc.saved, 1);
+  });
+
+  it('leaves it alone when the setting is off, or when it is not modified', async () => {
+    const doc = projectDocument(true);
+    fake.setSettings('rephrase', '', { saveProjectFile: false });
+    assert.equal(await saveProjectFile('file:///notes/.rephrase.toml'), false);
+    fake.setSettings('rephrase', '', {});
+    doc.isDirty = false;
+    assert.equal(await saveProjectFile('file:///notes/.rephrase.toml'), false);
+    assert.equal(await saveProjectFile(null), false);
+    assert.equal(doc.saved, 0);
   });
 });
 

@@ -91,6 +91,7 @@ export const state = {
   appliedEdits: [] as any[],
   applyEditResult: true,
   activeTextEditor: undefined as any,
+  textDocuments: [] as any[],
 };
 
 export function reset(): void {
@@ -105,6 +106,7 @@ export function reset(): void {
   state.appliedEdits = [];
   state.applyEditResult = true;
   state.activeTextEditor = undefined;
+  state.textDocuments = [];
 }
 
 /** Sets `section` settings for `scope` (a URI string; '' for the user/workspace level). */
@@ -162,6 +164,9 @@ class Configuration {
 }
 
 export const workspace = {
+  get textDocuments(): any[] {
+    return state.textDocuments;
+  },
   getConfiguration(section?: string, scope?: Uri): Configuration {
     const scopes = state.settings.get(section ?? '');
     const base = scopes?.get('') ?? {};
