@@ -183,28 +183,55 @@ _INLINE_ALTERNATIVES = (
     r"[\[\]]",  # link text brackets
     r"\$\$" + _ANY + r"+?\$\$",  # display math written inline
     r"\$(?![\s$])(?:[^$\\]|\\" + _ANY + r")+?(?<![\s\\])\$(?!\d)",  # inline math
-    r"(?P<url>(?:https?|ftp)://" + _URL_TAIL + r"|www\." + _URL_TAIL + ")",  # bare URL
     r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity
     r"\*+|~~+",  # emphasis and strikethrough markers
     r"(?P<under>_+)",  # emphasis marker unless inside a word (checked below)
 )
 _INLINE = re.compile(
-    (r"(?=[\\`<!\[\]$&*~_hfw])(?:" + "|".join(_INLINE_ALTERNATIVES) + ")").replace(
+    (r"(?=[\\`<!\[\]$&*~_])(?:" + "|".join(_INLINE_ALTERNATIVES) + ")").replace(
         "[^", "[^\x00"
     )
 )
+# Bare URLs are found by a second pass that looks for "://" and "www." (a literal search is
+# much faster than stopping at every h, f and w), then reads the scheme before and the rest after.
+_URL_HINT = re.compile(r"://|www\.")
+_URL_SCHEME = re.compile(r"(?:https?|ftp)$")
+_URL_REST = re.compile(_URL_TAIL.replace("[^", "[^\x00"))
 _WORD_BEFORE_URL = re.compile(r"[\w/@.]")
 
 
-def _keep(m: re.Match[str], text: str, start: int, end: int) -> bool:
-    """Filter the matches that a regular expression cannot judge alone."""
-    s, e = m.span()
-    if m.group("under") is not None:
+def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Protected spans in ``text[start:end]``, sorted by start (they may overlap: URLs)."""
+    spans = []
+    for m in _INLINE.finditer(text, start, end):
+        s, e = m.span()
         # `snake_case`: an underscore run between two letters or digits is part of the word
-        return not (s > start and e < end and text[s - 1].isalnum() and text[e].isalnum())
-    if m.group("url") is not None:
-        return s == start or _WORD_BEFORE_URL.match(text, s - 1) is None
-    return True
+        if (
+            m.lastgroup == "under"
+            and s > start
+            and e < end
+            and text[s - 1].isalnum()
+            and text[e].isalnum()
+        ):
+            continue
+        spans.append((s, e))
+    urls = []
+    for m in _URL_HINT.finditer(text, start, end):
+        s = m.start()
+        if m.group() == "://":
+            scheme = _URL_SCHEME.search(text, max(start, s - 5), s)
+            if scheme is None:
+                continue
+            s = scheme.start()
+        if s > start and _WORD_BEFORE_URL.match(text, s - 1) is not None:
+            continue
+        rest = _URL_REST.match(text, m.end(), end)
+        if rest is not None:
+            urls.append((s, rest.end()))
+    if urls:
+        spans.extend(urls)
+        spans.sort()
+    return spans
 
 
 def inline_protected(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
@@ -213,10 +240,9 @@ def inline_protected(text: str, start: int = 0, end: int | None = None) -> list[
     Code spans, escapes, autolinks, inline HTML, images, footnote references, link brackets,
     link destinations and titles, math, bare URLs, entities and emphasis markers; an underscore
     run between two letters or digits (``snake_case``) is part of the word, not a marker.
+    Sorted by start; spans may overlap (a URL inside a code span), which make_block merges.
     """
-    if end is None:
-        end = len(text)
-    return [m.span() for m in _INLINE.finditer(text, start, end) if _keep(m, text, start, end)]
+    return _scan(text, start, len(text) if end is None else end)
 
 
 # --------------------------------------------------------------------------------------------
@@ -356,14 +382,11 @@ class _Scanner:
                 pos += segs[-1][1] - segs[0][0] + 1
             k = 0
             n = len(pending)
-            for m in _INLINE.finditer(joined):
-                ms = m.start()
+            for ms, me in _scan(joined, 0, len(joined)):
                 while k + 1 < n and bases[k + 1] <= ms:
                     k += 1
-                base = bases[k]
-                if _keep(m, joined, base, base + pending[k][-1][1] - pending[k][0][0]):
-                    shift = pending[k][0][0] - base
-                    found[k].append((ms + shift, m.end() + shift))
+                shift = pending[k][0][0] - bases[k]
+                found[k].append((ms + shift, me + shift))
         blocks = []
         for segs, protected in zip(pending, found, strict=True):
             if protected:
@@ -380,8 +403,17 @@ class _Scanner:
         self.leaf = _NONE
 
     def _emit_para(self, lines: list[tuple[int, int]]) -> None:
-        ends = self.lines.ends
-        self._emit([(s, ends[i]) for i, s in lines])
+        # Each line's content starts at a non-blank character (the scanner skipped the
+        # indentation): only trailing white space may need trimming.
+        text, ends = self.text, self.lines.ends
+        segs = []
+        for i, s in lines:
+            e = ends[i]
+            if text[e - 1] in _SPACE:
+                e = s + len(text[s:e].rstrip(_SPACE))
+            segs.append((s, e))
+        if segs:
+            self.pending.append(segs)
 
     def _emit_row(self, line: int, start: int) -> None:
         for s, e in _table_cells(self.text, start, self.lines.ends[line]):

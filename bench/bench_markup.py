@@ -1,0 +1,130 @@
+"""Benchmark of markup-aware prose extraction (issue 5): 1 MB of Markdown in ≤ 100 ms.
+
+Usage: ``python bench/bench_markup.py [--size-kb 1024] [--repeat 7] [--reference]``
+
+Documents of three shapes, each the tests/data/markup documents repeated to ``--size-kb``:
+
+- ``prose``: guide.md — long paragraphs, headings, a quote (documentation pages, articles);
+- ``readme``: README.md without its front matter — tables, lists, fences, badges, short lines;
+- ``mixed``: one README for two guides.
+
+For each, ``markdown_blocks`` (what ``prose_blocks(text, "markdown")`` calls) is timed: the best
+of ``--repeat`` runs, CPU time of one core (``time.process_time``) and wall time. A calibration
+figure (a bare Python loop of one million iterations) is printed so runs on different machines
+can be compared. ``--reference`` also times markdown-it-py parsing the same documents (block and
+inline rules, as the extractor's reference in the tests) to show why it is not used at run time.
+The other formats are timed on their data document repeated to 100 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "markup"
+BUDGET_MS = 100.0
+
+
+def _read(name: str) -> str:
+    with open(DATA / name, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+def _scaled(unit: str, size: int) -> str:
+    """``unit`` repeated (blank line between copies) and cut at a line end near ``size``."""
+    text = (unit.rstrip("\n") + "\n\n") * (size // len(unit) + 1)
+    cut = text.rfind("\n", 0, size)
+    return text[: cut + 1]
+
+
+def _best(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Best CPU and wall time in milliseconds over ``repeat`` runs."""
+    cpu = wall = float("inf")
+    for _ in range(repeat):
+        c0, w0 = time.process_time(), time.perf_counter()
+        fn()
+        cpu = min(cpu, time.process_time() - c0)
+        wall = min(wall, time.perf_counter() - w0)
+    return cpu * 1000, wall * 1000
+
+
+def _calibration() -> float:
+    c0 = time.process_time()
+    total = 0
+    for i in range(1_000_000):
+        total += i
+    return (time.process_time() - c0) * 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-kb", type=int, default=1024)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--reference", action="store_true", help="also time markdown-it-py")
+    args = parser.parse_args(argv)
+    if args.size_kb <= 0 or args.repeat <= 0:
+        parser.error("--size-kb and --repeat must be positive")
+
+    from rephrase_ls.text.markup import prose_blocks
+    from rephrase_ls.text.markup.markdown import markdown_blocks
+
+    size = args.size_kb * 1024
+    readme = _read("README.md").split("---\n", 2)[2]  # without the front matter
+    guide = _read("guide.md")
+    shapes = {
+        "prose": _scaled(guide, size),
+        "readme": _scaled(readme, size),
+        "mixed": _scaled(readme + "\n" + guide + "\n" + guide, size),
+    }
+    print(f"calibration: 1M-iteration Python loop = {_calibration():.0f} ms CPU")
+    print(f"Markdown, {args.size_kb} KB, best of {args.repeat} (budget {BUDGET_MS:.0f} ms)")
+    print(f"{'shape':8} {'lines':>7} {'blocks':>7} {'CPU ms':>8} {'wall ms':>8}  budget")
+    for name, text in shapes.items():
+        blocks = markdown_blocks(text)
+        assert prose_blocks(text, "markdown") == blocks
+        cpu, wall = _best(lambda text=text: markdown_blocks(text), args.repeat)
+        lines = text.count("\n")
+        verdict = "met" if cpu <= BUDGET_MS * args.size_kb / 1024 else "MISSED"
+        print(f"{name:8} {lines:7} {len(blocks):7} {cpu:8.1f} {wall:8.1f}  {verdict}")
+
+    if args.reference:
+        from markdown_it import MarkdownIt
+        from mdit_py_plugins.dollarmath import dollarmath_plugin
+        from mdit_py_plugins.footnote import footnote_plugin
+        from mdit_py_plugins.front_matter import front_matter_plugin
+
+        md = (
+            MarkdownIt("commonmark")
+            .enable(["table", "strikethrough"])
+            .use(front_matter_plugin)
+            .use(footnote_plugin)
+            .use(dollarmath_plugin)
+        )
+        print("markdown-it-py parse (reference, not used at run time)")
+        for name, text in shapes.items():
+            cpu, wall = _best(lambda text=text: md.parse(text), 1)
+            print(f"{name:8} {cpu:8.1f} ms CPU")
+
+    others = {
+        "latex": ("paper.tex", "latex"),
+        "rst": ("usage.rst", "restructuredtext"),
+        "python": ("geometry.py", "python"),
+        "gitcommit": ("COMMIT_EDITMSG", "gitcommit"),
+    }
+    print("other formats, data document repeated to 100 KB")
+    for label, (file_name, language_id) in others.items():
+        text = _scaled(_read(file_name), 100 * 1024)
+        if label == "gitcommit":
+            text = _read(file_name).split("# ----")[0] * (100 * 1024 // 600)
+        cpu, _ = _best(lambda text=text, lid=language_id: prose_blocks(text, lid), 3)
+        rate = len(text) / 1024 / (cpu / 1000) if cpu else float("inf")
+        print(f"{label:10} {cpu:8.1f} ms CPU  {rate:8.0f} KB/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
