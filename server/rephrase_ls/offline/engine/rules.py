@@ -54,9 +54,7 @@ _SPACE_BEFORE = re.compile(
     rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.;:!?])(?=[\s\ue000]|$)|([,;])(?={_L})"
     rf"|([.!?])(?=[A-ZÀ-ÖØ-Þ]))"
 )
-_SPACE_BEFORE_FR = re.compile(
-    rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))"
-)
+_SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))")
 _NO_SPACE_BEFORE_FR = re.compile(r"(?<=[\w\ue002])([;:!?])(?=\s|$)")
 _MISSING_SPACE_SENTENCE = re.compile(rf"(?<={_L}{_L})([.!?])(?=[A-ZÀ-ÖØ-Þ]{_L}*{_EDGE_AFTER})")
 _MISSING_SPACE_COMMA = re.compile(rf"(?<={_L}{_L})([,;])(?={_L}{_L})")

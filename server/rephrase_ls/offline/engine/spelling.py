@@ -27,6 +27,8 @@ _CACHE_LIMIT: Final = 200_000
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero),
 # so for Spanish only accent restoration and typical slips are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
+# Portuguese accents differ by variant (comitê / comité): only missing accents are added.
+NO_ACCENT_CHANGE: Final = frozenset({"pt"})
 
 # Regular inflections: (ending, stem endings): "turisti" is known when "turista" is listed.
 _INFLECTIONS: Final[dict[str, tuple[tuple[str, tuple[str, ...]], ...]]] = {
@@ -129,13 +131,19 @@ class Speller:
             found = self._pick(self._slips(word))
         if found is None and len(word) >= MIN_LENGTH and self.lang not in SLIPS_ONLY:
             # An unknown word that differs from a listed one only in its last two letters is
-            # more likely an inflection the list lacks than a typing error.
+            # more likely an inflection the list lacks than a typing error; one that differs in
+            # its first letter is more likely a foreign word ("cache" is not "ache").
             tail = len(word) - 2
-            found = self._pick({c for c in self._edits1(word) if _first_difference(word, c) < tail})
+            edits = self._edits1(word)
+            allowed = {c for c in edits if 0 < _first_difference(word, c) < tail}
+            found = self._pick(edits, allowed)
         return found
 
-    def _pick(self, candidates: set[str]) -> str | None:
-        """The dominant frequent candidate, or ``None`` (ties are never broken)."""
+    def _pick(self, candidates: set[str], allowed: set[str] | None = None) -> str | None:
+        """The dominant frequent candidate, or ``None`` (ties are never broken).
+
+        With ``allowed``, only those may win, but every candidate counts as a rival.
+        """
         freq = self.freq
         best = ""
         best_count = 0
@@ -148,6 +156,8 @@ class Speller:
             elif count > second_count:
                 second_count = count
         if best_count < MIN_CANDIDATE_COUNT or best_count < DOMINANCE * second_count:
+            return None
+        if allowed is not None and best not in allowed:
             return None
         return best
 
@@ -164,6 +174,8 @@ class Speller:
             else:
                 out.add(word[:i] + c + word[i:])
             base = _base_letter(c)
+            if c != base and self.lang in NO_ACCENT_CHANGE:
+                continue
             for variant in self._accents.get(base, ""):
                 if variant != c and variant != base:  # add or change an accent, never drop one
                     out.add(word[:i] + variant + word[i + 1 :])
