@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import httpx
 
 from rephrase_ls import __version__
-from rephrase_ls.service.batching import DEFAULT_LIMIT, plan_batches
+from rephrase_ls.service.batching import DEFAULT_LIMIT, BatchPlan, plan_batches
 from rephrase_ls.service.config import ServiceConfig, validate_base_url
 from rephrase_ls.service.errors import (
     BadRequest,
@@ -38,6 +38,7 @@ from rephrase_ls.service.errors import (
     NotConfigured,
     NotFound,
     RequestTimeout,
+    RequestTooLarge,
     ServiceError,
     error_for_status,
     scrub,
@@ -72,6 +73,8 @@ _JSON_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
 PRODUCTS_PATH = "/v3/languages/products"
 RESOURCES_PATH = "/v3/languages/resources"
 REPHRASE_PATH = "/v2/write/rephrase"
+#: After a 413 a request is resent in halves, but never in bodies smaller than this.
+MIN_SPLIT_LIMIT = 512
 
 Sleep = Callable[[float], Awaitable[object]]
 ProgressCallback = Callable[[int, int], None]
@@ -155,6 +158,21 @@ def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
         if isinstance(exc, ServiceError):
             return exc
     return flat[0] if flat else group
+
+
+def _merge(plan: BatchPlan, results: Sequence[Sequence[Improvement]]) -> list[Improvement]:
+    """One improvement per text of ``plan``: split pieces joined, languages from the first."""
+    joined = plan.join([[imp.text for imp in got] for got in results])
+    firsts: list[Improvement | None] = [None] * plan.text_count
+    for got, owners in zip(results, plan.owners, strict=True):
+        for imp, owner in zip(got, owners, strict=True):
+            if firsts[owner] is None:
+                firsts[owner] = imp
+    merged: list[Improvement] = []
+    for text, first in zip(joined, firsts, strict=True):
+        assert first is not None
+        merged.append(Improvement(text, first.target_language, first.detected_source_language))
+    return merged
 
 
 def _check_style(value: str | None, field: str) -> None:
@@ -504,6 +522,8 @@ class ServiceClient:
         split and re-joined), sent ``max_concurrency`` at a time; ``on_progress(done, total)``
         is called after each request. With ``capabilities`` (of the write product), a style or
         tone without the ``prefer_`` prefix that the target does not support is refused early.
+        A request the service answers 413 is resent in halves (down to 512-byte bodies).
+        Any failure fails the whole call (the other requests are cancelled): never partial data.
         """
         if self.config.effective_tier == "free":
             raise FreeTierNotAllowed(
@@ -557,31 +577,49 @@ class ServiceClient:
         done = 0
         deadline_at = self._deadline_at()
 
-        async def worker() -> None:
-            nonlocal done
-            for r in pending:
-                pieces = plan.requests[r]
+        async def send(pieces: Sequence[str], body_limit: int) -> tuple[Improvement, ...]:
+            """One request for ``pieces``; on 413, the same pieces in smaller requests."""
+            body = encode(list(pieces))
+            try:
                 response = await self._send(
                     "POST",
                     REPHRASE_PATH,
-                    content=encode(list(pieces)),
+                    content=body,
                     content_type="application/json",
                     deadline_at=deadline_at,
                     what="the text",
                 )
-                data = self._json(response, "the text")
-                try:
-                    results[r] = parse_improvements(data, len(pieces))
-                except MalformedResponse as exc:
-                    exc.trace_id = response.headers.get("X-Trace-ID")
-                    exc.status = response.status_code
-                    log.warning(
-                        "POST %s: malformed response (X-Trace-ID %s): %s",
-                        REPHRASE_PATH,
-                        exc.trace_id,
-                        exc.message,
-                    )
+            except RequestTooLarge:
+                smaller = min(body_limit, len(body)) // 2
+                if smaller < MIN_SPLIT_LIMIT:
                     raise
+                log.info(
+                    "the service found a %d-byte body too large; resending in bodies of at "
+                    "most %d bytes",
+                    len(body),
+                    smaller,
+                )
+                sub = plan_batches(list(pieces), encode, smaller, measure=json_text_size)
+                parts = [await send(request, smaller) for request in sub.requests]
+                return tuple(_merge(sub, parts))
+            data = self._json(response, "the text")
+            try:
+                return parse_improvements(data, len(pieces))
+            except MalformedResponse as exc:
+                exc.trace_id = response.headers.get("X-Trace-ID")
+                exc.status = response.status_code
+                log.warning(
+                    "POST %s: malformed response (X-Trace-ID %s): %s",
+                    REPHRASE_PATH,
+                    exc.trace_id,
+                    exc.message,
+                )
+                raise
+
+        async def worker() -> None:
+            nonlocal done
+            for r in pending:
+                results[r] = await send(plan.requests[r], limit)
                 done += 1
                 if on_progress is not None:
                     on_progress(done, total)
@@ -593,20 +631,11 @@ class ServiceClient:
         except BaseExceptionGroup as eg:
             raise _first_error(eg) from None
 
-        improved: list[list[str]] = []
-        firsts: list[Improvement | None] = [None] * len(texts)
-        for r, got in enumerate(results):
+        finished: list[tuple[Improvement, ...]] = []
+        for got in results:
             assert got is not None
-            improved.append([imp.text for imp in got])
-            for imp, owner in zip(got, plan.owners[r], strict=True):
-                if firsts[owner] is None:
-                    firsts[owner] = imp
-        joined = plan.join(improved)
-        out: list[Improvement] = []
-        for text, first in zip(joined, firsts, strict=True):
-            assert first is not None
-            out.append(Improvement(text, first.target_language, first.detected_source_language))
-        return out
+            finished.append(got)
+        return _merge(plan, finished)
 
     @staticmethod
     def _check_capabilities(

@@ -632,3 +632,36 @@ async def test_insecure_url_refused_without_transport() -> None:
     ) as embedded:
         assert embedded.backend == "offline"
         assert embedded.base_url == "http://offline.embedded"
+
+
+# ------------------------------------------------------------------------------ 413
+
+
+async def test_413_resends_in_smaller_bodies(make_client: MakeClient) -> None:
+    accepted: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if len(request.content) > 3000:  # a deployment with a smaller limit than 10 KiB
+            return httpx.Response(413, json={"message": "Request Entity Too Large"})
+        accepted.append(len(request.content))
+        return echo_improvements(request, str.swapcase)
+
+    progress: list[tuple[int, int]] = []
+    client = make_client(handler)
+    texts = ["Erster Satz hier. Zweiter Satz dort! " * 200, "Kurz.", "Noch ein Text. " * 300]
+    result = await client.rephrase(
+        texts, target_lang="de", on_progress=lambda d, t: progress.append((d, t))
+    )
+    assert [r.text for r in result] == [t.swapcase() for t in texts]
+    assert accepted and max(accepted) <= 3000
+    total = progress[-1][1]
+    assert progress == [(i, total) for i in range(1, total + 1)]  # planned requests only
+
+
+async def test_413_for_every_size_gives_up(make_client: MakeClient) -> None:
+    rec = Recorder(respond(413, {"message": "too large"}))
+    client = make_client(rec)
+    with pytest.raises(RequestTooLarge):
+        await client.rephrase(["x" * 5000], target_lang="de")
+    # The body, then halves while they stay above 512 bytes (only the first part is tried).
+    assert [len(r.content) for r in rec.requests] == [5032, 2516, 1258, 629]
