@@ -43,8 +43,11 @@ V2_FORMALITY = set(_FORMALITY.split())
 
 
 @contextmanager
-def offline_service(**knobs: Any) -> Iterator[str]:
-    """Serve a fresh offline app on 127.0.0.1:<ephemeral> in a thread; yields its base URL."""
+def offline_service(servers: list[uvicorn.Server] | None = None, **knobs: Any) -> Iterator[str]:
+    """Serve a fresh offline app on 127.0.0.1:<ephemeral> in a thread; yields its base URL.
+
+    ``servers``, when given, receives the uvicorn server (to look at its connections).
+    """
     # IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted connections only for sockets that say
     # they are TCP (else Nagle + delayed ACK add ~40 ms to every response).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -59,6 +62,8 @@ def offline_service(**knobs: Any) -> Iterator[str]:
         timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
+    if servers is not None:
+        servers.append(server)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -313,3 +318,20 @@ async def test_cancelling_the_caller_stops_waiting_at_once() -> None:
             assert time.monotonic() - started < 1.0
             # The client is still usable afterwards.
             assert await client.languages("write")
+
+
+async def test_connections_are_kept_alive() -> None:
+    servers: list[uvicorn.Server] = []
+    with offline_service(servers) as url:
+        state = servers[0].server_state
+        async with client_for(url, max_concurrency=3) as client:
+            for _ in range(5):
+                await client.usage()
+            assert state.total_requests == 5 and len(state.connections) == 1
+            texts = ["A sentence of English text for the service. " * 60] * 12
+            progress: list[int] = []
+            await client.rephrase(
+                texts, target_lang="en-US", on_progress=lambda d, t: progress.append(t)
+            )
+            assert progress[-1] > 3 and state.total_requests == 5 + progress[-1]
+            assert len(state.connections) <= 3  # one per concurrent request, reused
