@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from rephrase_ls.text.diff import matching_blocks, tokenize
 from rephrase_ls.text.markup import ProseBlock
@@ -133,12 +134,8 @@ def _interleave(lines: Sequence[str], gaps: Sequence[str]) -> str:
 
 
 def _starts(tokens: Sequence[str]) -> list[int]:
-    starts = []
-    position = 0
-    for token in tokens:
-        starts.append(position)
-        position += len(token)
-    return starts
+    """Offset of each token in the joined text."""
+    return [0, *accumulate(map(len, tokens))][: len(tokens)]
 
 
 def _lay_out(

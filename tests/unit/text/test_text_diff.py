@@ -66,8 +66,14 @@ def test_tokens_keep_marks_and_emoji_sequences_whole() -> None:
     [
         # One changed word: one edit on that word only.
         ("The quick brown fox.", "The fast brown fox.", [(4, 9, "fast")]),
-        # Two changed words separated by an unchanged space: the space is not inside an edit.
-        ("The quick brown fox.", "The fast red fox.", [(4, 9, "fast"), (10, 15, "red")]),
+        # Two neighbouring changed words: one edit, the unchanged words around stay out of it.
+        ("The quick brown fox.", "The fast red fox.", [(4, 15, "fast red")]),
+        # Changed words apart: separate edits.
+        (
+            "The quick brown fox jumps.",
+            "The fast brown fox leaps.",
+            [(4, 9, "fast"), (20, 25, "leaps")],
+        ),
         # Punctuation change only.
         ("Hello world.", "Hello world!", [(11, 12, "!")]),
         # Insertion between words.
