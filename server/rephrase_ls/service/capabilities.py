@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rephrase_ls.service.errors import NotConfigured, ServiceError
 from rephrase_ls.service.models import (
@@ -193,6 +193,17 @@ class V2Languages:
         return lang is not None and lang.supports_formality
 
 
+async def _all(*calls: Coroutine[Any, Any, Any]) -> list[Any]:
+    """Run ``calls`` concurrently; the first failure cancels the others and is raised as is."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(call) for call in calls]
+    except BaseExceptionGroup as eg:
+        errors = [e for e in eg.exceptions if isinstance(e, ServiceError)]
+        raise (errors[0] if errors else eg.exceptions[0]) from None
+    return [task.result() for task in tasks]
+
+
 @dataclass
 class _Entry:
     value: object
@@ -260,7 +271,7 @@ class CapabilityStore:
 
         async def fetch() -> Capabilities:
             client = self.client
-            languages, products, exceptions = await asyncio.gather(
+            languages, products, exceptions = await _all(
                 client.languages(product), client.products(), client.exceptions(product)
             )
             return Capabilities(product, languages, products, exceptions)
@@ -273,7 +284,7 @@ class CapabilityStore:
         """The v2 source and target lists, cached like ``get``."""
 
         async def fetch() -> V2Languages:
-            source, target = await asyncio.gather(
+            source, target = await _all(
                 self.client.v2_languages("source"), self.client.v2_languages("target")
             )
             return V2Languages(source, target)

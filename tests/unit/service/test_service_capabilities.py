@@ -308,3 +308,24 @@ async def test_store_v2(fake_time: FakeTime) -> None:
     assert v2.supports_formality("de")
     assert store.peek_v2() is v2
     assert sorted(service.calls) == ["/v2/languages?type=source", "/v2/languages?type=target"]
+
+
+async def test_store_failure_cancels_the_other_fetches(fake_time: FakeTime) -> None:
+    import asyncio
+
+    cancelled: list[str] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v3/languages/products":
+            return httpx.Response(500, json={"message": "down"})
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            cancelled.append(request.url.path)
+            raise
+        raise AssertionError("unreachable")
+
+    store = CapabilityStore(mock_client(handler, fake_time, max_retries=0), clock=fake_time.clock)
+    with pytest.raises(ServerError):
+        await store.get("write")
+    assert sorted(cancelled) == ["/v3/languages", "/v3/languages/exceptions"]
