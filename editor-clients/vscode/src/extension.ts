@@ -109,7 +109,7 @@ class ServerManager implements vscode.Disposable {
       documentSelector: selector,
       outputChannel: this.output,
       traceOutputChannel: this.output,
-      middleware: { workspace: { configuration: configurationMiddleware() as never } },
+      middleware: { workspace: { configuration: configurationMiddleware() } },
       initializationFailedHandler: (error) => {
         this.output.error(`Initialisation failed: ${errorMessage(error)}`);
         return false;

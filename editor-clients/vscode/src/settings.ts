@@ -4,6 +4,7 @@
  * server's own defaults apply).
  */
 import * as vscode from 'vscode';
+import type { ConfigurationRequest, LSPAny } from 'vscode-languageclient';
 
 /** The configuration section shared with the server (`[rephrase]` in `.rephrase.toml`). */
 export const SECTION = 'rephrase';
@@ -103,34 +104,20 @@ export function answerConfigurationItem(
   return DELEGATE;
 }
 
-interface ConfigurationItem {
-  scopeUri?: string | null;
-  section?: string | null;
-}
-
-type Next = (
-  params: { items: ConfigurationItem[] },
-  token: vscode.CancellationToken,
-) => unknown;
-
 /**
  * A `middleware.workspace.configuration` for vscode-languageclient: answers the `rephrase`
  * items from the editor's settings for the item's scope, delegating anything else.
  */
-export function configurationMiddleware() {
-  return async (
-    params: { items: ConfigurationItem[] },
-    token: vscode.CancellationToken,
-    next: Next,
-  ): Promise<unknown> => {
-    const results: unknown[] = [];
+export function configurationMiddleware(): ConfigurationRequest.MiddlewareSignature {
+  return async (params, token, next) => {
+    const results: LSPAny[] = [];
     for (const item of params.items) {
       const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
       const answer = answerConfigurationItem(item.section, (section) =>
         vscode.workspace.getConfiguration(section, scope),
       );
       if (answer !== DELEGATE) {
-        results.push(answer);
+        results.push(answer as LSPAny);
         continue;
       }
       const delegated = await next({ items: [item] }, token);
