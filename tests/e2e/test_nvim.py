@@ -92,6 +92,7 @@ CASES = [
     "language_and_usage",
     "restart",
     "ranges",
+    "help",
     "health",
     "health_without_buffer",
 ]

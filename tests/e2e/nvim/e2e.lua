@@ -347,6 +347,20 @@ function cases.ranges()
   eq(r.start.character, emoji - 1, 'cursor column in utf-32')
 end
 
+-- The help file has valid, unique tags and :help finds them.
+function cases.help()
+  local doc = project .. '/doc'
+  vim.fn.mkdir(doc, 'p')
+  vim.fn.writefile(vim.fn.readfile(plugin .. '/doc/rephrase.txt'), doc .. '/rephrase.txt')
+  vim.cmd('helptags ' .. vim.fn.fnameescape(doc)) -- raises on duplicate tags
+  vim.opt.runtimepath:prepend(project)
+  for _, tag in ipairs({ 'rephrase.txt', ':Rephrase', 'g:rephrase', 'rephrase-configuration', 'rephrase-health' }) do
+    vim.cmd('help ' .. tag)
+    check(vim.bo.filetype == 'help', 'no help for %s', tag)
+    vim.cmd('helpclose')
+  end
+end
+
 -- :checkhealth with no buffer attached starts a short-lived server to reach the backend.
 function cases.health_without_buffer()
   vim.g.rephrase = { cmd = { server } }
