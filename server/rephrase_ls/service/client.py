@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from json.encoder import encode_basestring as _encode_basestring
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -33,6 +34,7 @@ from rephrase_ls.service.errors import (
     BadRequest,
     ConnectionFailed,
     FreeTierNotAllowed,
+    InsecureURL,
     InvalidRequest,
     MalformedResponse,
     NotConfigured,
@@ -160,6 +162,14 @@ def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return flat[0] if flat else group
 
 
+def _check_shape(url: str) -> str:
+    """With an explicit transport only the shape matters: ``http(s)://host``."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise InsecureURL(f"The server URL {url!r} must look like http(s)://HOST.")
+    return url
+
+
 def _merge(plan: BatchPlan, results: Sequence[Sequence[Improvement]]) -> list[Improvement]:
     """One improvement per text of ``plan``: split pieces joined, languages from the first."""
     joined = plan.join([[imp.text for imp in got] for got in results])
@@ -219,7 +229,7 @@ class ServiceClient:
             # Deferred: the client can exist (and say its backend) before it is configured.
             self._base_error = exc
         else:
-            self._base_url = url if transport is not None else validate_base_url(url)
+            self._base_url = _check_shape(url) if transport is not None else validate_base_url(url)
         self._product_param: Literal["product", "resource"] = "product"
         self._products_path = PRODUCTS_PATH
         self._exceptions_removed = False
@@ -328,6 +338,9 @@ class ServiceClient:
                 f"The service did not answer {what} within {timeout:.3g} s; check the "
                 "connection or try again later."
             )
+        except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+            detail = shorten(scrub(str(exc), self._secrets()), 200)
+            return InsecureURL(f"The server URL {self.base_url!r} cannot be used ({detail}).")
         except httpx.TransportError as exc:
             detail = shorten(scrub(str(exc) or type(exc).__name__, self._secrets()), 200)
             return ConnectionFailed(

@@ -665,3 +665,15 @@ async def test_413_for_every_size_gives_up(make_client: MakeClient) -> None:
         await client.rephrase(["x" * 5000], target_lang="de")
     # The body, then halves while they stay above 512 bytes (only the first part is tried).
     assert [len(r.content) for r in rec.requests] == [5032, 2516, 1258, 629]
+
+
+async def test_bad_url_shape_with_a_transport() -> None:
+    with pytest.raises(InsecureURL):
+        ServiceClient(
+            ServiceConfig(server_url="offline.embedded"),
+            transport=httpx.MockTransport(respond(200, [])),
+        )
+    with pytest.raises(InsecureURL):
+        ServiceClient(
+            ServiceConfig(server_url="ftp://x"), transport=httpx.MockTransport(respond(200, []))
+        )
