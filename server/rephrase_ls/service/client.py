@@ -600,7 +600,7 @@ class ServiceClient:
                     content=body,
                     content_type="application/json",
                     deadline_at=deadline_at,
-                    what="the text",
+                    what="the text improvement request",
                 )
             except RequestTooLarge:
                 smaller = min(body_limit, len(body)) // 2
@@ -615,7 +615,7 @@ class ServiceClient:
                 sub = plan_batches(list(pieces), encode, smaller, measure=json_text_size)
                 parts = [await send(request, smaller) for request in sub.requests]
                 return tuple(_merge(sub, parts))
-            data = self._json(response, "the text")
+            data = self._json(response, "the text improvement request")
             try:
                 return parse_improvements(data, len(pieces))
             except MalformedResponse as exc:
