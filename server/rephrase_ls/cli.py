@@ -17,7 +17,9 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
 
     serve = sub.add_parser("serve", help="run the language server (the default)")
-    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (debugging)")
+    serve.add_argument(
+        "--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (debugging)"
+    )
     serve.add_argument("--log-level", default="INFO", help="log level for the server's own log")
 
     sub.add_parser(

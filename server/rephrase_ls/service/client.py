@@ -389,6 +389,7 @@ class ServiceClient:
                 return outcome
             error = outcome
             status = error.status if error.status is not None else type(error).__name__
+            error.retries = retry
             if not error.retryable or retry >= self.config.max_retries:
                 log.warning(
                     "%s %s failed: %s (X-Trace-ID %s): %s",

@@ -19,6 +19,8 @@ class ServiceError(Exception):
     retryable: bool = False
     #: Seconds the service asked to wait (``Retry-After``), when it said so.
     retry_after: float | None = None
+    #: How many times the request was retried before this error was given up on.
+    retries: int = 0
 
     def __init__(
         self,

@@ -1,0 +1,266 @@
+"""The improvement pipeline shared by the language server and the command line.
+
+document → prose paragraphs (text/) → the service (service/) → rebuilt paragraphs → minimal edits.
+It knows nothing of LSP: the server and the CLI turn its edits into protocol edits or a diff.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rephrase_ls.settings import Settings
+from rephrase_ls.text.diff import TextEdit, word_edits
+from rephrase_ls.text.language import detect, document_override, normalize_language
+from rephrase_ls.text.paragraphs import Paragraph
+
+if TYPE_CHECKING:
+    from rephrase_ls.backend import Backend
+    from rephrase_ls.service.capabilities import Capabilities
+
+log = logging.getLogger(__name__)
+
+#: Variant pairs offered as "Convert to …" actions.
+VARIANTS = {"en-US": "en-GB", "en-GB": "en-US", "pt-BR": "pt-PT", "pt-PT": "pt-BR"}
+
+#: How much prose language detection looks at (detection is reliable well before this).
+DETECTION_SAMPLE = 4000
+
+
+@dataclass(frozen=True)
+class LanguageChoice:
+    """The document's language and what the write product offers for it."""
+
+    language: str | None
+    """Normalised code (``de``, ``en-US``) or None when unknown."""
+    source: str
+    """Where it came from: document, settings, detected, service or unknown."""
+    target_lang: str | None
+    """What to send as ``target_lang``: None when the write product does not support it."""
+    writing_styles: tuple[str, ...] = ()
+    tones: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    reason: str | None = None
+    """Why there are no style choices, in words for the writer."""
+
+
+def resolve_language(
+    text: str,
+    settings: Settings,
+    capabilities: Capabilities | None,
+    *,
+    service_detected: str | None = None,
+    sample: str | None = None,
+) -> LanguageChoice:
+    """Decide the language: in-document override, setting, offline detection, the service's view."""
+    override = document_override(text)
+    language: str | None
+    if override:
+        language, source = override, "document"
+    elif settings.language:
+        language, source = settings.language, "settings"
+    else:
+        detected = detect((sample if sample is not None else text)[:DETECTION_SAMPLE])
+        if detected:
+            language, source = detected, "detected"
+        elif service_detected:
+            language, source = service_detected, "service"
+        else:
+            language, source = None, "unknown"
+    if language is not None:
+        language = normalize_language(
+            language, settings.english_variant, settings.portuguese_variant
+        )
+    if language is None:
+        return LanguageChoice(
+            None,
+            source,
+            None,
+            reason="the document's language could not be determined; set rephrase.language "
+            "or add a 'rephrase: language=xx' comment",
+        )
+    if capabilities is None:
+        return LanguageChoice(
+            language,
+            source,
+            language,
+            reason="the service's language list is not loaded yet",
+        )
+    entry = capabilities.find(language)
+    if entry is None or not entry.usable_as_target:
+        return LanguageChoice(
+            language,
+            source,
+            None,
+            reason=f"the service cannot improve {language} text with styles or tones; "
+            "the default improvement is used",
+        )
+    styles = capabilities.writing_styles(entry.lang)
+    tones = capabilities.tones(entry.lang)
+    variant = VARIANTS.get(entry.lang)
+    variants: tuple[str, ...] = ()
+    if variant is not None:
+        other = capabilities.find(variant)
+        if other is not None and other.usable_as_target:
+            variants = (other.lang,)
+    reason = None
+    if not styles and not tones:
+        reason = f"the service offers no writing styles or tones for {entry.lang}"
+    return LanguageChoice(language, source, entry.lang, styles, tones, variants, reason)
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What one improvement asks for."""
+
+    target_lang: str | None = None
+    writing_style: str | None = None
+    tone: str | None = None
+
+    def label(self) -> str:
+        """A short description for messages."""
+        parts = [p for p in (self.writing_style, self.tone) if p]
+        if self.target_lang:
+            parts.append(self.target_lang)
+        return ", ".join(parts) or "default"
+
+
+def default_mode(settings: Settings, choice: LanguageChoice) -> Mode:
+    """The mode of the plain "Improve" action: the workspace's style or tone where supported.
+
+    A style the language does not offer is dropped (or sent as ``prefer_`` when the user asked
+    for that), so the plain action never fails on a language without styles.
+    """
+    style, tone = settings.writing_style, settings.tone
+
+    def fit(value: str | None, offered: tuple[str, ...]) -> str | None:
+        if value is None:
+            return None
+        base = value.removeprefix("prefer_")
+        if value.startswith("prefer_"):
+            return value
+        if base in offered:
+            return f"prefer_{base}" if settings.prefer_fallback else base
+        return f"prefer_{base}" if settings.prefer_fallback else None
+
+    return Mode(choice.target_lang, fit(style, choice.writing_styles), fit(tone, choice.tones))
+
+
+class ImprovementCache:
+    """Improvements already paid for, keyed by (backend, text, target, style, tone); LRU-bounded."""
+
+    def __init__(self, max_chars: int = 8_000_000) -> None:
+        self._items: OrderedDict[
+            tuple[str, str, str | None, str | None, str | None], tuple[str, str]
+        ]
+        self._items = OrderedDict()
+        self._chars = 0
+        self.max_chars = max_chars
+        self.hits = 0
+
+    def get(self, backend: str, text: str, mode: Mode) -> tuple[str, str] | None:
+        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone)
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+            self.hits += 1
+        return value
+
+    def put(self, backend: str, text: str, mode: Mode, improved: str, detected: str) -> None:
+        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone)
+        if key in self._items:
+            return
+        self._items[key] = (improved, detected)
+        self._chars += len(text) + len(improved)
+        while self._chars > self.max_chars and self._items:
+            (_, old_text, *_), (old_improved, _) = self._items.popitem(last=False)
+            self._chars -= len(old_text) + len(old_improved)
+
+
+@dataclass
+class Outcome:
+    """What one improvement produced."""
+
+    replacements: list[tuple[Paragraph, str]] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    detected_language: str | None = None
+    sent_texts: int = 0
+
+    def edits(self, text: str) -> list[TextEdit]:
+        """Minimal edits, in document offsets, sorted, that turn ``text`` into the improved text."""
+        out: list[TextEdit] = []
+        for paragraph, replacement in sorted(self.replacements, key=lambda r: r[0].start):
+            original = text[paragraph.start : paragraph.end]
+            for edit in word_edits(original, replacement):
+                out.append(
+                    TextEdit(
+                        edit.start + paragraph.start, edit.end + paragraph.start, edit.new_text
+                    )
+                )
+        return out
+
+
+def _paragraph_label(text: str, paragraph: Paragraph, index: int) -> str:
+    line = text.count("\n", 0, paragraph.start) + 1
+    words = paragraph.prose.split()
+    head = " ".join(words[:6]) + (" …" if len(words) > 6 else "")
+    return f"paragraph {index + 1} (line {line}, “{head}”)"
+
+
+async def improve_paragraphs(
+    backend: Backend,
+    text: str,
+    paragraphs: Sequence[Paragraph],
+    mode: Mode,
+    cache: ImprovementCache,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Outcome:
+    """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
+
+    A paragraph whose placeholders did not survive is refused (named in ``refused``); the others
+    go on. Service errors propagate: the caller shows them and applies nothing.
+    """
+    from rephrase_ls.text.placeholders import PlaceholderError
+
+    outcome = Outcome()
+    results: list[tuple[str, str] | None] = [
+        cache.get(backend.description, p.prose, mode) for p in paragraphs
+    ]
+    missing = [i for i, r in enumerate(results) if r is None]
+    if missing:
+        capabilities = backend.capabilities.peek("write")
+        improvements = await backend.client.rephrase(
+            [paragraphs[i].prose for i in missing],
+            target_lang=mode.target_lang,
+            writing_style=mode.writing_style,
+            tone=mode.tone,
+            on_progress=on_progress,
+            capabilities=capabilities,
+        )
+        outcome.sent_texts = len(missing)
+        for i, improvement in zip(missing, improvements, strict=True):
+            value = (improvement.text, improvement.detected_source_language)
+            cache.put(backend.description, paragraphs[i].prose, mode, *value)
+            results[i] = value
+    detected: Counter[str] = Counter()
+    for index, (paragraph, result) in enumerate(zip(paragraphs, results, strict=True)):
+        assert result is not None
+        improved, detected_lang = result
+        if detected_lang:
+            detected[detected_lang] += 1
+        try:
+            replacement = paragraph.rebuild(improved)
+        except PlaceholderError as exc:
+            outcome.refused.append(
+                f"{_paragraph_label(text, paragraph, index)} was not changed: the service altered "
+                f"protected markup ({exc})"
+            )
+            continue
+        if replacement != text[paragraph.start : paragraph.end]:
+            outcome.replacements.append((paragraph, replacement))
+    if detected:
+        outcome.detected_language = detected.most_common(1)[0][0]
+    return outcome

@@ -1,0 +1,171 @@
+"""``rephrase-ls improve FILE...``: the editor's pipeline on files, for the terminal, CI and hooks.
+
+Prints a unified diff by default, writes the files with ``--write``, and with ``--check`` exits 1
+when improvements exist. Settings come from the nearest ``.rephrase.toml`` and the environment,
+as in the editor; with no API key the embedded offline service answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import difflib
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rephrase_ls import project_file
+from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES, Settings, merge
+
+if TYPE_CHECKING:
+    from rephrase_ls.service.capabilities import Capabilities
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rephrase-ls improve",
+        description="Improve the prose of files with the same pipeline as the editor.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--style", choices=STYLE_NAMES, help="writing style")
+    group.add_argument("--tone", choices=TONE_NAMES, help="tone")
+    group.add_argument("--convert", metavar="VARIANT", help="convert to a variant, e.g. en-GB")
+    parser.add_argument(
+        "--language", help="language of the files (default: setting, then detected)"
+    )
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
+    out.add_argument("--write", action="store_true", help="write the improved files")
+    out.add_argument("--check", action="store_true", help="exit 1 when improvements exist")
+    return parser
+
+
+def _settings_for(path: Path, language: str | None) -> tuple[Settings, list[str]]:
+    root = project_file.find_root(path.resolve())
+    parsed = project_file.read(root)
+    warnings: list[str] = [parsed.error] if parsed.error else []
+    settings, more = merge(Settings(), parsed.values, str(parsed.path), allow_secrets=False)
+    warnings.extend(str(w) for w in more)
+    if language:
+        settings, more = merge(settings, {"language": language}, "--language")
+        warnings.extend(str(w) for w in more)
+    return settings, warnings
+
+
+class _TerminalProgress:
+    """A one-line progress report on a terminal; silent otherwise."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.active = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.active and total > 1:
+            sys.stderr.write(f"\r{self.name}: {done}/{total} requests")
+            if done >= total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+async def _run(args: argparse.Namespace) -> int:
+    from rephrase_ls.backend import Backends
+    from rephrase_ls.improve import (
+        ImprovementCache,
+        Mode,
+        default_mode,
+        improve_paragraphs,
+        resolve_language,
+    )
+    from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.text.diff import apply_edits
+    from rephrase_ls.text.markup import prose_blocks
+    from rephrase_ls.text.paragraphs import select_paragraphs
+
+    backends = Backends(user_agent_suffix="cli")
+    cache = ImprovementCache()
+    changed = 0
+    failed = 0
+    try:
+        for path in args.files:
+            try:
+                with open(path, encoding="utf-8", newline="") as fh:
+                    text = fh.read()
+            except (OSError, UnicodeDecodeError) as exc:
+                print(f"rephrase-ls: {path}: cannot read: {exc}", file=sys.stderr)
+                failed += 1
+                continue
+            settings, warnings = _settings_for(path, args.language)
+            for warning in warnings:
+                print(warning, file=sys.stderr)
+            backend = backends.get(settings)
+            caps: Capabilities | None
+            try:
+                caps = await backend.capabilities.get("write")
+            except ServiceError as exc:
+                print(f"rephrase-ls: language list unavailable: {exc.message}", file=sys.stderr)
+                caps = backend.capabilities.peek("write")
+            blocks = prose_blocks(text, None, path.resolve().as_uri())
+            paragraphs = select_paragraphs(text, 0, len(text), blocks)
+            choice = resolve_language(text, settings, caps)
+            prefix = "prefer_" if settings.prefer_fallback else ""
+            if args.style:
+                mode = Mode(choice.target_lang, writing_style=prefix + args.style)
+            elif args.tone:
+                mode = Mode(choice.target_lang, tone=prefix + args.tone)
+            elif args.convert:
+                mode = Mode(args.convert)
+            else:
+                mode = default_mode(settings, choice)
+            try:
+                outcome = await improve_paragraphs(
+                    backend, text, paragraphs, mode, cache, on_progress=_TerminalProgress(str(path))
+                )
+            except ServiceError as exc:
+                print(
+                    f"rephrase-ls: {path}: {exc.message} The file was not changed.", file=sys.stderr
+                )
+                failed += 1
+                continue
+            for message in outcome.refused:
+                print(f"rephrase-ls: {path}: {message}", file=sys.stderr)
+            new_text = apply_edits(text, outcome.edits(text))
+            if new_text == text:
+                continue
+            changed += 1
+            if args.write:
+                tmp = path.with_name(f".{path.name}.rephrase-tmp")
+                with open(tmp, "w", encoding="utf-8", newline="") as fh:
+                    fh.write(new_text)
+                os.replace(tmp, path)
+                print(f"improved {path}", file=sys.stderr)
+            elif args.check:
+                print(f"{path}: improvements available", file=sys.stderr)
+            else:
+                sys.stdout.writelines(
+                    difflib.unified_diff(
+                        text.splitlines(keepends=True),
+                        new_text.splitlines(keepends=True),
+                        fromfile=f"a/{path}",
+                        tofile=f"b/{path}",
+                    )
+                )
+    finally:
+        await backends.aclose()
+    if failed:
+        return 2
+    return 1 if (args.check and changed) else 0
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``rephrase-ls improve``."""
+    args = _parser().parse_args(argv)
+    try:
+        return asyncio.run(_run(args))
+    except KeyboardInterrupt:
+        print(
+            "rephrase-ls: interrupted; files not yet written were left as they were",
+            file=sys.stderr,
+        )
+        return 130

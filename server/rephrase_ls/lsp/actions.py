@@ -1,0 +1,380 @@
+"""Code actions that improve text, and the edit pipeline behind them.
+
+Listing never waits on the network: it uses cached settings and capability lists. The edit is
+computed in ``codeAction/resolve`` when the client resolves ``edit`` lazily; otherwise each action
+carries the ``rephrase.applyAction`` command, which computes the edit and sends
+``workspace/applyEdit``. Edits are word-level, pinned to the document version, and never applied
+when the document changed meanwhile or the service failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from rephrase_ls.improve import Mode, default_mode, improve_paragraphs
+from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
+
+if TYPE_CHECKING:
+    from rephrase_ls.lsp.server import DocumentState, RephraseServer
+
+APPLY_COMMAND = "rephrase.applyAction"
+#: Below this many bytes of prose one request suffices, so no progress is shown.
+PROGRESS_THRESHOLD = 9 * 1024
+
+
+class Refusal(Exception):
+    """The improvement cannot be applied; the message tells the writer why and what to do."""
+
+
+@dataclass(frozen=True)
+class ActionRequest:
+    """What an action (or the ``rephrase.improve`` command) asks for."""
+
+    uri: str
+    version: int | None
+    range: types.Range | None
+    whole: bool
+    kind: str  # default | style | tone | variant
+    value: str | None
+
+    def to_data(self) -> dict[str, Any]:
+        rng = self.range
+        return {
+            "uri": self.uri,
+            "version": self.version,
+            "range": None
+            if rng is None
+            else [rng.start.line, rng.start.character, rng.end.line, rng.end.character],
+            "whole": self.whole,
+            "kind": self.kind,
+            "value": self.value,
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> ActionRequest:
+        """Parse action data; raises ValueError naming what is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError("action data must be an object")
+        uri = data.get("uri")
+        if not isinstance(uri, str):
+            raise ValueError("action data: 'uri' must be a string")
+        version = data.get("version")
+        if version is not None and not isinstance(version, int):
+            raise ValueError("action data: 'version' must be an integer")
+        raw = data.get("range")
+        rng = None
+        if raw is not None:
+            if not (
+                isinstance(raw, list)
+                and len(raw) == 4
+                and all(isinstance(v, int) and v >= 0 for v in raw)
+            ):
+                raise ValueError("action data: 'range' must be four non-negative integers")
+            rng = types.Range(types.Position(raw[0], raw[1]), types.Position(raw[2], raw[3]))
+        kind = data.get("kind", "default")
+        if kind not in ("default", "style", "tone", "variant"):
+            raise ValueError(f"action data: unknown kind {kind!r}")
+        value = data.get("value")
+        if value is not None and not isinstance(value, str):
+            raise ValueError("action data: 'value' must be a string")
+        return cls(uri, version, rng, bool(data.get("whole")), kind, value)
+
+
+def _kind_allowed(kind: str, only: list[str] | None) -> bool:
+    if not only:
+        return True
+    return any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """The improvement actions for a range, from cached state only."""
+    uri = params.text_document.uri
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None:
+        return []
+    only = [str(k.value if hasattr(k, "value") else k) for k in (params.context.only or [])]
+    want_rewrite = _kind_allowed(types.CodeActionKind.RefactorRewrite.value, only)
+    want_source = _kind_allowed(types.CodeActionKind.Source.value, only)
+    if not (want_rewrite or want_source):
+        return []
+    if params.context.trigger_kind == types.CodeActionTriggerKind.Automatic and not want_rewrite:
+        return []
+    state = ls.state(doc)
+    settings = ls.settings.cached_for_uri(uri)
+    backend = ls.backends.get(settings)
+    if backend.capabilities.peek("write") is None:
+        ls.spawn(ls.warm(uri))
+    choice = ls.language_of(doc, settings, backend)
+    groups = settings.actions
+    actions: list[types.CodeAction] = []
+
+    def make(title: str, kind: str, req: ActionRequest) -> types.CodeAction:
+        action = types.CodeAction(title=title, kind=kind, data=req.to_data())
+        if not ls.supports_resolve_edit:
+            action.command = types.Command(
+                title=title, command=APPLY_COMMAND, arguments=[req.to_data()]
+            )
+        return action
+
+    if want_rewrite:
+        start, end = ls.to_offsets(state, params.range)
+        paragraphs = select_paragraphs(state.text, start, end, state.blocks)
+        if not paragraphs:
+            if ls.supports_disabled_actions and "improve" in groups:
+                actions.append(
+                    types.CodeAction(
+                        title="Improve",
+                        kind=types.CodeActionKind.RefactorRewrite,
+                        disabled=types.CodeActionDisabled(
+                            reason="No prose here: the selection is code, math or markup only."
+                        ),
+                    )
+                )
+        else:
+            kind = types.CodeActionKind.RefactorRewrite.value
+
+            def req(k: str, v: str | None) -> ActionRequest:
+                return ActionRequest(uri, doc.version, params.range, False, k, v)
+
+            if "improve" in groups:
+                actions.append(make("Improve", kind, req("default", None)))
+            if "styles" in groups:
+                for style in choice.writing_styles:
+                    actions.append(make(f"Improve: {style}", kind, req("style", style)))
+            if "tones" in groups:
+                for tone in choice.tones:
+                    actions.append(make(f"Improve: {tone}", kind, req("tone", tone)))
+            if "convert" in groups:
+                for variant in choice.variants:
+                    actions.append(make(f"Convert to {variant}", kind, req("variant", variant)))
+    if want_source and "document" in groups and state.blocks:
+        actions.append(
+            make(
+                "Improve document",
+                types.CodeActionKind.Source.value,
+                ActionRequest(uri, doc.version, None, True, "default", None),
+            )
+        )
+    return actions
+
+
+def _mode_for(ls: RephraseServer, req: ActionRequest, settings: Any, choice: Any) -> Mode:
+    prefix = "prefer_" if settings.prefer_fallback else ""
+    if req.kind == "style" and req.value:
+        return Mode(choice.target_lang, writing_style=prefix + req.value.removeprefix("prefer_"))
+    if req.kind == "tone" and req.value:
+        return Mode(choice.target_lang, tone=prefix + req.value.removeprefix("prefer_"))
+    if req.kind == "variant" and req.value:
+        return Mode(req.value)
+    return default_mode(settings, choice)
+
+
+def _prose_bytes(paragraphs: list[Paragraph]) -> int:
+    return sum(len(json.dumps(p.prose, ensure_ascii=False).encode()) + 1 for p in paragraphs)
+
+
+class _Progress:
+    """Work-done progress for one improvement, begun only when more than one request is needed."""
+
+    def __init__(self, ls: RephraseServer, title: str) -> None:
+        self.ls = ls
+        self.title = title
+        self.token: str | None = None
+
+    async def begin(self) -> None:
+        if not self.ls.supports_progress:
+            return
+        token = f"rephrase-{uuid.uuid4()}"
+        try:
+            await self.ls.work_done_progress.create_async(token)
+        except Exception as exc:
+            self.ls.note(f"progress not available: {exc}")
+            return
+        self.token = token
+        self.ls.work_done_progress.begin(
+            token,
+            types.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0),
+        )
+
+    def report(self, done: int, total: int) -> None:
+        if self.token is None or total <= 0:
+            return
+        self.ls.work_done_progress.report(
+            self.token,
+            types.WorkDoneProgressReport(
+                message=f"{done}/{total} requests", percentage=int(100 * done / total)
+            ),
+        )
+
+    def end(self, message: str) -> None:
+        if self.token is not None:
+            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+            self.token = None
+
+
+async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.WorkspaceEdit | None:
+    """Improve what ``req`` asks for; the edit, or None after telling the writer why not.
+
+    Raises :class:`Refusal` for a stale document; service errors are shown and give None;
+    cancellation propagates.
+    """
+    from rephrase_ls.service.errors import ServiceError
+
+    doc = ls.workspace.text_documents.get(req.uri)
+    if doc is None:
+        raise Refusal(f"rephrase: {req.uri} is not open in the editor; open it and try again.")
+    if req.version is not None and doc.version != req.version:
+        raise Refusal(
+            "rephrase: the document changed since this action was offered; nothing was changed. "
+            "Choose the action again."
+        )
+    state: DocumentState = ls.state(doc)
+    version = doc.version
+    settings = await ls.settings.for_uri(req.uri)
+    backend = ls.backends.get(settings)
+    try:
+        await backend.capabilities.get("write")
+    except ServiceError as exc:
+        ls.note(f"language list unavailable, using the last known one: {exc.message}")
+    choice = ls.language_of(doc, settings, backend)
+    mode = _mode_for(ls, req, settings, choice)
+    if req.whole or req.range is None:
+        start, end = 0, len(state.text)
+    else:
+        start, end = ls.to_offsets(state, req.range)
+    paragraphs = select_paragraphs(state.text, start, end, state.blocks)
+    if not paragraphs:
+        ls.say("rephrase: there is no prose to improve here (only code, math or markup).")
+        return None
+
+    progress = _Progress(ls, "Improving text")
+    if _prose_bytes(paragraphs) > PROGRESS_THRESHOLD:
+        await progress.begin()
+    task = asyncio.current_task()
+    if task is not None and progress.token is not None:
+        ls.track(("progress", progress.token), task)
+    try:
+        outcome = await improve_paragraphs(
+            backend, state.text, paragraphs, mode, ls.cache, on_progress=progress.report
+        )
+    except ServiceError as exc:
+        progress.end("failed")
+        detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
+        ls.note(f"rephrase request failed ({detail}): {exc.message}", types.MessageType.Error)
+        retried = f" (retried {exc.retries} times)" if exc.retries else ""
+        ls.say(f"rephrase: {exc.message}{retried} Nothing was changed.", types.MessageType.Error)
+        return None
+    except asyncio.CancelledError:
+        progress.end("cancelled; nothing was changed")
+        raise
+    progress.end("done")
+    if outcome.detected_language:
+        ls.service_detected[req.uri] = outcome.detected_language
+    for message in outcome.refused:
+        ls.say(f"rephrase: {message}", types.MessageType.Warning)
+    current = ls.workspace.text_documents.get(req.uri)
+    if current is None or current.version != version:
+        raise Refusal(
+            "rephrase: the document changed while the improvement was computed; nothing was "
+            "changed. Try again."
+        )
+    edits = outcome.edits(state.text)
+    if not edits:
+        if not outcome.refused:
+            ls.say(f"rephrase: no improvements found ({mode.label()}).")
+        return None
+    text_edits = [
+        types.TextEdit(range=ls.to_range(state, e.start, e.end), new_text=e.new_text) for e in edits
+    ]
+    if ls.supports_document_changes:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=req.uri, version=version
+                    ),
+                    edits=list(text_edits),
+                )
+            ]
+        )
+    return types.WorkspaceEdit(changes={req.uri: text_edits})
+
+
+async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.CodeAction:
+    """``codeAction/resolve``: fill in the edit (or leave it out after saying why)."""
+    if action.data is None or action.edit is not None:
+        return action
+    try:
+        req = ActionRequest.from_data(action.data)
+    except ValueError as exc:
+        ls.say(f"rephrase: {exc}", types.MessageType.Error)
+        return action
+    task = asyncio.current_task()
+    msg_id = ls.protocol.msg_id
+    if task is not None and msg_id is not None:
+        ls.track(("request", msg_id), task)
+    try:
+        edit = await compute_edit(ls, req)
+    except Refusal as exc:
+        ls.say(str(exc), types.MessageType.Warning)
+        return action
+    except asyncio.CancelledError:
+        return action
+    if edit is not None:
+        action.edit = edit
+    return action
+
+
+async def apply_request(ls: RephraseServer, req: ActionRequest) -> dict[str, Any]:
+    """Compute the edit and send it with ``workspace/applyEdit`` (the command path)."""
+    task = asyncio.current_task()
+    msg_id = ls.protocol.msg_id
+    if task is not None and msg_id is not None:
+        ls.track(("request", msg_id), task)
+    try:
+        edit = await compute_edit(ls, req)
+    except Refusal as exc:
+        ls.say(str(exc), types.MessageType.Warning)
+        return {"applied": False, "reason": str(exc)}
+    except asyncio.CancelledError:
+        return {"applied": False, "reason": "cancelled"}
+    if edit is None:
+        return {"applied": False, "edits": 0}
+    count = sum(
+        len(d.edits) for d in edit.document_changes or [] if isinstance(d, types.TextDocumentEdit)
+    )
+    count += sum(len(v) for v in (edit.changes or {}).values())
+    result = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=edit, label="Improve text")
+    )
+    if not result.applied:
+        reason = result.failure_reason or "the editor refused the edit (the text probably changed)"
+        ls.say(f"rephrase: the improvement was not applied: {reason}", types.MessageType.Warning)
+        return {"applied": False, "reason": reason}
+    return {"applied": True, "edits": count}
+
+
+def register(server: RephraseServer) -> None:
+    """Wire the code action features into the server."""
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.RefactorRewrite, types.CodeActionKind.Source],
+            resolve_provider=True,
+        ),
+    )
+    def on_code_action(
+        ls: RephraseServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
+        return list_actions(ls, params)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def on_resolve(ls: RephraseServer, action: types.CodeAction) -> types.CodeAction:
+        return await resolve_action(ls, action)

@@ -1,0 +1,331 @@
+"""The language server: a thin pygls subclass that owns per-document state and wires features.
+
+Features live in :mod:`rephrase_ls.lsp.actions` (code actions and the edit pipeline) and
+:mod:`rephrase_ls.lsp.commands` (the ``rephrase.*`` commands); settings in
+:mod:`rephrase_ls.lsp.workspace_settings`. Handlers take the server first so they are testable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.workspace import TextDocument
+
+from rephrase_ls import __version__
+from rephrase_ls.backend import Backend, Backends
+from rephrase_ls.improve import ImprovementCache, LanguageChoice, resolve_language
+from rephrase_ls.lsp.workspace_settings import SettingsManager
+from rephrase_ls.settings import Settings
+from rephrase_ls.text.markup import ProseBlock, prose_blocks
+from rephrase_ls.text.positions import LineIndex
+
+log = logging.getLogger("rephrase_ls")
+
+
+class RephraseProtocol(LanguageServerProtocol):
+    """Adds cancellation of command handlers, which pygls runs one step removed from the request."""
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        super()._handle_cancel_notification(msg_id)
+        server = self._server
+        if isinstance(server, RephraseServer):
+            server.cancel_running(("request", msg_id))
+
+
+@dataclass
+class DocumentState:
+    """What the server derives from one version of a document (recomputed when it changes)."""
+
+    version: int | None
+    text: str
+    index: LineIndex
+    blocks: list[ProseBlock]
+    language: tuple[Hashable, LanguageChoice] | None = None
+
+
+class RephraseServer(LanguageServer):
+    """The rephrase language server."""
+
+    def __init__(self) -> None:
+        super().__init__("rephrase-ls", __version__, protocol_cls=RephraseProtocol)
+        self.backends = Backends()
+        self.cache = ImprovementCache()
+        self.settings = SettingsManager(self)
+        self.documents: dict[str, DocumentState] = {}
+        self.service_detected: dict[str, str] = {}
+        self.running: dict[Hashable, asyncio.Task[Any]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        self._said_once: set[str] = set()
+
+    # -- client capabilities ------------------------------------------------------------------
+
+    @property
+    def encoding(self) -> str:
+        """The negotiated position encoding (``utf-16`` unless the client offered another)."""
+        enc = self.workspace.position_encoding
+        if enc is None:
+            return "utf-16"
+        return str(enc.value if isinstance(enc, types.PositionEncodingKind) else enc)
+
+    def _caps(self) -> types.ClientCapabilities:
+        return self.client_capabilities
+
+    def _code_action_caps(self) -> types.CodeActionClientCapabilities | None:
+        text_document = self._caps().text_document
+        return text_document.code_action if text_document else None
+
+    @property
+    def supports_resolve_edit(self) -> bool:
+        """Whether the client resolves a code action's ``edit`` lazily."""
+        ca = self._code_action_caps()
+        support = ca.resolve_support if ca else None
+        return bool(support and "edit" in (support.properties or []))
+
+    @property
+    def supports_document_changes(self) -> bool:
+        ws = self._caps().workspace
+        return bool(ws and ws.workspace_edit and ws.workspace_edit.document_changes)
+
+    @property
+    def supports_create_file(self) -> bool:
+        ws = self._caps().workspace
+        ops = ws.workspace_edit.resource_operations if ws and ws.workspace_edit else None
+        return bool(ops and types.ResourceOperationKind.Create in ops)
+
+    @property
+    def supports_progress(self) -> bool:
+        window = self._caps().window
+        return bool(window and window.work_done_progress)
+
+    @property
+    def supports_disabled_actions(self) -> bool:
+        ca = self._code_action_caps()
+        return bool(ca and ca.disabled_support)
+
+    # -- messages --------------------------------------------------------------------------------
+
+    def say(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        """Show a message to the writer and keep it in the log."""
+        self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        self.note(message, kind)
+
+    def say_once(
+        self, key: str, message: str, kind: types.MessageType = types.MessageType.Info
+    ) -> None:
+        """Like :meth:`say`, but only the first time for ``key``."""
+        if key not in self._said_once:
+            self._said_once.add(key)
+            self.say(message, kind)
+
+    def note(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """Write to the editor's log for this server (``window/logMessage``) and to stderr."""
+        log.log(
+            {
+                types.MessageType.Error: logging.ERROR,
+                types.MessageType.Warning: logging.WARNING,
+            }.get(kind, logging.INFO),
+            message,
+        )
+        with contextlib.suppress(Exception):  # no client attached (unit tests)
+            self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    # -- background work and cancellation ---------------------------------------------------------
+
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run a coroutine in the background, logging its failure instead of losing it."""
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._background.discard(t)
+            if not t.cancelled() and (exc := t.exception()) is not None:
+                log.warning("background task failed: %s", exc)
+
+        task.add_done_callback(done)
+        return task
+
+    def track(self, key: Hashable, task: asyncio.Task[Any]) -> None:
+        """Remember a running task so that a cancel request can stop it."""
+        self.running[key] = task
+        task.add_done_callback(lambda _t: self.running.pop(key, None))
+
+    def cancel_running(self, key: Hashable) -> None:
+        """Cancel the task registered under ``key``, if any."""
+        task = self.running.get(key)
+        if task is not None and not task.done():
+            task.cancel()
+
+    # -- documents ---------------------------------------------------------------------------------
+
+    def document(self, uri: str) -> TextDocument:
+        """The open document, or a clear error when the editor never opened it."""
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None:
+            raise KeyError(uri)
+        return doc
+
+    def state(self, doc: TextDocument) -> DocumentState:
+        """Derived state for the document's current version, cached."""
+        current = self.documents.get(doc.uri)
+        text = doc.source
+        if current is not None and current.version == doc.version and current.text is text:
+            return current
+        blocks = prose_blocks(text, doc.language_id, doc.uri)
+        state = DocumentState(doc.version, text, LineIndex(text), blocks)
+        self.documents[doc.uri] = state
+        return state
+
+    def prose_sample(self, state: DocumentState, limit: int = 4000) -> str:
+        """Prose from the start of the document, for language detection."""
+        parts: list[str] = []
+        size = 0
+        for block in state.blocks:
+            for start, end in block.segments:
+                parts.append(state.text[start:end])
+                size += end - start
+                if size >= limit:
+                    return " ".join(parts)
+            parts.append("\n\n")
+        return " ".join(parts)
+
+    def language_of(
+        self, doc: TextDocument, settings: Settings, backend: Backend
+    ) -> LanguageChoice:
+        """The document's language choice, without I/O (capabilities from the cache only)."""
+        state = self.state(doc)
+        caps = backend.capabilities.peek("write")
+        detected = self.service_detected.get(doc.uri)
+        key = (settings, id(caps), detected)
+        if state.language is not None and state.language[0] == key:
+            return state.language[1]
+        choice = resolve_language(
+            state.text,
+            settings,
+            caps,
+            service_detected=detected,
+            sample=self.prose_sample(state),
+        )
+        state.language = (key, choice)
+        return choice
+
+    def to_range(self, state: DocumentState, start: int, end: int) -> types.Range:
+        """Offsets → an LSP range in the negotiated encoding."""
+        sl, sc = state.index.position(start, self.encoding)
+        el, ec = state.index.position(end, self.encoding)
+        return types.Range(types.Position(sl, sc), types.Position(el, ec))
+
+    def to_offsets(self, state: DocumentState, rng: types.Range) -> tuple[int, int]:
+        """An LSP range → offsets, clamped to the document."""
+        start = state.index.offset(rng.start.line, rng.start.character, self.encoding)
+        end = state.index.offset(rng.end.line, rng.end.character, self.encoding)
+        return (start, end) if start <= end else (end, start)
+
+    # -- warm-up -----------------------------------------------------------------------------------
+
+    async def warm(self, uri: str) -> None:
+        """Load settings and the write product's capability list for a document's folder."""
+        settings = await self.settings.for_uri(uri)
+        backend = self.backends.get(settings)
+        if backend.embedded:
+            self.say_once(
+                "embedded",
+                f"rephrase-ls: no API key found (environment variable {settings.api_key_env}); "
+                "using the embedded offline service. Set the key to use the rephrase service.",
+            )
+        from rephrase_ls.service.errors import ServiceError
+
+        try:
+            await backend.capabilities.get("write")
+        except ServiceError as exc:
+            self.say_once(
+                f"caps:{backend.description}",
+                f"rephrase-ls: could not load the service's language list: {exc.message}",
+                types.MessageType.Warning,
+            )
+
+
+SERVER_COMMANDS = (
+    "rephrase.listStyles",
+    "rephrase.setStyle",
+    "rephrase.setTone",
+    "rephrase.setLanguage",
+    "rephrase.languages",
+    "rephrase.pairFeatures",
+    "rephrase.usage",
+    "rephrase.improve",
+    "rephrase.applyAction",
+)
+
+
+def create_server() -> RephraseServer:
+    """A server with every feature registered."""
+    from rephrase_ls.lsp import actions, commands
+
+    server = RephraseServer()
+
+    @server.feature(types.INITIALIZE)
+    def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
+        ls.settings.initialization_options = params.initialization_options
+        info = params.client_info
+        if info is not None:
+            name = info.name.lower().replace(" ", "-")
+            ls.backends.user_agent_suffix = f"{name}/{info.version}" if info.version else name
+
+    @server.feature(types.INITIALIZED)
+    def on_initialized(ls: RephraseServer, params: types.InitializedParams) -> None:
+        root = ls.workspace.root_uri
+        if root:
+            ls.spawn(ls.warm(root))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.settings.document_touched(params.text_document.uri)
+        ls.spawn(ls.warm(params.text_document.uri))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.settings.document_touched(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.documents.pop(params.text_document.uri, None)
+        ls.settings.document_touched(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def on_configuration(ls: RephraseServer, params: types.DidChangeConfigurationParams) -> None:
+        ls.settings.changed(params.settings)
+        for uri in list(ls.workspace.text_documents):
+            ls.spawn(ls.warm(uri))
+
+    @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
+    def on_progress_cancel(ls: RephraseServer, params: types.WorkDoneProgressCancelParams) -> None:
+        ls.cancel_running(("progress", params.token))
+
+    actions.register(server)
+    commands.register(server)
+    return server
+
+
+def run(tcp: str | None = None, log_level: str = "INFO") -> int:
+    """Start the server on stdio (or TCP for debugging)."""
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper(), logging.INFO),
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    server = create_server()
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0

@@ -1,0 +1,189 @@
+"""Settings per workspace folder: editor settings, initialization options and the project file.
+
+Editor settings come from ``workspace/configuration`` scoped to the document's URI (so each folder
+of a multi-root workspace gets its own), cached per folder until ``didChangeConfiguration``; for
+clients without ``workspace/configuration``, from the initialization options (or the settings
+pushed with ``didChangeConfiguration``). The project file ``.rephrase.toml`` at the folder's root
+is laid on top; it is read from the editor's buffer when open, else from disk, and is never
+allowed to carry the API key.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.uris import from_fs_path, to_fs_path
+
+from rephrase_ls import project_file
+from rephrase_ls.settings import Settings, merge
+
+if TYPE_CHECKING:
+    from rephrase_ls.lsp.server import RephraseServer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Written:
+    """Project-file text the server wrote through the editor, until the disk catches up."""
+
+    text: str
+    disk_mtime: float | None
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+class SettingsManager:
+    """Effective settings for a document URI."""
+
+    def __init__(self, server: RephraseServer) -> None:
+        self.server = server
+        self.initialization_options: Any = None
+        self.pushed: Any = None
+        self._editor: dict[str, dict[str, Any]] = {}
+        self._written: dict[Path, _Written] = {}
+        self._warned: set[str] = set()
+
+    # -- where things are ---------------------------------------------------------------------
+
+    def folder_of(self, uri: str) -> Path:
+        """The workspace folder holding ``uri`` (longest match), else the nearest project root."""
+        path_str = to_fs_path(uri)
+        path = Path(path_str) if path_str else Path.cwd()
+        best: Path | None = None
+        folders = [f.uri for f in self.server.workspace.folders.values()]
+        if self.server.workspace.root_uri:
+            folders.append(self.server.workspace.root_uri)
+        for folder_uri in folders:
+            folder_str = to_fs_path(folder_uri)
+            if not folder_str:
+                continue
+            folder = Path(folder_str)
+            if (path == folder or folder in path.parents) and (
+                best is None or len(folder.parts) > len(best.parts)
+            ):
+                best = folder
+        if best is not None:
+            return best
+        return project_file.find_root(path)
+
+    def project_file_path(self, uri: str) -> Path:
+        """Path of the project file for the folder of ``uri``."""
+        return self.folder_of(uri) / project_file.FILE_NAME
+
+    def project_text(self, path: Path) -> tuple[str | None, int | None]:
+        """The project file's current text and, when open in the editor, its version."""
+        uri = from_fs_path(str(path))
+        doc = self.server.workspace.text_documents.get(uri) if uri else None
+        if doc is not None:
+            return doc.source, doc.version
+        written = self._written.get(path)
+        if written is not None and written.disk_mtime == _mtime(path):
+            return written.text, None
+        self._written.pop(path, None)
+        try:
+            return path.read_text(encoding="utf-8"), None
+        except FileNotFoundError:
+            return None, None
+        except (OSError, UnicodeDecodeError) as exc:
+            self.warn_once(f"{path}: cannot be read ({exc})")
+            return None, None
+
+    def remember_written(self, path: Path, text: str) -> None:
+        """The editor applied our change to the project file (perhaps not saved yet)."""
+        self._written[path] = _Written(text, _mtime(path))
+
+    # -- events -----------------------------------------------------------------------------------
+
+    def document_touched(self, uri: str) -> None:
+        """A document opened, changed or closed: a project file buffer may have changed."""
+        if uri.endswith(project_file.FILE_NAME):
+            path_str = to_fs_path(uri)
+            if path_str:
+                self._written.pop(Path(path_str), None)
+
+    def changed(self, pushed: Any) -> None:
+        """``didChangeConfiguration``: forget cached editor settings."""
+        self._editor.clear()
+        if isinstance(pushed, dict) and pushed:
+            self.pushed = pushed.get("rephrase", pushed)
+        self._warned.clear()
+
+    def warn_once(self, message: str) -> None:
+        """Show a settings warning the first time it occurs."""
+        if message not in self._warned:
+            self._warned.add(message)
+            self.server.say(message, types.MessageType.Warning)
+
+    # -- settings ----------------------------------------------------------------------------------
+
+    def _fallback_editor_settings(self) -> dict[str, Any]:
+        if isinstance(self.pushed, dict):
+            return self.pushed
+        opts = self.initialization_options
+        if isinstance(opts, dict):
+            inner = opts.get("rephrase", opts)
+            return inner if isinstance(inner, dict) else {}
+        return {}
+
+    @property
+    def _client_has_configuration(self) -> bool:
+        ws = self.server.client_capabilities.workspace
+        return bool(ws and ws.configuration)
+
+    async def fetch_editor(self, uri: str) -> dict[str, Any]:
+        """Editor settings for the folder of ``uri`` (asks the client once per folder)."""
+        folder = str(self.folder_of(uri))
+        cached = self._editor.get(folder)
+        if cached is not None:
+            return cached
+        values: dict[str, Any] = {}
+        if self._client_has_configuration:
+            try:
+                result = await self.server.workspace_configuration_async(
+                    types.ConfigurationParams(
+                        items=[types.ConfigurationItem(scope_uri=uri, section="rephrase")]
+                    )
+                )
+                first = result[0] if result else None
+                values = first if isinstance(first, dict) else {}
+            except Exception as exc:  # a client that says it can but fails
+                log.warning("workspace/configuration failed: %s", exc)
+                values = self._fallback_editor_settings()
+        else:
+            values = self._fallback_editor_settings()
+        self._editor[folder] = values
+        return values
+
+    def _compose(self, uri: str, editor: dict[str, Any]) -> Settings:
+        settings, warnings = merge(Settings(), editor, "editor settings")
+        path = self.project_file_path(uri)
+        text, _version = self.project_text(path)
+        parsed = project_file.parse(path, text)
+        if parsed.error:
+            warnings.append(parsed.error)
+        settings, more = merge(settings, parsed.values, str(path), allow_secrets=False)
+        for warning in (*warnings, *more):
+            self.warn_once(str(warning))
+        return settings
+
+    async def for_uri(self, uri: str) -> Settings:
+        """Effective settings for a document (may ask the client)."""
+        return self._compose(uri, await self.fetch_editor(uri))
+
+    def cached_for_uri(self, uri: str) -> Settings:
+        """Effective settings without asking the client (for requests that must not wait)."""
+        folder = str(self.folder_of(uri))
+        editor = self._editor.get(folder)
+        if editor is None:
+            editor = {} if self._client_has_configuration else self._fallback_editor_settings()
+        return self._compose(uri, editor)

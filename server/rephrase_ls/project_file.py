@@ -1,0 +1,100 @@
+"""The project file ``.rephrase.toml``: reading it, and changing one key without touching the rest.
+
+The file holds the same keys as the editor settings (camelCase) at its top level, plus
+``words = [...]``. The server changes it through ``workspace/applyEdit`` so the writer sees and
+can undo the change; :func:`set_key` computes the new text, keeping comments and other keys.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FILE_NAME = ".rephrase.toml"
+ROOT_MARKERS = (FILE_NAME, ".git")
+
+
+@dataclass(frozen=True)
+class ProjectFile:
+    """A parsed project file (or its absence)."""
+
+    path: Path
+    values: dict[str, Any]
+    text: str | None
+    error: str | None = None
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` holding a root marker, else ``start``'s folder."""
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in ROOT_MARKERS):
+            return candidate
+    return folder
+
+
+def parse(path: Path, text: str | None) -> ProjectFile:
+    """Parse the text of a project file; a syntax error is reported, not raised."""
+    if text is None:
+        return ProjectFile(path, {}, None)
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return ProjectFile(
+            path, {}, text, f"{path}: not valid TOML ({exc}); its settings are ignored"
+        )
+    top = {k: v for k, v in values.items() if not isinstance(v, dict)}
+    return ProjectFile(path, top, text)
+
+
+def read(folder: Path) -> ProjectFile:
+    """Read ``folder/.rephrase.toml`` from disk."""
+    path = folder / FILE_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = None
+    except (OSError, UnicodeDecodeError) as exc:
+        return ProjectFile(path, {}, None, f"{path}: cannot be read ({exc})")
+    return parse(path, text)
+
+
+_TABLE = re.compile(r"^\s*\[")
+
+
+def _key_pattern(key: str) -> re.Pattern[str]:
+    return re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
+
+
+def set_key(text: str | None, key: str, value: str | None) -> str:
+    """Return ``text`` with top-level ``key`` set to the string ``value`` (removed when None).
+
+    Only the key's own line changes (a multi-line value is not expected for these string keys);
+    every other line, comment and table stays as it was. A new key goes after the last top-level
+    line, before the first table.
+    """
+    lines = (text or "").splitlines(keepends=True)
+    pattern = _key_pattern(key)
+    new_line = None if value is None else f"{key} = {json.dumps(value, ensure_ascii=False)}\n"
+    first_table = next((i for i, line in enumerate(lines) if _TABLE.match(line)), len(lines))
+    for i in range(first_table):
+        if pattern.match(lines[i]):
+            newline = "\r\n" if lines[i].endswith("\r\n") else "\n"
+            if new_line is None:
+                del lines[i]
+            else:
+                lines[i] = new_line.replace("\n", newline)
+            return "".join(lines)
+    if new_line is None:
+        return "".join(lines)
+    insert_at = first_table
+    while insert_at > 0 and not lines[insert_at - 1].strip():
+        insert_at -= 1
+    if insert_at > 0 and not lines[insert_at - 1].endswith(("\n", "\r")):
+        lines[insert_at - 1] += "\n"
+    lines.insert(insert_at, new_line)
+    return "".join(lines)

@@ -1,0 +1,289 @@
+"""End-to-end harness: the real server over stdio, driven by pytest-lsp as a given editor.
+
+:class:`Editor` plays the editor's part: it owns the buffers, sends ``didOpen``/``didChange``,
+answers ``workspace/applyEdit`` the way editors do (refusing an edit pinned to an old version),
+and applies edits with its own position arithmetic, so the server's conversions are checked
+against an independent implementation.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Union
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+SERVER = [sys.executable, "-m", "rephrase_ls"]
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    """The server's environment: no API key unless given, a private HOME."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    env.update(extra)
+    return env
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines with their terminators, split at \\r\\n, \\n or \\r as LSP does."""
+    lines: list[str] = []
+    start = 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\r" and i + 1 < len(text) and text[i + 1] == "\n":
+            lines.append(text[start : i + 2])
+            i += 2
+            start = i
+            continue
+        if ch in "\r\n":
+            lines.append(text[start : i + 1])
+            start = i + 1
+        i += 1
+    lines.append(text[start:])
+    return lines
+
+
+def offset_of(text: str, pos: types.Position, encoding: str) -> int:
+    """Naive reference conversion of an LSP position to a code point offset."""
+    lines = _split_lines(text)
+    assert pos.line < len(lines), f"line {pos.line} beyond the document"
+    base = sum(len(line) for line in lines[: pos.line])
+    line = lines[pos.line].rstrip("\r\n")
+    units = 0
+    for index, ch in enumerate(line):
+        if units >= pos.character:
+            assert units == pos.character, "position inside a character"
+            return base + index
+        if encoding == "utf-8":
+            units += len(ch.encode("utf-8"))
+        elif encoding == "utf-16":
+            units += len(ch.encode("utf-16-le")) // 2
+        else:
+            units += 1
+    assert units >= pos.character, f"character {pos.character} beyond the line"
+    return base + len(line)
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
+    """Apply LSP text edits (all relative to ``text``) the way an editor does."""
+    spans = sorted(
+        (
+            offset_of(text, e.range.start, encoding),
+            offset_of(text, e.range.end, encoding),
+            e.new_text,
+        )
+        for e in edits
+    )
+    out: list[str] = []
+    last = 0
+    for start, end, new in spans:
+        assert start >= last, "overlapping edits"
+        out.append(text[last:start])
+        out.append(new)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+@dataclass
+class Buffer:
+    text: str
+    version: int
+    language_id: str
+
+
+@dataclass
+class Editor:
+    """The editor's side: buffers, versions, and applying workspace edits."""
+
+    client: LanguageClient
+    root: Path
+    encoding: str = "utf-16"
+    buffers: dict[str, Buffer] = field(default_factory=dict)
+    applied: list[types.ApplyWorkspaceEditParams] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    apply_delay: float = 0.0
+
+    def uri(self, name: str) -> str:
+        return (self.root / name).as_uri()
+
+    def open(self, name: str, text: str, language_id: str = "markdown") -> str:
+        uri = self.uri(name)
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="")
+        self.buffers[uri] = Buffer(text, 1, language_id)
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id=language_id, version=1, text=text
+                )
+            )
+        )
+        return uri
+
+    def set_text(self, uri: str, text: str) -> None:
+        """The writer types: the buffer changes and the server is told."""
+        buf = self.buffers[uri]
+        buf.text = text
+        buf.version += 1
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=buf.version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+
+    def text(self, uri: str) -> str:
+        return self.buffers[uri].text
+
+    def apply(self, edit: types.WorkspaceEdit) -> types.ApplyWorkspaceEditResult:
+        """Apply a workspace edit atomically, refusing it when pinned to an old version."""
+        plans: list[tuple[str, list[types.TextEdit]]] = []
+        creates: list[str] = []
+        for change in edit.document_changes or []:
+            if isinstance(change, types.CreateFile):
+                creates.append(change.uri)
+                continue
+            if not isinstance(change, types.TextDocumentEdit):
+                return types.ApplyWorkspaceEditResult(applied=False, failure_reason="unsupported")
+            uri = change.text_document.uri
+            buf = self.buffers.get(uri)
+            version = change.text_document.version
+            if buf is not None and version is not None and version != buf.version:
+                self.refused.append(uri)
+                return types.ApplyWorkspaceEditResult(
+                    applied=False, failure_reason=f"version {version} != {buf.version}"
+                )
+            plans.append((uri, [e for e in change.edits if isinstance(e, types.TextEdit)]))
+        for uri, edits in (edit.changes or {}).items():
+            plans.append((uri, list(edits)))
+        for uri in creates:
+            path = Path(uri.removeprefix("file://"))
+            if not path.exists():
+                path.write_text("", encoding="utf-8")
+        for uri, edits in plans:
+            buf = self.buffers.get(uri)
+            if buf is None:  # an unopened file: the editor opens it, edits, and saves it
+                path = Path(uri.removeprefix("file://"))
+                old = path.read_text(encoding="utf-8") if path.exists() else ""
+                path.write_text(apply_text_edits(old, edits, self.encoding), encoding="utf-8")
+                continue
+            self.set_text(uri, apply_text_edits(buf.text, edits, self.encoding))
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    async def code_actions(
+        self, uri: str, start: tuple[int, int], end: tuple[int, int], only: list[str] | None = None
+    ) -> list[types.CodeAction]:
+        result = await self.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=types.Range(types.Position(*start), types.Position(*end)),
+                context=types.CodeActionContext(diagnostics=[], only=only),
+            )
+        )
+        return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+    async def run_action(self, action: types.CodeAction) -> None:
+        """What an editor does when the writer picks an action."""
+        if action.edit is None and action.command is None:
+            action = await self.client.code_action_resolve_async(action)
+        if action.edit is not None:
+            result = self.apply(action.edit)
+            self.applied.append(types.ApplyWorkspaceEditParams(edit=action.edit))
+            assert result.applied or self.refused
+        if action.command is not None:
+            await self.client.workspace_execute_command_async(
+                types.ExecuteCommandParams(
+                    command=action.command.command, arguments=action.command.arguments
+                )
+            )
+
+    async def command(self, name: str, *args: Any) -> Any:
+        return await self.client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=name, arguments=list(args))
+        )
+
+
+PROFILES = ["visual-studio-code", "neovim", "emacs"]
+
+
+def initialize_params(
+    profile: str, root: Path, encodings: list[str] | None = None, **kw: Any
+) -> types.InitializeParams:
+    caps = client_capabilities(profile)
+    if encodings is not None:
+        caps.general = types.GeneralClientCapabilities(
+            position_encodings=[types.PositionEncodingKind(e) for e in encodings]
+        )
+    return types.InitializeParams(
+        capabilities=caps,
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+        **kw,
+    )
+
+
+def _fix_code_action_union(client: LanguageClient) -> None:
+    """lsprotocol decodes any code action carrying a ``command`` as a bare Command; editors look
+    at the type of ``command`` (a string for a Command, an object for a CodeAction). Do the same."""
+    converter = client.protocol._converter
+
+    def hook(obj: Any, _: type) -> types.Command | types.CodeAction:
+        if isinstance(obj.get("command"), str):
+            return converter.structure(obj, types.Command)
+        return converter.structure(obj, types.CodeAction)
+
+    converter.register_structure_hook(
+        Optional[Sequence[Union[types.Command, types.CodeAction]]],  # noqa: UP007, UP045
+        lambda obj, _: None if obj is None else [hook(o, types.CodeAction) for o in obj],
+    )
+    converter.register_structure_hook(Union[types.Command, types.CodeAction], hook)  # noqa: UP007
+
+
+def install_apply_edit(client: LanguageClient, editor_ref: list[Editor]) -> None:
+    _fix_code_action_union(client)
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    async def on_apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        editor = editor_ref[0]
+        if editor.apply_delay:
+            import asyncio
+
+            await asyncio.sleep(editor.apply_delay)
+        editor.applied.append(params)
+        return editor.apply(params.edit)
+
+
+@pytest_lsp.fixture(
+    params=PROFILES,
+    config=ClientServerConfig(server_command=SERVER, server_env=server_env()),
+)
+async def session(
+    request: pytest.FixtureRequest, lsp_client: LanguageClient, tmp_path: Path
+) -> AsyncIterator[None]:
+    """An editor of each profile, with a workspace folder in a temporary directory."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    ref: list[Editor] = []
+    ed = Editor(lsp_client, root)
+    ref.append(ed)
+    install_apply_edit(lsp_client, ref)
+    await lsp_client.initialize_session(initialize_params(request.param, root))
+    ed.profile = request.param  # type: ignore[attr-defined]
+    lsp_client.editor = ed  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def editor(session: LanguageClient) -> Editor:
+    """The editor of the ``session`` fixture (pytest-lsp fixtures yield the client itself)."""
+    return session.editor  # type: ignore[attr-defined]

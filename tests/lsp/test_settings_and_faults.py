@@ -1,0 +1,242 @@
+"""Settings from the editor, faults of a real service on loopback, positions in every encoding."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from rephrase_ls.offline.engine import improve as engine_improve
+
+from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
+from .test_actions import actions_when_ready, by_title, wait_for
+
+pytestmark = pytest.mark.asyncio
+
+KEY = "k3y-that-must-never-be-shown"
+
+
+class OfflineService:
+    """``rephrase-ls offline-service`` on loopback, with testing knobs."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.search(r"(http://\S+)", line)
+        assert match, f"no address in {line!r}"
+        self.url = match.group(1).rstrip("/")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def knobs(request: pytest.FixtureRequest) -> list[str]:
+    """The offline service's testing knobs (parametrize indirectly to set them)."""
+    return list(getattr(request, "param", []))
+
+
+@pytest.fixture
+def service(knobs: list[str]) -> Iterator[OfflineService]:
+    svc = OfflineService(*knobs)
+    yield svc
+    svc.stop()
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY)),
+)
+async def keyed_session(
+    lsp_client: LanguageClient, tmp_path: Path, service: OfflineService
+) -> AsyncIterator[None]:
+    """A VS Code-like editor whose server has a key and talks to the loopback service."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    lsp_client.set_configuration({"rephrase": {"serverUrl": service.url, "timeout": 2}})
+    ed = Editor(lsp_client, root)
+    install_apply_edit(lsp_client, [ed])
+    await lsp_client.initialize_session(initialize_params("visual-studio-code", root))
+    ed.profile = "visual-studio-code"  # type: ignore[attr-defined]
+    lsp_client.editor = ed  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def keyed(keyed_session: LanguageClient) -> Editor:
+    return keyed_session.editor  # type: ignore[attr-defined]
+
+
+def assert_key_never_shown(editor: Editor) -> None:
+    for message in [*editor.client.messages, *editor.client.log_messages]:
+        assert KEY not in message.message
+
+
+async def test_real_http_service_improves(keyed: Editor) -> None:
+    text = "this is the the test.\n"
+    uri = keyed.open("a.md", text)
+    actions = await actions_when_ready(keyed, uri, (0, 0), (0, len(text) - 1))
+    await keyed.run_action(actions["Improve"])
+    await wait_for(lambda: keyed.text(uri) != text)
+    assert keyed.text(uri) == engine_improve("this is the the test.", "en-us") + "\n"
+    usage = await keyed.command("rephrase.usage", uri)
+    assert usage["backend"].startswith("http://127.0.0.1")
+    assert usage["characterCount"] > 0
+    assert_key_never_shown(keyed)
+
+
+@pytest.mark.parametrize(
+    ("knobs", "words"),
+    [
+        (["--fail", "456:10"], "quota"),
+        (["--fail", "403:10"], "key"),
+        (["--malformed", "10"], "does not understand"),
+        (["--fail", "500:20"], "retried"),
+    ],
+    indirect=["knobs"],
+)
+async def test_service_faults_show_a_message_and_change_nothing(
+    knobs: list[str], keyed: Editor, words: str
+) -> None:
+    text = "this is the the test.\n"
+    uri = keyed.open("a.md", text)
+    actions = by_title(await keyed.code_actions(uri, (0, 0), (0, 5)))
+    await keyed.run_action(actions["Improve"])
+    await wait_for(
+        lambda: any(m.type == types.MessageType.Error for m in keyed.client.messages), 60
+    )
+    errors = [m.message for m in keyed.client.messages if m.type == types.MessageType.Error]
+    assert any(words in e.lower() for e in errors), errors
+    assert all("Nothing was changed" in e for e in errors)
+    assert keyed.text(uri) == text
+    assert keyed.applied == []
+    assert_key_never_shown(keyed)
+
+
+@pytest.mark.parametrize("knobs", [["--latency", "400"]], indirect=True)
+async def test_progress_cancel_stops_and_applies_nothing(knobs: list[str], keyed: Editor) -> None:
+    paragraph = "this is the the a paragraph with a doubled word that we send to the service. " * 12
+    text = "\n\n".join([paragraph.strip()] * 30) + "\n"
+    uri = keyed.open("big.md", text)
+    actions = by_title(await keyed.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+    resolve = asyncio.ensure_future(
+        keyed.client.code_action_resolve_async(actions["Improve document"])
+    )
+    await wait_for(lambda: any(keyed.client.progress_reports.values()), 20)
+    token = next(t for t, reports in keyed.client.progress_reports.items() if reports)
+    keyed.client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    resolved = await asyncio.wait_for(resolve, 30)
+    assert resolved.edit is None
+    assert keyed.text(uri) == text
+    kinds = [type(r).__name__ for r in keyed.client.progress_reports[token]]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+
+
+@pytest.mark.parametrize("knobs", [["--latency", "50"]], indirect=True)
+async def test_progress_reports_percentages_for_many_requests(
+    knobs: list[str], keyed: Editor
+) -> None:
+    paragraph = "this is the the a paragraph with a doubled word that we send to the service. " * 12
+    text = "\n\n".join([paragraph.strip()] * 20) + "\n"
+    uri = keyed.open("big.md", text)
+    actions = by_title(await keyed.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+    await keyed.run_action(actions["Improve document"])
+    await wait_for(lambda: keyed.text(uri) != text, 30)
+    assert "is is" not in keyed.text(uri)
+    reports = next(r for r in keyed.client.progress_reports.values() if r)
+    percentages = [r.percentage for r in reports if isinstance(r, types.WorkDoneProgressReport)]
+    assert percentages and percentages[-1] == 100
+
+
+# -- settings through workspace/configuration, and position encodings ---------------------------
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))
+async def configured_session(
+    request: pytest.FixtureRequest, lsp_client: LanguageClient, tmp_path: Path
+) -> AsyncIterator[None]:
+    root = tmp_path / "ws"
+    root.mkdir()
+    marker = request.node.get_closest_marker("editor_settings")
+    settings = marker.args[0] if marker else {}
+    encodings = marker.kwargs.get("encodings") if marker else None
+    lsp_client.set_configuration({"rephrase": settings})
+    ed = Editor(lsp_client, root, encoding=(encodings or ["utf-16"])[0])
+    install_apply_edit(lsp_client, [ed])
+    await lsp_client.initialize_session(initialize_params("visual-studio-code", root, encodings))
+    ed.profile = "visual-studio-code"  # type: ignore[attr-defined]
+    lsp_client.editor = ed  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def configured(configured_session: LanguageClient) -> Editor:
+    return configured_session.editor  # type: ignore[attr-defined]
+
+
+@pytest.mark.editor_settings({"actions": ["improve"], "maxConcurrency": 99, "language": "en-GB"})
+async def test_editor_settings_apply_and_bad_values_warn_once(configured: Editor) -> None:
+    uri = configured.open("a.md", "We need to organize the colors of this page soon.\n")
+    await wait_for(lambda: any("maxConcurrency" in m.message for m in configured.client.messages))
+    await asyncio.sleep(0.3)
+    actions = by_title(await configured.code_actions(uri, (0, 0), (0, 5)))
+    assert list(actions) == ["Improve"]
+    listed = await configured.command("rephrase.listStyles", uri)
+    assert listed["language"] == "en-GB"
+    warnings = [m.message for m in configured.client.messages if "maxConcurrency" in m.message]
+    assert len(warnings) == 1 and "99" in warnings[0]
+
+
+@pytest.mark.editor_settings({"writingStyle": "casual"})
+async def test_plain_improve_uses_the_workspace_style(configured: Editor) -> None:
+    text = "We do not need it. It is not ready.\n"
+    uri = configured.open("a.md", text)
+    actions = await actions_when_ready(configured, uri, (0, 0), (0, 5))
+    await configured.run_action(actions["Improve"])
+    expected = engine_improve(text.strip(), "en-us", writing_style="casual")
+    assert expected != text.strip(), "the engine's casual style should contract"
+    await wait_for(lambda: configured.text(uri) != text)
+    assert configured.text(uri) == expected + "\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-8"])
+async def test_positions_with_emoji_in_each_encoding(tmp_path: Path, encoding: str) -> None:
+    config = ClientServerConfig(server_command=SERVER, server_env=server_env())
+    client = await config.start()
+    root = tmp_path / "ws"
+    root.mkdir()
+    ed = Editor(client, root, encoding=encoding)
+    install_apply_edit(client, [ed])
+    try:
+        result = await client.initialize_session(
+            initialize_params("visual-studio-code", root, [encoding])
+        )
+        assert result.capabilities.position_encoding == encoding
+        line = "Émoji 🎉👍🏽 first: this is the the test with café and naïve words."
+        text = f"🎉 Title 👍🏽\n\n{line}\n"
+        uri = ed.open("e.md", text)
+        actions = by_title(await ed.code_actions(uri, (2, 0), (2, 0)))
+        await ed.run_action(actions["Improve"])
+        await wait_for(lambda: ed.text(uri) != text)
+        expected = engine_improve(line, "en-us")
+        assert expected != line
+        assert ed.text(uri) == f"🎉 Title 👍🏽\n\n{expected}\n"
+    finally:
+        await client.shutdown_session()
+        await client.stop()
