@@ -1,0 +1,126 @@
+"""``rephrase-ls improve`` on files, and the README's main-job command."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    base.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "rephrase_ls", *args],
+        cwd=cwd or ROOT,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```sh\n(.*?)\n```", text, re.S)
+
+
+def test_readme_gives_exactly_two_commands_and_the_main_job_runs() -> None:
+    commands = readme_commands()
+    assert len(commands) == 2, commands
+    main_job, tests = commands
+    assert main_job.startswith("python3 -m venv .venv") and "rephrase-ls improve" in main_job
+    assert tests.startswith("python3 -m venv .venv") and "pytest" in tests
+    # The part after set-up, run with this environment's interpreter.
+    improve = main_job.split("&& .venv/bin/rephrase-ls ", 1)[1].split()
+    result = run(*improve)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("--- a/examples/sample.md\n+++ b/examples/sample.md\n")
+    # Prose is improved, code is not.
+    assert "+We received many reports" in result.stdout
+    assert 'return "hello , " + name' not in "".join(
+        line for line in result.stdout.splitlines() if line.startswith(("+", "-"))
+    )
+
+
+def test_check_and_write(tmp_path: Path) -> None:
+    doc = tmp_path / "notes.md"
+    doc.write_text("this is the the plan.\n\nAll good here.\n", encoding="utf-8")
+    check = run("improve", "--check", str(doc), cwd=tmp_path)
+    assert check.returncode == 1
+    assert "improvements available" in check.stderr
+    write = run("improve", "--write", str(doc), cwd=tmp_path)
+    assert write.returncode == 0, write.stderr
+    assert doc.read_text(encoding="utf-8") == "This is the plan.\n\nAll good here.\n"
+    again = run("improve", "--check", str(doc), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+
+
+def test_crlf_is_kept(tmp_path: Path) -> None:
+    doc = tmp_path / "crlf.txt"
+    doc.write_bytes(b"this is the the plan.\r\nit spans two lines.\r\n")
+    result = run("improve", "--write", str(doc), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert doc.read_bytes() == b"This is the plan.\r\nIt spans two lines.\r\n"
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    result = run("improve", str(tmp_path / "nope.md"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "nope.md: cannot read" in result.stderr
+
+
+def test_project_file_settings_and_bad_values(tmp_path: Path) -> None:
+    (tmp_path / ".rephrase.toml").write_text(
+        'writingStyle = "casual"\nmaxConcurrency = "lots"\napiKey = "secret-in-project"\n',
+        encoding="utf-8",
+    )
+    doc = tmp_path / "a.md"
+    doc.write_text("We do not need it. It is not ready.\n", encoding="utf-8")
+    result = run("improve", str(doc), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "maxConcurrency = 'lots' is not valid" in result.stderr
+    assert "apiKey is ignored" in result.stderr
+    assert "secret-in-project" not in result.stderr + result.stdout
+    assert "+We don't need it." in result.stdout  # the casual style contracts
+
+
+def test_service_error_leaves_the_file_alone(tmp_path: Path) -> None:
+    service = subprocess.Popen(
+        [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", "--fail", "456:5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert service.stdout is not None
+        url = re.search(r"(http://\S+)", service.stdout.readline())
+        assert url
+        (tmp_path / ".rephrase.toml").write_text(
+            f'serverUrl = "{url.group(1)}"\n', encoding="utf-8"
+        )
+        doc = tmp_path / "a.md"
+        doc.write_text("this is the the plan.\n", encoding="utf-8")
+        result = run(
+            "improve", "--write", str(doc), cwd=tmp_path, env={"REPHRASE_API_KEY": "k-secret"}
+        )
+        assert result.returncode == 2
+        assert "quota" in result.stderr.lower()
+        assert "was not changed" in result.stderr
+        assert "k-secret" not in result.stderr
+        assert doc.read_text(encoding="utf-8") == "this is the the plan.\n"
+    finally:
+        service.terminate()
+        service.wait(timeout=10)
+
+
+def test_style_and_tone_exclude_each_other(tmp_path: Path) -> None:
+    result = run("improve", "--style", "casual", "--tone", "friendly", "x.md", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "not allowed with argument" in result.stderr
