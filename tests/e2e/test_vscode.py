@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -25,10 +26,19 @@ def require_tool(name: str) -> str:
 VSCODE = Path(__file__).resolve().parents[2] / "editor-clients" / "vscode"
 
 
+def _env() -> dict[str, str]:
+    """The environment for npm: no API keys; the unit tests' real-server part uses the venv's
+    rephrase-ls."""
+    env = {k: v for k, v in os.environ.items() if "API_KEY" not in k}
+    env["REPHRASE_TEST_SERVER"] = str(Path(sys.executable).parent / "rephrase-ls")
+    return env
+
+
 def _run(npm: str, *args: str, cwd: Path = VSCODE, timeout: float = 300) -> str:
     proc = subprocess.run(
         [npm, *args],
         cwd=cwd,
+        env=_env(),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -60,6 +70,8 @@ def test_unit_tests(npm: str) -> None:
     out = _run(npm, "test")
     assert " passing" in out
     assert " failing" not in out
+    assert " pending" not in out, "the tests against the real server were skipped"
+    assert "against the real server" in out
 
 
 def test_engines_check_passes(npm: str) -> None:

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -31,15 +32,21 @@ describe('launching the server', () => {
   }
 
   /**
-   * A PATH holding only `python3`: the real interpreter behind the one on PATH, linked outside
-   * any virtual environment, so whether it can import rephrase_ls depends on PYTHONPATH alone.
+   * A PATH holding only `python3`: the real interpreter behind the one on PATH (past shims and
+   * virtual environments), so whether it can import rephrase_ls depends on PYTHONPATH alone.
    */
   async function pythonOnlyPath(): Promise<string> {
     const found = await findExecutable('python3');
     assert.ok(found, 'these tests need python3 on PATH');
+    const real = execFileSync(found, [
+      '-c',
+      'import os, sys; print(os.path.realpath(getattr(sys, "_base_executable", sys.executable)))',
+    ])
+      .toString()
+      .trim();
     const pyDir = path.join(dir, 'py');
     mkdirSync(pyDir);
-    symlinkSync(realpathSync(found), path.join(pyDir, 'python3'));
+    symlinkSync(real, path.join(pyDir, 'python3'));
     return pyDir;
   }
 
