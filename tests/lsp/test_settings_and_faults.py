@@ -240,3 +240,100 @@ async def test_positions_with_emoji_in_each_encoding(tmp_path: Path, encoding: s
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+async def _start(tmp_path: Path, params_hook=None, configuration=None):
+    config = ClientServerConfig(server_command=SERVER, server_env=server_env())
+    client = await config.start()
+    root = tmp_path / "ws"
+    root.mkdir(exist_ok=True)
+    ed = Editor(client, root)
+    install_apply_edit(client, [ed])
+    if configuration:
+        for scope, values in configuration.items():
+            client.set_configuration(values, section="rephrase", scope_uri=scope or None)
+    params = initialize_params("visual-studio-code", root)
+    if params_hook:
+        params_hook(params)
+    await client.initialize_session(params)
+    return client, ed
+
+
+async def test_initialization_options_when_the_client_has_no_configuration(tmp_path: Path) -> None:
+    def hook(params: types.InitializeParams) -> None:
+        assert params.capabilities.workspace is not None
+        params.capabilities.workspace.configuration = False
+        params.initialization_options = {"rephrase": {"actions": ["improve"]}}
+
+    client, ed = await _start(tmp_path, hook)
+    try:
+        uri = ed.open("a.md", "We need to organize the colors of this page soon.\n")
+        await asyncio.sleep(0.5)
+        actions = by_title(await ed.code_actions(uri, (0, 0), (0, 5)))
+        assert list(actions) == ["Improve"]
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+@pytest.mark.editor_settings({"actions": ["improve"]})
+async def test_did_change_configuration_refreshes_settings(configured: Editor) -> None:
+    uri = configured.open("a.md", "We need to organize the colors of this page soon.\n")
+    await asyncio.sleep(0.5)
+    assert list(by_title(await configured.code_actions(uri, (0, 0), (0, 5)))) == ["Improve"]
+    configured.client.set_configuration({"rephrase": {"actions": ["improve", "convert"]}})
+    configured.client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings=None)
+    )
+
+    async def titles() -> list[str]:
+        return list(by_title(await configured.code_actions(uri, (0, 0), (0, 5))))
+
+    for _ in range(50):
+        if await titles() == ["Improve", "Convert to en-GB"]:
+            break
+        await asyncio.sleep(0.1)
+    assert await titles() == ["Improve", "Convert to en-GB"]
+
+
+async def test_multi_root_folders_get_their_own_settings(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    (root / "de-docs").mkdir(parents=True)
+    (root / "en-docs").mkdir(parents=True)
+    folder_de = (root / "de-docs").as_uri()
+
+    def hook(params: types.InitializeParams) -> None:
+        params.workspace_folders = [
+            types.WorkspaceFolder(uri=folder_de, name="de-docs"),
+            types.WorkspaceFolder(uri=(root / "en-docs").as_uri(), name="en-docs"),
+        ]
+
+    client, ed = await _start(tmp_path, hook, {folder_de: {"language": "de"}})
+    try:
+        text = "We need to organize the colors of this page soon.\n"
+        de = await ed.command("rephrase.listStyles", ed.open("de-docs/a.md", text))
+        en = await ed.command("rephrase.listStyles", ed.open("en-docs/a.md", text))
+        assert (de["language"], de["languageSource"]) == ("de", "settings")
+        assert (en["language"], en["languageSource"]) == ("en-US", "detected")
+        (root / "en-docs" / ".rephrase.toml").write_text('language = "en-GB"\n', encoding="utf-8")
+        en = await ed.command("rephrase.listStyles", ed.uri("en-docs/a.md"))
+        assert en["language"] == "en-GB"
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+async def test_embedded_default_is_announced_once(tmp_path: Path) -> None:
+    client, ed = await _start(tmp_path)
+    try:
+        for name in ("a.md", "b.md", "c.md"):
+            ed.open(name, "Some English text that is long enough to be detected.\n")
+        await wait_for(lambda: any("embedded offline" in m.message for m in client.messages))
+        await asyncio.sleep(0.5)
+        said = [m for m in client.messages if "embedded offline" in m.message]
+        assert len(said) == 1
+        assert said[0].type == types.MessageType.Info
+        assert any("embedded offline" in m.message for m in client.log_messages)
+    finally:
+        await client.shutdown_session()
+        await client.stop()
