@@ -88,6 +88,18 @@
                                   (let ((text (or (rephrase-test-read-file toml) "")))
                                     (and (string-match-p "tone *= *\"friendly\"" text)
                                          (not (string-match-p "writingStyle" text))))))
+        ;; The language, then back to detection (null).
+        (cl-letf (((symbol-function 'y-or-n-p) (lambda (&rest _) t)))
+          (rephrase-ls-set-language "en-GB"))
+        (rephrase-test-wait-for ".rephrase.toml with the language"
+                                (lambda () (string-match-p "language *= *\"en-GB\""
+                                                           (or (rephrase-test-read-file toml) ""))))
+        (cl-letf (((symbol-function 'y-or-n-p) (lambda (&rest _) t)))
+          (rephrase-ls-set-language ""))
+        (rephrase-test-wait-for ".rephrase.toml without the language"
+                                (lambda () (not (string-match-p "language"
+                                                                (or (rephrase-test-read-file toml) "")))))
+        (rephrase-ls-usage)
         ;; Usage names the offline backend.
         (let ((usage (rephrase-ls--command "rephrase.usage" (rephrase-ls--uri))))
           (unless (string-match-p "offline" (format "%s" (plist-get usage :backend)))
