@@ -225,6 +225,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
   };
 
+  let typingTimer: ReturnType<typeof setTimeout> | undefined;
   const style = (kind: StyleKind) => async (api: ServerApi, editor: vscode.TextEditor | undefined) => {
     await chooseStyle(api, editor!.document.uri, kind);
     await status.refresh();
@@ -252,6 +253,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await status.refresh();
     }),
     vscode.window.onDidChangeActiveTextEditor((editor) => void status.refresh(editor)),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      // The detected language can change as the writer types: refresh once typing pauses.
+      if (event.document === vscode.window.activeTextEditor?.document) {
+        clearTimeout(typingTimer);
+        typingTimer = setTimeout(() => void status.refresh(), 1500);
+      }
+    }),
+    { dispose: () => clearTimeout(typingTimer) },
     vscode.workspace.onDidSaveTextDocument((doc) => {
       if (doc.uri.path.endsWith('/.rephrase.toml') || doc === vscode.window.activeTextEditor?.document) {
         void status.refresh();
