@@ -13,6 +13,8 @@ differing gaps with text are all kept (no verbatim text is lost).
 
 from __future__ import annotations
 
+import math
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +25,11 @@ from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.placeholders import Masked, mask
 
 __all__ = ["Paragraph", "select_paragraphs"]
+
+# A whitespace run with a line break in it (any of the characters str.splitlines breaks at).
+_ANSWER_BREAK = re.compile(
+    "[^\\S\r\n\v\f\x1c-\x1e\x85\u2028\u2029]*[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]\\s*"
+)
 
 Span = tuple[int, int]
 
@@ -100,9 +107,16 @@ class Paragraph:
     def rebuild(self, improved: str) -> str:
         """The replacement for ``document[start:end]`` given the service's ``improved`` prose.
 
-        Raises :class:`~rephrase_ls.text.placeholders.PlaceholderError` when a placeholder did
-        not come back intact.
+        Line breaks in the answer become spaces: the paragraph's own line breaks (with their
+        indentation, quote or comment leaders) are the ones laid back, and a bare line break
+        would lose them (a comment line without its ``//`` breaks the code). Raises
+        :class:`~rephrase_ls.text.placeholders.PlaceholderError` when a placeholder did not
+        come back intact, ``ValueError`` when the answer is empty.
         """
+        if not isinstance(improved, str):
+            raise TypeError("the improved text must be a str")
+        # Placeholders are still in: protected text is never touched here.
+        improved = _ANSWER_BREAK.sub(" ", improved)
         if self.masked is not None:
             restored, protected = self.masked.restore(improved)
         else:
@@ -222,8 +236,7 @@ def _lay_out(
         high = high_slot if high_slot is not None else len(u_tokens)
         candidates = [u for u in range(low + 1, high) if free_space(u)]
         wanted = [target(separators[n]) for n in range(k, run_end)]
-        after = [target(separators[n] + 1) for n in range(k, run_end)]
-        chosen = _choose(candidates, [u_starts[u] for u in candidates], wanted, after)
+        chosen = _choose(candidates, [u_starts[u] for u in candidates], wanted, improved)
         for n, u in enumerate(chosen):
             slots[k + n] = u
         if not candidates:
@@ -252,19 +265,20 @@ def _choose(
     candidates: Sequence[int],
     positions: Sequence[int],
     wanted: Sequence[float],
-    after: Sequence[float],
+    improved: str,
 ) -> list[int]:
     """Give each wanted position (in order) the nearest candidate, keeping the order.
 
-    ``after[n]`` is where the text following separator ``n`` starts. Separators with nothing
-    left between them (the words of the line between them are gone) share a candidate. The
-    others get distinct candidates while there are enough, and share the nearest otherwise.
+    Separators with no word of the answer between their wanted positions (the words of the
+    line between them are gone) share a candidate. The others get distinct candidates while
+    there are enough, and share the nearest otherwise.
     """
     if not candidates:
         return []
     groups = [0]  # index of the group of each wanted position
     for n in range(1, len(wanted)):
-        groups.append(groups[-1] + (wanted[n] - after[n - 1] >= 1))
+        between = improved[int(wanted[n - 1]) : math.ceil(wanted[n])]
+        groups.append(groups[-1] + bool(between.strip()))
     count, needed = len(candidates), groups[-1] + 1
     distinct = count >= needed
     chosen: list[int] = []

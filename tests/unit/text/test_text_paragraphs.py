@@ -288,3 +288,19 @@ def test_selecting_in_a_one_megabyte_document_is_fast() -> None:
         assert paragraph is None or paragraph.start - 2 <= offset <= paragraph.end
     elapsed = time.perf_counter() - started
     assert elapsed < 1.0, elapsed  # about a thousand code-action look-ups
+
+
+def test_line_breaks_in_the_answer_never_drop_a_line_prefix() -> None:
+    text = "> A quoted line."
+    (paragraph,) = select_paragraphs(text, 0, 0, plain_blocks(text))
+    assert paragraph.rebuild("A quoted\nline, improved.") == "A quoted line, improved."
+    code = "    // first comment line\n    // second one"
+    block = ProseBlock(((7, 25), (33, 43)))
+    comment = Paragraph.from_segments(code, block.segments)
+    assert comment is not None
+    result = comment.rebuild("first comment line\r\n\r\nsecond one")
+    assert result == "first comment line\n    // second one"
+    # Protected text keeps its own line breaks.
+    quoted = Paragraph.from_segments("x `a\nb` y", ((0, 9),), ((2, 7),))
+    assert quoted is not None
+    assert quoted.rebuild("x\n{{0}}\ny") == "x `a\nb` y"
