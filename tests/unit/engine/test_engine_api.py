@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from rephrase_ls.offline.engine import improve
+from rephrase_ls.offline.engine import detect_language, improve
 
 
 @pytest.mark.parametrize("target", ["en-US", "EN-gb", "de", "pt_BR", " fr "])
@@ -67,3 +67,22 @@ def test_import_loads_no_data() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * 20_000,  # one huge "word": too long to spell-check
+        "`" * 10_000,  # unmatched backticks
+        "{{" * 10_000,
+        "a@" * 10_000,
+        "a/" * 10_000,
+        "a." * 10_000,
+        "Aa. " * 5_000,
+    ],
+)
+def test_pathological_input_is_handled_in_linear_time(text: str) -> None:
+    # No timing assertion: a quadratic pattern here would make this test take minutes.
+    out = improve(text, "en-us")
+    assert len(out) <= len(text) + 10
+    assert detect_language(text) is None or isinstance(detect_language(text), str)

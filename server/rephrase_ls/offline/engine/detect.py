@@ -16,15 +16,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import Final
 
+from .tokens import WORD, tokenize
+
 MIN_WORDS: Final = 2
 MARGIN: Final = 0.5
 MAX_WORDS: Final = 300
-_WORD = re.compile(r"[^\W\d_]+")
-# Skip what tokens.py protects, so code, links and quoted foreign text do not vote.
-_SKIP = re.compile(
-    r"\{\{\d+\}\}|`[^`\n]*`|(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+|\S+@\S+|\S*[/\\]\S*"
-    r"|\w*[\d_]\w*"
-)
+MAX_CHARS: Final = 20_000
+_SPLIT = re.compile(r"['’-]")
 
 
 @lru_cache(maxsize=1)
@@ -42,12 +40,22 @@ def _profiles() -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     return logp, floors
 
 
+def _words(text: str) -> list[str]:
+    """The plain words of ``text``: what the tokenizer protects (code, links, quotes, words
+    with digits, placeholders) does not vote; "l'homme" gives "l" and "homme"."""
+    out: list[str] = []
+    for token in tokenize(text):
+        if token.kind == WORD:
+            out.extend(_SPLIT.split(token.text))
+    return out
+
+
 def scores(text: str) -> tuple[dict[str, float], int]:
     """Log-probability per language and the number of words that were scored."""
     logp, floors = _profiles()
     totals = dict.fromkeys(logp, 0.0)
     scored = 0
-    for raw in _WORD.findall(_SKIP.sub(" ", text)):
+    for raw in _words(text[:MAX_CHARS]):
         word = raw.lower()
         hits = [lang for lang, table in logp.items() if word in table]
         if not hits:

@@ -21,6 +21,7 @@ from typing import Final
 
 LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
 MIN_LENGTH: Final = 4
+MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
 MIN_CANDIDATE_COUNT: Final = 500
 DOMINANCE: Final = 10
 _CACHE_LIMIT: Final = 200_000
@@ -122,7 +123,7 @@ class Speller:
         return result
 
     def _correct(self, word: str) -> str | None:
-        if len(word) < 3 or not word.isalpha() or self.known(word):
+        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
             return None
         found = None
         if word.isascii() and word in self._unaccented:

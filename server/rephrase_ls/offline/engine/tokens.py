@@ -26,7 +26,7 @@ _TOKEN = re.compile(
         (
             r"(?P<h>\{\{\d+\}\})",
             r"(?P<mark>[\ue000-\ue002]+)",  # the engine's sentinels, if present in input
-            r"(?P<code>(?P<ticks>`+)[^\n]*?(?P=ticks)|`+)",
+            r"(?P<code>(?P<ticks>(?>`+))[^\n]*?(?P=ticks)|`+)",
             r"(?P<url>(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])",
             r"(?P<mail>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
             r"(?P<path>(?:[A-Za-z]:\\|~/|\.{1,2}/|/)[^\s\"'`]*[^\s\"'`.,;:!?)\]}]"
