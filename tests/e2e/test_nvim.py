@@ -93,6 +93,7 @@ CASES = [
     "restart",
     "ranges",
     "help",
+    "lsp_config",
     "health",
     "health_without_buffer",
 ]

@@ -347,6 +347,43 @@ function cases.ranges()
   eq(r.start.character, emoji - 1, 'cursor column in utf-32')
 end
 
+-- lsp/rephrase.lua (0.11+) and setup() on a Neovim with vim.lsp.config/enable (simulated here,
+-- since the test machine runs 0.7.2).
+function cases.lsp_config()
+  vim.g.rephrase = { cmd = { server }, settings = { language = 'de' } }
+  local cfg = dofile(plugin .. '/lsp/rephrase.lua')
+  eq(cfg.cmd, { server }, 'cmd')
+  check(vim.tbl_contains(cfg.filetypes, 'markdown') and vim.tbl_contains(cfg.filetypes, 'gitcommit'), 'filetypes')
+  eq(cfg.root_markers, { '.rephrase.toml', '.git' }, 'root markers')
+  eq(cfg.settings, { rephrase = { language = 'de' } }, 'settings')
+  eq(cfg.capabilities.workspace.workspaceEdit.documentChanges, true, 'documentChanges capability')
+  check(cfg.handlers['workspace/applyEdit'] == rephrase.on_apply_edit, 'applyEdit handler')
+  local registered, enabled = {}, {}
+  vim.lsp.config = setmetatable({}, {
+    __call = function(_, name, c)
+      registered[name] = c
+    end,
+  })
+  vim.lsp.enable = function(name)
+    table.insert(enabled, name)
+  end
+  local ok, err = pcall(rephrase.setup, { settings = { tone = 'friendly' } })
+  vim.lsp.config, vim.lsp.enable = nil, nil
+  check(ok, 'setup failed: %s', tostring(err))
+  eq(enabled, { 'rephrase' }, 'enabled servers')
+  eq(registered.rephrase.settings, { rephrase = { language = 'de', tone = 'friendly' } }, 'merged settings')
+  -- Bad configuration is a clear error.
+  vim.g.rephrase = { cmd = 'rephrase-ls' }
+  ok, err = pcall(rephrase.config)
+  check(not ok and tostring(err):find('cmd', 1, true), 'a string cmd should be refused: %s', tostring(err))
+  vim.g.rephrase = { cmd = { '/nonexistent/rephrase-ls' } }
+  local missing = rephrase.lsp_config()
+  check(type(missing.cmd) == 'function', 'a missing server gives a cmd that explains')
+  ok, err = pcall(missing.cmd)
+  check(not ok and tostring(err):find('pipx install rephrase-ls', 1, true), 'message: %s', tostring(err))
+  vim.g.rephrase = nil
+end
+
 -- The help file has valid, unique tags and :help finds them.
 function cases.help()
   local doc = project .. '/doc'

@@ -213,6 +213,17 @@ end
 function M.start(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   local config = M.config()
+  -- Neovim 0.11+: start from the resolved vim.lsp.config('rephrase'), so overrides made there
+  -- (cmd, settings, ...) hold after :Rephrase restart too.
+  local resolved = vim.lsp.config and vim.lsp.enable and vim.lsp.config[NAME]
+  if type(resolved) == 'table' and resolved.cmd then
+    local client_config = vim.deepcopy(resolved)
+    client_config.name = NAME
+    if type(client_config.root_dir) ~= 'string' then
+      client_config.root_dir = M.root_dir(bufnr, client_config.root_markers or config.root_markers)
+    end
+    return vim.lsp.start(client_config, { bufnr = bufnr })
+  end
   local cmd, err = M.server_cmd(config)
   if not cmd then
     return nil, err
