@@ -312,26 +312,25 @@ def _advance_cols(text: str, pos: int, end: int, col: int, target: int) -> tuple
     return pos, col
 
 
+_CELL = re.compile(r"(?:[^|\\]|\\.)*")
+
+
 def _table_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Cell spans of a table row: split at unescaped pipes, outer pipes dropped."""
     s, e = trim(text, start, end)
     if s < e and text[s] == "|":
         s += 1
-    if e > s and text[e - 1] == "|" and (e - 2 < s or text[e - 2] != "\\"):
-        e -= 1
     cells: list[tuple[int, int]] = []
-    cell = s
-    i = s
-    while i < e:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "|":
-            cells.append((cell, i))
-            cell = i + 1
-        i += 1
-    cells.append((cell, e))
+    pos = s
+    while True:
+        m = _CELL.match(text, pos, e)
+        assert m is not None  # the pattern matches the empty string
+        cells.append((pos, m.end()))
+        if m.end() >= e:
+            break
+        pos = m.end() + 1  # past the pipe
+    if len(cells) > 1 and cells[-1][0] == cells[-1][1]:
+        cells.pop()  # the closing pipe
     return cells
 
 
@@ -453,10 +452,31 @@ class _Scanner:
                             continue
                     elif leaf == _FENCED and c != self.fence_char and c not in _SPACE:
                         continue
+                    elif c == "|" and leaf == _TABLE:
+                        self._emit_row(i, s)  # a `|` never starts another block
+                        continue
+                    elif c == "#" and leaf != _FENCED and leaf != _HTML and leaf != _MATH:
+                        m = _ATX.match(text, s, e)
+                        if m is not None:
+                            self._close_leaf()
+                            close = _ATX_CLOSE.search(text, m.end(), e)
+                            self._emit([(m.end(), e if close is None else close.start())])
+                            para = self.para
+                            continue
+            elif s == e and self.leaf in (_PARA, _NONE) and self._items_only:
+                # a blank line inside list items: ends the paragraph, the items go on
+                self._close_para()
+                para = self.para
+                continue
             line(i, s, e)
             para = self.para
         self._close_leaf()
         return self._finish()
+
+    @property
+    def _items_only(self) -> bool:
+        """Whether every open container is a list item (blank lines keep them open)."""
+        return all(kind == "i" for kind, _ in self.containers)
 
     def _front_matter(self) -> int:
         text, starts, ends = self.text, self.lines.starts, self.lines.ends
@@ -522,7 +542,8 @@ class _Scanner:
                     return
                 self.leaf = _NONE
             if leaf == _TABLE:
-                if not blank and not self._starts_block(fp, e, fc - col):
+                # a row; blank lines, lines indented by 4 and other blocks end the table
+                if not blank and fc - col < 4 and not self._starts_block(fp, e, fc - col):
                     self._emit_row(i, fp)
                     return
                 self.leaf = _NONE
@@ -578,7 +599,7 @@ class _Scanner:
                 containers.append(("i", content_col))
                 opened = True
                 continue
-            if self.leaf != _PARA or opened:
+            if ch == "[":  # a footnote definition (it may interrupt a paragraph)
                 m = _FOOTNOTE_DEF.match(text, p, e)
                 if m is not None:
                     self._close_leaf()
@@ -615,6 +636,8 @@ class _Scanner:
         if ch in "*-_" and _THEMATIC.match(text, p, e):
             return True
         if ch == "<" and any(start.match(text, p, e) for start, _ in _HTML_START):
+            return True
+        if ch == "[" and _FOOTNOTE_DEF.match(text, p, e):
             return True
         m = _BULLET.match(text, p, e) or _ORDERED.match(text, p, e)
         if m is None:
