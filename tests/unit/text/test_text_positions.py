@@ -14,7 +14,7 @@ UNIT = {"utf-8": ("utf-8", 1), "utf-16": ("utf-16-le", 2), "utf-32": ("utf-32-le
 
 def units(text: str, encoding: str) -> int:
     codec, size = UNIT[encoding]
-    return len(text.encode(codec)) // size
+    return len(text.encode(codec, "surrogatepass")) // size
 
 
 def naive_lines(text: str) -> list[tuple[int, int]]:
