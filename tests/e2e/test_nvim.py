@@ -138,3 +138,19 @@ def test_nvim(case: str, tmp_path: Path, server: Path) -> None:
     if case in ("resolve_and_apply", "command_non_ascii", "stale_edit", "restart"):
         # The plugin edits the buffer only; the file on disk is the writer's to save.
         assert (project / "doc.md").read_text(encoding="utf-8") == _text(LINES)
+
+
+def test_luacheck() -> None:
+    """Static check of the plugin and the test script (when luacheck is installed)."""
+    luacheck = shutil.which("luacheck")
+    if luacheck is None:
+        pytest.skip("luacheck is not installed (Debian: lua-check)")
+    proc = subprocess.run(
+        [luacheck, "--no-color", str(PLUGIN), str(SCRIPT.parent)],
+        cwd=PLUGIN,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -296,9 +296,13 @@ function cases.restart()
     return c ~= nil and c.id ~= old_id and c.initialized == true
   end)
   local status
-  rephrase.improve({ bufnr = buf, range = line_range(buf, expect.paragraph_line, expect.paragraph_line), done = function(s)
-    status = s
-  end })
+  rephrase.improve({
+    bufnr = buf,
+    range = line_range(buf, expect.paragraph_line, expect.paragraph_line),
+    done = function(s)
+      status = s
+    end,
+  })
   wait('Improve after restart', function()
     return status ~= nil
   end)

@@ -129,7 +129,10 @@ function M.check()
     info('no buffer has the server attached; starting one to ask the backend')
     usage, err = usage_from_new_server(rephrase, config, cmd)
   end
-  if usage then
+  if usage and present and tostring(value(usage.backend) or ''):find('offline') then
+    warn(variable .. ' is set but the server uses the offline service',
+      { 'Check the apiKeyEnv setting, and that Neovim was started with the variable exported' })
+  elseif usage then
     ok('backend reachable: ' .. rephrase.format_usage(usage))
   else
     error('backend not reachable: ' .. tostring(err), { 'Check serverUrl and the key; see :LspLog' })
