@@ -259,6 +259,12 @@ async def improve_paragraphs(
                 f"protected markup ({exc})"
             )
             continue
+        except ValueError as exc:  # e.g. an empty answer for a non-empty paragraph
+            outcome.refused.append(
+                f"{_paragraph_label(text, paragraph, index)} was not changed: the service's "
+                f"answer cannot be used ({exc})"
+            )
+            continue
         if replacement != text[paragraph.start : paragraph.end]:
             outcome.replacements.append((paragraph, replacement))
     if detected:

@@ -103,8 +103,6 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
     want_source = _kind_allowed(types.CodeActionKind.Source.value, only)
     if not (want_rewrite or want_source):
         return []
-    if params.context.trigger_kind == types.CodeActionTriggerKind.Automatic and not want_rewrite:
-        return []
     state = ls.state(doc)
     settings = ls.settings.cached_for_uri(uri)
     backend = ls.backends.get(settings)

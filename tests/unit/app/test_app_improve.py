@@ -1,0 +1,124 @@
+"""The improvement pipeline with a scripted backend: refusals, the cache, language rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from rephrase_ls.improve import ImprovementCache, Mode, improve_paragraphs, resolve_language
+from rephrase_ls.service.capabilities import Capabilities
+from rephrase_ls.service.models import Improvement, Language
+from rephrase_ls.settings import Settings
+from rephrase_ls.text.diff import apply_edits
+from rephrase_ls.text.markup import prose_blocks
+from rephrase_ls.text.paragraphs import select_paragraphs
+
+
+@dataclass
+class ScriptedClient:
+    answers: dict[str, str]
+    sent: list[list[str]] = field(default_factory=list)
+
+    async def rephrase(self, texts, **_kw):
+        self.sent.append(list(texts))
+        return [Improvement(self.answers.get(t, t), "en-US", "en") for t in texts]
+
+
+@dataclass
+class Store:
+    def peek(self, _product):
+        return None
+
+
+@dataclass
+class FakeBackend:
+    client: ScriptedClient
+    capabilities: Store = field(default_factory=Store)
+    description: str = "scripted"
+    embedded: bool = True
+
+
+async def test_a_paragraph_whose_markup_was_lost_is_refused_the_others_apply() -> None:
+    text = "Use `pip` here, ok.\n\nthe the second.\n\nthird one\n"
+    blocks = prose_blocks(text, "markdown", "file:///a.md")
+    paragraphs = select_paragraphs(text, 0, len(text), blocks)
+    first, second, third = (p.prose for p in paragraphs)
+    client = ScriptedClient({first: "Use pip here, OK.", second: "The second.", third: ""})
+    outcome = await improve_paragraphs(
+        FakeBackend(client), text, paragraphs, Mode("en-US"), ImprovementCache()
+    )
+    assert (
+        apply_edits(text, outcome.edits(text))
+        == "Use `pip` here, ok.\n\nThe second.\n\nthird one\n"
+    )
+    assert len(outcome.refused) == 2
+    assert "paragraph 1 (line 1" in outcome.refused[0] and "protected markup" in outcome.refused[0]
+    assert "paragraph 3 (line 5" in outcome.refused[1]
+
+
+async def test_the_cache_answers_the_same_request_twice() -> None:
+    text = "the the plan.\n"
+    paragraphs = select_paragraphs(text, 0, len(text), prose_blocks(text))
+    client = ScriptedClient({"the the plan.": "The plan."})
+    cache = ImprovementCache()
+    backend = FakeBackend(client)
+    for _ in range(2):
+        outcome = await improve_paragraphs(backend, text, paragraphs, Mode("en-US"), cache)
+        assert apply_edits(text, outcome.edits(text)) == "The plan.\n"
+    assert client.sent == [["the the plan."]]
+    # Another style is another request.
+    await improve_paragraphs(
+        backend, text, paragraphs, Mode("en-US", writing_style="casual"), cache
+    )
+    assert len(client.sent) == 2
+
+
+def _caps() -> Capabilities:
+    def lang(code: str, src: bool, tgt: bool, features: tuple[str, ...] = ()) -> Language:
+        return Language(code, src, tgt, frozenset(features), None)
+
+    return Capabilities(
+        "write",
+        (
+            lang("en", True, False, ("writing_style",)),
+            lang("en-US", False, True, ("writing_style",)),
+            lang("en-GB", False, True, ("writing_style",)),
+            lang("fr", True, True),
+        ),
+        (),
+        (),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "settings", "expected"),
+    [
+        (
+            "<!-- rephrase: language=en-GB -->\nHallo Welt, wie geht es dir heute?",
+            {},
+            ("en-GB", "document"),
+        ),
+        ("Hallo Welt, wie geht es dir heute, mein Freund?", {"language": "fr"}, ("fr", "settings")),
+        ("We need to organize the colors of this page soon.", {}, ("en-US", "detected")),
+        (
+            "We need to organize the colors of this page soon.",
+            {"englishVariant": "en-GB"},
+            ("en-GB", "detected"),
+        ),
+    ],
+)
+def test_language_precedence(text: str, settings: dict, expected: tuple[str, str]) -> None:
+    from rephrase_ls.settings import merge
+
+    merged, _ = merge(Settings(), settings, "test")
+    choice = resolve_language(text, merged, _caps())
+    assert (choice.language, choice.source) == expected
+
+
+def test_styles_follow_the_capability_list() -> None:
+    caps = _caps()
+    en = resolve_language("We need to organize the colors of this page soon.", Settings(), caps)
+    assert en.writing_styles and en.variants == ("en-GB",)
+    fr = resolve_language("Nous devons organiser les couleurs de cette page.", Settings(), caps)
+    assert fr.language == "fr" and fr.writing_styles == () and fr.reason
