@@ -22,8 +22,12 @@ _WORDS = (
 _SEPARATORS = (" ", "  ", ", ", " , ", ". ", ".", "! ", "? ", "?", "\n", " ;", ":", "...")
 
 placeholders = st.integers(min_value=0, max_value=120).map(lambda n: f"{{{{{n}}}}}")
-pieces = st.one_of(st.sampled_from(_WORDS), placeholders, st.sampled_from(_SEPARATORS))
-texts = st.lists(pieces, min_size=1, max_size=30).map("".join)
+# Mostly word, separator, word, ... (so rules see real neighbours), sometimes glued pieces.
+items = st.one_of(st.sampled_from(_WORDS), st.sampled_from(_WORDS), placeholders)
+separators = st.one_of(st.just(" "), st.just(" "), st.sampled_from(_SEPARATORS), st.just(""))
+texts = st.lists(st.tuples(items, separators), min_size=1, max_size=20).map(
+    lambda pairs: "".join(a + b for a, b in pairs)
+)
 modes = st.sampled_from(
     [{}, {"writing_style": "business"}, {"writing_style": "casual"}, {"tone": "diplomatic"},
      {"tone": "confident"}, {"writing_style": "simple"}]
@@ -43,6 +47,19 @@ def test_placeholders_survive_byte_for_byte_and_in_order(
 @given(texts, st.sampled_from(TARGETS))
 def test_deterministic(text: str, target: str) -> None:
     assert improve(text, target) == improve(text, target)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts, st.sampled_from(TARGETS))
+def test_idempotent(text: str, target: str) -> None:
+    once = improve(text, target)
+    assert improve(once, target) == once
+
+
+@pytest.mark.parametrize("text", ["I saw teh the cat.", "the The ;the {{9}}.", "a a apple"])
+def test_idempotent_examples(text: str) -> None:
+    once = improve(text, "en-us")
+    assert improve(once, "en-us") == once
 
 
 @pytest.mark.parametrize(

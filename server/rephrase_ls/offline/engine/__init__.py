@@ -252,4 +252,7 @@ def improve(
         s = rules.english_i(s)
         s = rules.english_articles(s)
     s = rules.sentence_capitals(s, lang)
+    # Corrections and capitals can create new doubles ("teh the", "the The"): once more, so
+    # that improving an improved text changes nothing.
+    s = rules.doubled_words(s, lang)
     return _restore(s, saved, original_marks)
