@@ -349,7 +349,6 @@ class _Scanner:
         self.fence_char = ""
         self.fence_len = 0
         self.html_end: re.Pattern[str] | None = None
-        self.table_cols = 0
 
     # -- emitting --------------------------------------------------------------------------
 
@@ -363,9 +362,9 @@ class _Scanner:
         """Protect the inline markup of every pending block and build the blocks.
 
         The span of each block (line breaks and `>` leaders included, so that code spans and
-        links may cross lines) is scanned; make_block clips what is found to the segments. All
-        spans are joined with NULs and scanned in one pass, which costs a third of one scan per
-        block; a document that contains NULs itself is scanned block by block.
+        links may cross lines) is scanned; what is found is clipped to the segments. All spans
+        are joined with NULs, which no pattern crosses, and scanned in one pass rather than one
+        call per block; a document that contains NULs itself is scanned block by block.
         """
         text, pending = self.text, self.pending
         found: list[list[tuple[int, int]]]
@@ -408,7 +407,7 @@ class _Scanner:
         segs = []
         for i, s in lines:
             e = ends[i]
-            if text[e - 1] in _SPACE:
+            if e > s and text[e - 1] in _SPACE:
                 e = s + len(text[s:e].rstrip(_SPACE))
             segs.append((s, e))
         if segs:
@@ -717,7 +716,6 @@ class _Scanner:
                     self._close_para()
                     self._emit_row(hl, hs)
                     self.leaf = _TABLE
-                    self.table_cols = len(header)
                     return
             self.para.append((i, p))
             return
