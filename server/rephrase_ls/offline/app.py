@@ -10,8 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -35,6 +38,8 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+
+_SPAWN: Final = multiprocessing.get_context("spawn")
 
 MAX_BODY_BYTES: Final = 10 * 1024
 """Largest rephrase request body accepted, in bytes (interface section 8)."""
@@ -61,6 +66,10 @@ class OfflineOptions:
     answer 200 with a body that breaks the interface. ``character_limit``: the account's
     cost-control limit (456 once reached). ``retry_after``: seconds sent in ``Retry-After`` with
     429/503/529. ``later_shape``: serve the v3 lists in the service's later shape.
+    ``workers``: 0 runs detection and the engine in threads of this process (the embedded mode);
+    N > 0 runs them in N worker processes, so concurrent requests use several cores.
+    ``preload``: worker processes load every language's engine data when they start (needs
+    ``workers``); see :meth:`start_workers`.
     """
 
     keys: tuple[str, ...] | None = field(default=None, repr=False)
@@ -73,6 +82,8 @@ class OfflineOptions:
     known_words: frozenset[str] = frozenset()
     retry_after: float = 1.0
     later_shape: bool = False
+    workers: int = 0
+    preload: bool = False
 
     def __post_init__(self) -> None:
         if not self.auth_scheme or any(c.isspace() for c in self.auth_scheme):
@@ -99,6 +110,11 @@ class OfflineOptions:
             raise ValueError("character_limit must not be negative")
         if self.retry_after < 0:
             raise ValueError("retry_after must not be negative")
+        if isinstance(self.workers, bool) or not isinstance(self.workers, int) \
+                or self.workers < 0:
+            raise ValueError("workers must be a whole number >= 0 (0: threads in this process)")
+        if self.preload and not self.workers:
+            raise ValueError("preload needs worker processes (workers >= 1)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -194,6 +210,10 @@ class _ApiError(Exception):
         self.message = message
         self.headers = dict(headers or {})
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in worker processes: it must survive pickling with all three fields.
+        return (_ApiError, (self.status, self.message, self.headers))
+
 
 @dataclass
 class _Caller:
@@ -267,6 +287,62 @@ class _OfflineService:
             malformed=options.malformed,
         )
         self.keys = None if options.keys is None else frozenset(options.keys)
+        self._pool: ProcessPoolExecutor | None = None
+
+    # -- engine workers -----------------------------------------------------------------------
+
+    def _executor(self, barrier: Any = None) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: the service process has threads (uvicorn, asyncio's executor).
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.options.workers,
+                mp_context=_SPAWN,
+                initializer=_init_worker,
+                initargs=(self.options.known_words, self.options.preload, barrier),
+            )
+        return self._pool
+
+    def start_workers(self, timeout: float = 600.0) -> None:
+        """Start every worker process now, blocking until all are ready (with ``preload``, until
+        each has loaded the engine's data); a no-op without worker processes.
+
+        Without this, workers start on demand, and each loads a language's data on its first
+        request in that language.
+        """
+        workers = self.options.workers
+        if not workers or self._pool is not None:
+            return
+        # Each ready task holds its worker at the barrier until all have one, so every worker
+        # is started (the pool starts one per task while none is idle) and loaded.
+        pool = self._executor(_SPAWN.Barrier(workers))
+        futures = [pool.submit(_worker_ready, timeout) for _ in range(workers)]
+        for future in futures:
+            future.result(timeout=timeout)
+
+    def close(self, *, wait: bool = False) -> None:
+        """Stop the worker processes (requests still queued for them are cancelled); with
+        ``wait``, until they have exited."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=True)
+
+    async def _process(self, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+        """Validate and improve, off the event loop: in a worker process or a thread."""
+        later = self.options.later_shape
+        if not self.options.workers:
+            # A worker thread keeps the event loop (in the embedded mode, the language server's)
+            # responsive meanwhile.
+            return await asyncio.to_thread(_process_fields, fields, later,
+                                           self.options.known_words)
+        pool = self._executor()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                pool, _worker_process_fields, fields, later)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): answer 500 now, start afresh next time.
+            if self._pool is pool:
+                self.close()
+            raise
 
     # -- auth -------------------------------------------------------------------------------
 
@@ -372,49 +448,56 @@ class _OfflineService:
 
     async def rephrase(self, request: Request) -> Response:
         options, state = self.options, self.state
-        if options.latency_ms:
-            await asyncio.sleep(options.latency_ms / 1000)
-        caller = self.authenticate(request)
-        if caller.free_tier:
-            raise _ApiError(403, "Text improvement is available only with a paid-tier key; "
-                            "this is a free-tier key.")
-        if state.hang > 0:
-            state.hang -= 1
-            await self._hang(request)
-        if state.fail:
-            entry = state.fail[0]
-            status = entry[0]
-            entry[1] -= 1
-            if entry[1] <= 0:
-                state.fail.pop(0)
-            headers = {}
-            if status in RETRY_AFTER_STATUSES:
-                headers["Retry-After"] = _format_seconds(options.retry_after)
-            message = _STATUS_MESSAGES.get(status, f"Error {status} (simulated).")
-            raise _ApiError(status, message, headers)
+        # The work (body, validation, detection, engine) starts at once and runs during the
+        # simulated latency, as a real service's processing is part of its response time: the
+        # answer comes after max(latency, work). Its errors still answer in their turn below.
+        work = asyncio.ensure_future(self._work(request))
+        try:
+            if options.latency_ms:
+                await asyncio.sleep(options.latency_ms / 1000)
+            caller = self.authenticate(request)
+            if caller.free_tier:
+                raise _ApiError(403, "Text improvement is available only with a paid-tier key; "
+                                "this is a free-tier key.")
+            if state.hang > 0:
+                state.hang -= 1
+                await _discard(work)  # so that only _hang reads from the connection
+                await self._hang(request)
+            if state.fail:
+                entry = state.fail[0]
+                status = entry[0]
+                entry[1] -= 1
+                if entry[1] <= 0:
+                    state.fail.pop(0)
+                headers = {}
+                if status in RETRY_AFTER_STATUSES:
+                    headers["Retry-After"] = _format_seconds(options.retry_after)
+                message = _STATUS_MESSAGES.get(status, f"Error {status} (simulated).")
+                raise _ApiError(status, message, headers)
 
-        body = await self._read_body(request)
-        fields = _parse_fields(request.headers.get("content-type"), body)
-        # Detection and improvement are CPU work: a worker thread keeps the event loop (in the
-        # embedded mode, the language server's) responsive meanwhile.
-        job = await asyncio.to_thread(_validate, fields, self.options.later_shape)
+            # 413, 415 and 400 answers come from here, in that order.
+            improvements, characters = await work
 
-        limit = options.character_limit
-        if limit is not None and state.account_characters >= limit:
-            raise _ApiError(456, f"Quota exceeded: the account's character limit of {limit} "
-                            "characters has been reached.")
-
-        improvements = await asyncio.to_thread(_improve_all, job, options.known_words)
+            limit = options.character_limit
+            if limit is not None and state.account_characters >= limit:
+                raise _ApiError(456, f"Quota exceeded: the account's character limit of {limit} "
+                                "characters has been reached.")
+        finally:
+            await _discard(work)
 
         if state.malformed > 0:
             state.malformed -= 1
             state.malformed_served += 1
             return _malformed(improvements, state.malformed_served)
 
-        characters = sum(len(text) for text in job.texts)
         state.account_characters += characters
         state.key_characters[caller.key] = state.key_characters.get(caller.key, 0) + characters
         return JSONResponse({"improvements": improvements})
+
+    async def _work(self, request: Request) -> tuple[list[dict[str, Any]], int]:
+        body = await self._read_body(request)
+        fields = _parse_fields(request.headers.get("content-type"), body)
+        return await self._process(fields)
 
     async def _hang(self, request: Request) -> None:
         """Never answer: wait for an event nobody sets, until the client goes away."""
@@ -449,6 +532,15 @@ async def _wait_disconnect(request: Request) -> None:
         message = await request.receive()
         if message["type"] == "http.disconnect":
             return
+
+
+async def _discard(task: asyncio.Future[Any]) -> None:
+    """Cancel a task that is no longer wanted and wait for it, dropping its outcome."""
+    if not task.done():
+        task.cancel()
+        await asyncio.wait({task})
+    if not task.cancelled():
+        task.exception()  # mark it retrieved, so asyncio does not log it
 
 
 def _format_seconds(seconds: float) -> str:
@@ -669,6 +761,78 @@ def _validate(fields: Mapping[str, Any], later_shape: bool) -> _Job:
         style_langs=style_langs,
         tone_langs=tone_langs,
     )
+
+
+def _process_fields(
+    fields: Mapping[str, Any], later_shape: bool, known_words: frozenset[str]
+) -> tuple[list[dict[str, Any]], int]:
+    """Validate a request's fields and improve its texts: the improvements and the characters
+    billed. Raises :class:`_ApiError` for a request the service refuses."""
+    job = _validate(fields, later_shape)
+    return _improve_all(job, known_words), sum(len(text) for text in job.texts)
+
+
+# Worker processes (``OfflineOptions.workers``): the app's known words, set once per process.
+_worker_known_words: frozenset[str] = frozenset()
+_worker_barrier: Any = None
+
+#: One text per language, to load the engine's data in a worker (``preload``).
+_PRELOAD_TEXTS: Final = (
+    ("en", "This is is a short text to load the lists."),
+    ("de", "Dies ist ein kurzer Text, um die Listen zu laden."),
+    ("es", "Este es un texto corto para cargar las listas."),
+    ("fr", "Ceci est un texte court pour charger les listes."),
+    ("it", "Questo è un testo breve per caricare gli elenchi."),
+    ("pt", "Este é um texto curto para carregar as listas."),
+)
+
+
+def _init_worker(known_words: frozenset[str], preload: bool, barrier: Any) -> None:
+    """Runs once in each worker process when it starts."""
+    global _worker_known_words, _worker_barrier
+    _worker_known_words = known_words
+    _worker_barrier = barrier
+    _exit_with_parent()
+    if preload:
+        from rephrase_ls.offline import engine
+
+        for lang, text in _PRELOAD_TEXTS:
+            engine.detect_language(text)
+            for target in engine.SUPPORTED_TARGETS:
+                if target.split("-")[0] == lang:
+                    engine.improve(text, target, known_words=known_words)
+
+
+def _exit_with_parent(interval: float = 1.0) -> None:
+    """End this worker process soon after its parent is gone (killed without closing the pool);
+    otherwise it would wait for work forever."""
+    import os
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker_ready(timeout: float) -> int:
+    """Wait until every worker of the pool has started (see ``start_workers``); the worker's pid."""
+    import os
+
+    if _worker_barrier is not None:
+        _worker_barrier.wait(timeout)
+    return os.getpid()
+
+
+def _worker_process_fields(
+    fields: Mapping[str, Any], later_shape: bool
+) -> tuple[list[dict[str, Any]], int]:
+    return _process_fields(fields, later_shape, _worker_known_words)
 
 
 def _improve_all(job: _Job, known_words: frozenset[str]) -> list[dict[str, Any]]:

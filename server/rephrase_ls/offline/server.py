@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import socket
 import sys
 from typing import TextIO
@@ -70,6 +71,14 @@ def _port(value: str) -> int:
     return number
 
 
+def cpu_count() -> int:
+    """CPUs this process may run on (at least 1): the default number of engine workers."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``rephrase-ls offline-service``."""
     parser = argparse.ArgumentParser(
@@ -89,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--key", action="append", dest="keys", metavar="KEY",
                         help="accept only this key (repeatable; default: any non-empty key)")
     parser.add_argument("--latency", type=_non_negative_float, default=0.0, metavar="MS",
-                        help="milliseconds added to every rephrase response")
+                        help="every rephrase answer takes at least MS milliseconds (the "
+                        "engine works meanwhile)")
     parser.add_argument("--fail", type=_fail_spec, action="append", default=[],
                         metavar="STATUS:COUNT",
                         help="the next COUNT rephrase requests answer STATUS (repeatable, "
@@ -102,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the account's cost-control limit: 456 once N characters are used")
     parser.add_argument("--retry-after", type=_non_negative_float, default=1.0, metavar="S",
                         help="seconds sent in Retry-After with 429/503/529 (default 1)")
+    parser.add_argument("--workers", type=_non_negative_int, default=None, metavar="N",
+                        help="engine worker processes, so concurrent requests use several cores "
+                        f"(default: the CPU count, here {cpu_count()}; 0: threads of this "
+                        "process)")
+    parser.add_argument("--preload", action="store_true",
+                        help="load every language's engine data in each worker before "
+                        "listening (slower start, no first-request delays; needs workers)")
     parser.add_argument("--later-shape", action="store_true",
                         help="serve the v3 language lists in the service's later shape")
     parser.add_argument("--log-level", default="warning",
@@ -122,6 +139,8 @@ def options_from_args(args: argparse.Namespace) -> OfflineOptions:
         character_limit=args.character_limit,
         retry_after=args.retry_after,
         later_shape=args.later_shape,
+        workers=cpu_count() if args.workers is None else args.workers,
+        preload=args.preload,
     )
 
 
@@ -160,7 +179,9 @@ def run(
     """Serve the offline service on ``host:port`` until interrupted (SIGINT/SIGTERM).
 
     Prints ``rephrase-ls offline service listening on http://HOST:PORT`` (the bound port) once
-    the server accepts connections. Binding is not restricted here; :func:`main` checks hosts.
+    the server accepts connections; with worker processes (``options.workers``), once they have
+    started (and, with ``options.preload``, loaded). Binding is not restricted here; :func:`main`
+    checks hosts.
     """
     import uvicorn
 
@@ -169,8 +190,10 @@ def run(
     stream = out if out is not None else sys.stdout
     sock = _bind(host, port)
     url = _url(sock)
+    app = create_app(options)
+    service = app.state.offline
     config = uvicorn.Config(
-        create_app(options),
+        app,
         log_level=log_level,
         access_log=False,
         lifespan="off",
@@ -183,9 +206,17 @@ def run(
             if not self.should_exit:
                 print(f"{LISTENING_PREFIX}{url}", file=stream, flush=True)
 
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().shutdown(sockets=sockets)
+            # Here, not only in ``finally``: after a SIGTERM, uvicorn re-raises the signal once
+            # its loop ends, and the process dies without running ``finally``.
+            service.close(wait=True)
+
     try:
+        service.start_workers()
         _AnnouncingServer(config).run(sockets=[sock])
     finally:
+        service.close()
         sock.close()
 
 

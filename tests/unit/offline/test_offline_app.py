@@ -291,6 +291,12 @@ def test_options_repr_hides_keys_and_validates() -> None:
         OfflineOptions(character_limit=-5)
     with pytest.raises(ValueError):
         OfflineOptions(retry_after=-0.5)
+    with pytest.raises(ValueError, match="workers"):
+        OfflineOptions(workers=-1)
+    with pytest.raises(ValueError, match="workers"):
+        OfflineOptions(workers=True)
+    with pytest.raises(ValueError, match="preload needs worker processes"):
+        OfflineOptions(preload=True)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -771,3 +777,78 @@ async def test_trace_id_on_every_answer(client: httpx.AsyncClient) -> None:
         assert len(trace) == 32
         seen.add(trace)
     assert len(seen) == 3
+
+
+# ----------------------------------------------------------------------------------------------
+# Latency overlaps the work; worker processes
+
+
+async def test_latency_overlaps_the_engine_work(
+    make_client: ClientFactory, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_improve = offline_engine.improve
+
+    def slow_improve(text: str, target_lang: str, **kwargs: Any) -> str:
+        time.sleep(0.15)
+        return real_improve(text, target_lang, **kwargs)
+
+    monkeypatch.setattr(offline_engine, "improve", slow_improve)
+    client = make_client(OfflineOptions(latency_ms=300))
+    start = time.perf_counter()
+    response = await rephrase(client, text=[EN], target_lang="en-US")
+    elapsed = time.perf_counter() - start
+    assert response.status_code == 200
+    assert response.json()["improvements"][0]["text"] == real_improve(EN, "en-us")
+    # max(300 ms, 150 ms of work), not their sum (450 ms).
+    assert 0.3 <= elapsed < 0.44
+    # Errors found by that work still wait for the latency and come in their turn: 403 first.
+    start = time.perf_counter()
+    refused = await rephrase(make_client(OfflineOptions(latency_ms=300), key="a:fx"),
+                             text=[EN], target_lang="xx")
+    assert refused.status_code == 403 and time.perf_counter() - start >= 0.3
+
+
+def test_api_errors_survive_pickling() -> None:
+    import pickle
+
+    from rephrase_ls.offline.app import _ApiError
+
+    error = _ApiError(429, "Too many.", {"Retry-After": "2"})
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.status, copy.message, copy.headers) == (429, "Too many.", {"Retry-After": "2"})
+    assert str(copy) == "Too many."
+
+
+async def test_worker_processes_answer_like_threads() -> None:
+    from rephrase_ls.offline.app import create_app
+
+    app = create_app(OfflineOptions(workers=2, preload=True,
+                                    known_words=frozenset({"Rephrasely"})))
+    service = app.state.offline
+    try:
+        await asyncio.to_thread(service.start_workers)
+        pool = service._pool
+        assert pool is not None and len(pool._processes) == 2
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url=EMBEDDED_BASE_URL,
+                                     headers={"Authorization": f"Service-Auth-Key {KEY}"}) as c:
+            texts = [EN, "Rephrasely is is the name.", DE]
+            answers = await asyncio.gather(*(rephrase(c, text=[t]) for t in texts))
+            got = [a.json()["improvements"][0] for a in answers]
+            assert [g["text"] for g in got] == [
+                offline_engine.improve(EN, "en"),
+                offline_engine.improve("Rephrasely is is the name.", "en",
+                                       known_words=frozenset({"Rephrasely"})),
+                offline_engine.improve(DE, "de"),
+            ]
+            assert [g["detected_source_language"] for g in got] == ["en", "en", "de"]
+            # A refusal raised in a worker keeps its status and message.
+            refused = await rephrase(c, text=[EN], target_lang="xx")
+            assert refused.status_code == 400
+            assert "Value for 'target_lang' not supported" in message_of(refused)
+            usage = (await c.get("/v2/usage")).json()
+            assert usage["character_count"] == sum(len(t) for t in texts)
+            assert service._pool is pool  # the same two workers served everything
+    finally:
+        service.close(wait=True)
+    assert service._pool is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -21,6 +22,7 @@ from rephrase_ls.offline.app import OfflineOptions
 from rephrase_ls.offline.engine import improve
 from rephrase_ls.offline.server import (
     build_parser,
+    cpu_count,
     is_loopback,
     main,
     options_from_args,
@@ -182,13 +184,72 @@ def test_options_from_arguments() -> None:
     args = build_parser().parse_args([
         "--key", "a", "--key", "b", "--auth-scheme", "Bearer", "--latency", "12.5",
         "--fail", "429:2", "--fail", "503:1", "--hang", "3", "--malformed", "4",
-        "--character-limit", "99", "--retry-after", "0.1", "--later-shape"])
+        "--character-limit", "99", "--retry-after", "0.1", "--later-shape",
+        "--workers", "3", "--preload"])
     options = options_from_args(args)
     assert options == OfflineOptions(
         keys=("a", "b"), auth_scheme="Bearer", latency_ms=12.5, fail=[(429, 2), (503, 1)],
-        hang=3, malformed=4, character_limit=99, retry_after=0.1, later_shape=True)
+        hang=3, malformed=4, character_limit=99, retry_after=0.1, later_shape=True,
+        workers=3, preload=True)
     defaults = options_from_args(build_parser().parse_args([]))
-    assert defaults == OfflineOptions()
+    # On loopback the engine runs in one worker process per CPU by default.
+    assert defaults == OfflineOptions(workers=cpu_count())
+    assert cpu_count() >= 1
+    assert options_from_args(build_parser().parse_args(["--workers", "0"])).workers == 0
+
+
+def test_cli_refuses_preload_without_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--workers", "0", "--preload"])
+    assert exited.value.code == 2
+    assert "preload needs worker processes" in capsys.readouterr().err
+
+
+def _children(pid: int) -> set[int]:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("how", ["sigterm", "sigkill"])
+async def test_worker_processes_serve_and_end_with_the_service(how: str) -> None:
+    with offline_service("--workers", "2", "--latency", "50") as (url, proc):
+        workers = _children(proc.pid)
+        assert len(workers) >= 2  # started before the address is printed
+        headers = {"Authorization": "Service-Auth-Key any"}
+        async with httpx.AsyncClient(base_url=url, headers=headers, timeout=30) as client:
+            answers = await asyncio.gather(*(
+                client.post("/v2/write/rephrase", json={"text": [EN], "target_lang": "en-US"})
+                for _ in range(4)))
+            assert [a.json()["improvements"][0]["text"] for a in answers] == \
+                [improve(EN, "en-us")] * 4
+            refused = await client.post("/v2/write/rephrase", json={"text": [EN],
+                                                                    "target_lang": "xx"})
+            assert refused.status_code == 400 and "target_lang" in refused.json()["message"]
+        proc.send_signal(signal.SIGTERM if how == "sigterm" else signal.SIGKILL)
+        proc.wait(timeout=20)
+    # Closed on SIGTERM; after SIGKILL the workers notice their parent is gone and exit.
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
 
 
 @pytest.mark.parametrize(("host", "expected"), [
