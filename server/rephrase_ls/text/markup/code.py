@@ -28,7 +28,7 @@ from pygments.token import Comment, String, _TokenType
 from pygments.util import ClassNotFound
 
 from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.markdown import Lines, make_block, trim
+from rephrase_ls.text.markup.markdown import Lines, make_block, require_text, trim
 
 __all__ = ["LANGUAGES", "code_blocks", "code_blocks_for", "looks_like_code"]
 
@@ -322,6 +322,7 @@ class _Extractor:
 
 def code_blocks_for(text: str, lexer_name: str) -> list[ProseBlock]:
     """The prose blocks (comments and docstrings) of ``text`` lexed by the Pygments lexer named."""
+    require_text(text)
     try:
         lexer = _lexer(lexer_name)
     except ClassNotFound as error:

@@ -33,7 +33,7 @@ from pylatexenc.latexwalker import (
 from pylatexenc.macrospec import LatexContextDb, MacroSpec
 
 from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.markdown import Lines, make_block
+from rephrase_ls.text.markup.markdown import Lines, make_block, require_text
 
 __all__ = ["latex_blocks"]
 
@@ -367,6 +367,7 @@ def _block(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | None:
 
 def latex_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of a LaTeX document, in document order."""
+    require_text(text)
     walker = LatexWalker(text, latex_context=_context(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes(pos=0)
     lines = Lines(text)

@@ -32,6 +32,7 @@ __all__ = [
     "inline_protected",
     "make_block",
     "markdown_blocks",
+    "require_text",
     "trim",
 ]
 
@@ -49,6 +50,7 @@ class Lines:
     __slots__ = ("ends", "starts", "text")
 
     def __init__(self, text: str) -> None:
+        require_text(text)
         self.text = text
         if "\r" not in text:
             # the common case, done by C loops: one split, running sums of the lengths
@@ -71,6 +73,12 @@ class Lines:
     def line_of(self, offset: int) -> int:
         """Index of the line holding ``offset`` (a line break belongs to the line it ends)."""
         return bisect_right(self.starts, offset) - 1
+
+
+def require_text(text: object) -> None:
+    """Raise a clear ``TypeError`` unless ``text`` is a ``str`` (a document, not bytes)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a document must be a str, not {type(text).__name__}")
 
 
 def trim(text: str, start: int, end: int) -> tuple[int, int]:
