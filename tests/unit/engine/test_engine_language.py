@@ -52,6 +52,9 @@ def test_detect_rejects_non_text() -> None:
         ("A kubectlish thing.", "en-us", "A kubectlish thing."),
         # short words are never corrected by the general edits
         ("Go fo it.", "en-us", "Go fo it."),
+        # Spanish: the list lacks many forms, so only accents and swapped letters are fixed
+        ("Ella lee y cree.", "es", "Ella lee y cree."),
+        ("Yo tmabién.", "es", "Yo también."),
         # British spellings are correct English, not typos
         ("The colour is nice.", "en", "The colour is nice."),
     ],

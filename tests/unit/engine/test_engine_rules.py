@@ -54,6 +54,22 @@ from rephrase_ls.offline.engine import improve
         ("It is a one-off and a European idea.", "en-us", "It is a one-off and a European idea."),
         ("Plan a or b.", "en-us", "Plan a or b."),
         ("A casa é grande.", "pt-br", "A casa é grande."),  # only English has the rule
+        # English confusables with one right reading
+        ("We should of known.", "en-us", "We should have known."),
+        ("Its a deal and your welcome.", "en-us", "It's a deal and you're welcome."),
+        (
+            "It costs more then that. Their is alot.",
+            "en-us",
+            "It costs more than that. There is a lot.",
+        ),
+        ("The firm and its time zone.", "en-us", "The firm and its time zone."),
+        ("Then we left.", "en-us", "Then we left."),
+        # abbreviations with inner periods
+        (
+            "Mr. Brown, Ph.D., and the U.S.A. agreed.",
+            "en-us",
+            "Mr. Brown, Ph.D., and the U.S.A. agreed.",
+        ),
         # repeated punctuation
         ("Really?? Yes!!! Well,, fine.. ok....", "en-us", "Really? Yes! Well, fine. Ok..."),
         ("Wait...", "en-us", "Wait..."),

@@ -248,6 +248,8 @@ def improve(
     s = _variant(s, target)
     if mode is not None and lang in STYLE_LANGUAGES:
         s = styles.apply_style(s, lang, mode)
+    for rule in styles.confusables(lang):
+        s = rule(s, lang)
     if lang == "en":
         s = rules.english_i(s)
         s = rules.english_articles(s)

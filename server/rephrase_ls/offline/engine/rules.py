@@ -56,7 +56,8 @@ _SPACE_BEFORE = re.compile(
 )
 _SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))")
 _NO_SPACE_BEFORE_FR = re.compile(r"(?<=[\w\ue002])([;:!?])(?=\s|$)")
-_MISSING_SPACE_SENTENCE = re.compile(rf"(?<={_L}{_L})([.!?])(?=[A-ZÀ-ÖØ-Þ]{_L}*{_EDGE_AFTER})")
+# The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
+_MISSING_SPACE_SENTENCE = re.compile(rf"(?<={_L}{_L})([.!?])(?=[A-ZÀ-ÖØ-Þ]{_L}+{_EDGE_AFTER})")
 _MISSING_SPACE_COMMA = re.compile(rf"(?<={_L}{_L})([,;])(?={_L}{_L})")
 _DOUBLED = re.compile(
     _EDGE_BEFORE + rf"({_L}+(?:['’-]{_L}+)*)((?: \1{_EDGE_AFTER})+)", re.IGNORECASE

@@ -25,8 +25,8 @@ MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the 
 MIN_CANDIDATE_COUNT: Final = 500
 DOMINANCE: Final = 10
 _CACHE_LIMIT: Final = 200_000
-# pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero),
-# so for Spanish only accent restoration and typical slips are corrected.
+# pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
+# lee), so for Spanish only accents and swapped neighbours are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
 # Portuguese accents differ by variant (comitê / comité): only missing accents are added.
 NO_ACCENT_CHANGE: Final = frozenset({"pt"})
@@ -163,14 +163,17 @@ class Speller:
         return best
 
     def _slips(self, word: str) -> set[str]:
-        """Typical slips: swapped neighbours, doubled letters, accents."""
+        """Typical slips: swapped neighbours, doubled letters (5+ letters), accents."""
         out: set[str] = set()
         n = len(word)
+        doubling = n >= 5 and self.lang not in SLIPS_ONLY
         for i in range(n):
             c = word[i]
             if i + 1 < n and word[i + 1] != c:
                 out.add(word[:i] + word[i + 1] + c + word[i + 2 :])
-            if i + 1 < n and word[i + 1] == c:
+            if not doubling:
+                pass
+            elif i + 1 < n and word[i + 1] == c:
                 out.add(word[:i] + word[i + 1 :])
             else:
                 out.add(word[:i] + c + word[i:])

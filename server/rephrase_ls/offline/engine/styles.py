@@ -128,6 +128,19 @@ EN_IMPERATIVES: Final = frozenset(
     }
 )  # fmt: skip
 
+# Real-word confusions with one right reading (default mode, not a style).
+EN_CONFUSABLES: Final[dict[str, str]] = {
+    "should of": "should have", "would of": "would have", "could of": "could have",
+    "must of": "must have", "might of": "might have", "its a": "it's a", "its an": "it's an",
+    "its not": "it's not", "its been": "it's been", "its going": "it's going",
+    "your welcome": "you're welcome", "alot": "a lot", "their is": "there is",
+    "their are": "there are", "there own": "their own", "more then": "more than",
+    "less then": "less than", "better then": "better than", "rather then": "rather than",
+    "other then": "other than", "fewer then": "fewer than", "greater then": "greater than",
+    "worse then": "worse than", "larger then": "larger than", "smaller then": "smaller than",
+    "higher then": "higher than", "lower then": "lower than",
+}  # fmt: skip
+
 # --- German -----------------------------------------------------------------------------------
 
 DE_EXPAND: Final[dict[str, str]] = {
@@ -326,6 +339,12 @@ def _openers_rule(mapping: dict[str, str]) -> Rule:
         return pattern.sub(repl, s)
 
     return apply
+
+
+@cache
+def confusables(lang: str) -> tuple[Rule, ...]:
+    """Default-mode rules for real-word confusions (English only)."""
+    return (phrase_rule(EN_CONFUSABLES),) if lang == "en" else ()
 
 
 @cache
