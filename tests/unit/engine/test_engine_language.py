@@ -42,6 +42,12 @@ def test_detect_rejects_non_text() -> None:
         ("Teh end.", "en-us", "The end."),  # sentence-initial capital kept
         ("It is definately seperate.", "en-us", "It is definitely separate."),
         ("Ich gehe fur dich.", "de", "Ich gehe für dich."),
+        (
+            "Ich wuerde gerne schoen fuer dich singen.",
+            "de",
+            "Ich würde gerne schön für dich singen.",
+        ),
+        ("Das Feuer ist neu.", "de", "Das Feuer ist neu."),
         ("Je suis deja là.", "fr", "Je suis déjà là."),
         ("Ela nao sabe.", "pt-br", "Ela não sabe."),
         ("Yo tambien.", "es", "Yo también."),

@@ -3,7 +3,7 @@
 A word is corrected only when it is absent from the language's list and one candidate is frequent
 (``MIN_CANDIDATE_COUNT``) and clearly more frequent than its rivals (``DOMINANCE`` times).
 Candidates come in tiers, tried in order: the accented words whose unaccented spelling is the
-word ("deja" -> "déjà"), then the typical slips (two letters swapped, a
+word ("deja" -> "déjà"; German also "wuerde" -> "würde"), then the typical slips (two letters swapped, a
 doubled letter added or dropped, an accent added, dropped or changed; words of 3+ letters), then
 any other edit at distance 1 (words of ``MIN_LENGTH``+ letters). Lists are loaded lazily, once
 per language.
@@ -128,6 +128,8 @@ class Speller:
         found = None
         if word.isascii() and word in self._unaccented:
             found = self._pick(set(self._unaccented[word]))
+        if found is None and self.lang == "de":
+            found = self._pick(_umlaut_spellings(word))
         if found is None:
             found = self._pick(self._slips(word))
         if found is None and len(word) >= MIN_LENGTH and self.lang not in SLIPS_ONLY:
@@ -206,6 +208,24 @@ class Speller:
 def _base_letter(c: str) -> str:
     """The letter without its accent (``é`` -> ``e``)."""
     return unicodedata.normalize("NFD", c)[0]
+
+
+_UMLAUTS: Final = (("ae", "ä"), ("oe", "ö"), ("ue", "ü"))
+
+
+def _umlaut_spellings(word: str) -> set[str]:
+    """German words written with ae/oe/ue for ä/ö/ü: each single replacement, and all."""
+    out: set[str] = set()
+    every = word
+    for pair, umlaut in _UMLAUTS:
+        start = word.find(pair)
+        while start != -1:
+            out.add(word[:start] + umlaut + word[start + 2 :])
+            start = word.find(pair, start + 1)
+        every = every.replace(pair, umlaut)
+    out.add(every)
+    out.discard(word)
+    return out
 
 
 def _first_difference(a: str, b: str) -> int:
