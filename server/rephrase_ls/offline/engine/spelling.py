@@ -1,12 +1,16 @@
 """Conservative spelling correction against pyspellchecker's word-frequency lists.
 
-A word is corrected only when it is absent from the language's list and one candidate is frequent
-(``MIN_CANDIDATE_COUNT``) and clearly more frequent than its rivals (``DOMINANCE`` times).
-Candidates come in tiers, tried in order: the accented words whose unaccented spelling is the
-word ("deja" -> "déjà"; German also "wuerde" -> "würde"), then the typical slips (two letters swapped, a
-doubled letter added or dropped, an accent added, dropped or changed; words of 3+ letters), then
-any other edit at distance 1 (words of ``MIN_LENGTH``+ letters). Lists are loaded lazily, once
-per language.
+A word is corrected only when it is unknown (not listed, not a regular inflection of a listed
+word) and one candidate is frequent (``MIN_CANDIDATE_COUNT``) and clearly more frequent than its
+rivals (``DOMINANCE`` times). Candidates come in tiers, tried in order:
+
+1. accented spellings of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
+2. typical slips: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
+   accent added or changed (never dropped; Portuguese: only added);
+3. any other edit at distance 1 (``MIN_LENGTH``+ letters), not in the first letter or the last
+   two, with every distance-1 word as a rival; not for ``SLIPS_ONLY`` languages.
+
+Lists are loaded lazily, once per language. docs/offline-engine.md has the details.
 """
 
 from __future__ import annotations
