@@ -8,7 +8,8 @@ equals its input is a clean sentence that must come back unchanged. Figures:
 - recall: of the expected edits, the share the engine made;
 - false-change rate: the share of clean sentences the engine changed at all;
 - detection accuracy: on every input of 8+ words, the share whose detected language is the
-  base of its set's target.
+  base of its set's target; plus ``detect.tsv``, short sentences (8-10 words) with the same
+  content in all six languages.
 """
 
 from __future__ import annotations
@@ -131,13 +132,42 @@ def evaluate(examples: list[Example]) -> Figures:
     return fig
 
 
+def load_detection_sample() -> list[tuple[str, str]]:
+    """(language, sentence) pairs of ``detect.tsv``: short sentences of 8-10 words."""
+    pairs = []
+    lines = (DATA / "detect.tsv").read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        lang, sep, text = line.partition("\t")
+        if not sep or not text:
+            raise ValueError(f"detect.tsv:{n}: expected language<TAB>sentence")
+        pairs.append((lang, text))
+    return pairs
+
+
+def evaluate_detection(pairs: list[tuple[str, str]]) -> Figures:
+    """Detection figures on ``(language, sentence)`` pairs."""
+    fig = Figures()
+    for lang, text in pairs:
+        fig.detect_total += 1
+        detected = detect_language(text)
+        if detected == lang:
+            fig.detect_right += 1
+        else:
+            fig.failures.append(f"[detect {lang}] detected {detected!r}: {text!r}")
+    return fig
+
+
 def evaluate_all() -> tuple[dict[str, Figures], Figures]:
-    """Figures per set and in total."""
+    """Figures per set (plus ``detect`` for the detection sample) and in total."""
     per: dict[str, Figures] = {}
     total = Figures()
     for target, examples in load_sets().items():
         per[target] = evaluate(examples)
         total.add(per[target])
+    per["detect"] = evaluate_detection(load_detection_sample())
+    total.add(per["detect"])
     return per, total
 
 
