@@ -76,6 +76,8 @@ def test_known_words_are_never_corrected() -> None:
     )
     # case-insensitive, also at a sentence start
     assert improve("Recieve it.", "en-us", known_words=frozenset({"recieve"})) == "Recieve it."
+    # nor converted to the other variant
+    assert improve("The colour.", "en-us", known_words=frozenset({"Colour"})) == "The colour."
 
 
 def test_speller_never_breaks_ties() -> None:

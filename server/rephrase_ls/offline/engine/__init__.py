@@ -145,9 +145,8 @@ def _restore(shadow: str, saved: list[str], original_marks: str) -> str:
     return _MARKS_RE.sub(lambda _m: next(it), shadow)
 
 
-def _spelling(s: str, lang: str, known_words: frozenset[str]) -> str:
+def _spelling(s: str, lang: str, known_lower: frozenset[str]) -> str:
     checker = speller(lang)
-    known_lower = {w.lower() for w in known_words} if known_words else set()
 
     def fix(word: str, start: int) -> str | None:
         lower = word.lower()
@@ -167,11 +166,11 @@ def _spelling(s: str, lang: str, known_words: frozenset[str]) -> str:
     return rules.words(s, fix)
 
 
-def _map_words(s: str, lang: str, mapping: dict[str, str]) -> str:
+def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str]) -> str:
     def swap(word: str, start: int) -> str | None:
         lower = word.lower()
         new = mapping.get(lower)
-        if new is None:
+        if new is None or lower in keep:
             return None
         if word == lower:
             return new
@@ -182,12 +181,13 @@ def _map_words(s: str, lang: str, mapping: dict[str, str]) -> str:
     return rules.words(s, swap)
 
 
-def _variant(s: str, target: str) -> str:
+def _variant(s: str, target: str, keep: frozenset[str]) -> str:
+    """Convert to the target variant; ``keep``: lower-case known words, never converted."""
     if target in ("en-us", "en-gb"):
-        return _map_words(s, "en", variants.english_map(target))
+        return _map_words(s, "en", variants.english_map(target), keep)
     if target not in ("pt-br", "pt-pt"):
         return s
-    s = _map_words(s, "pt", variants.portuguese_map(target))
+    s = _map_words(s, "pt", variants.portuguese_map(target), keep)
     freq = speller("pt").freq
     if target == "pt-pt":
 
@@ -225,7 +225,8 @@ def improve(
 
     ``writing_style`` (simple, business, academic, casual) or ``tone`` (enthusiastic,
     friendly, confident, diplomatic) apply their rule sets for de and en; other languages
-    ignore them. ``known_words`` are never corrected. Raises ``ValueError`` on an unsupported
+    ignore them. ``known_words`` (case-insensitive) are never spell-corrected or converted to
+    another variant. Raises ``ValueError`` on an unsupported
     target, an unknown style or tone, or both given.
     """
     if not isinstance(text, str):
@@ -244,8 +245,9 @@ def improve(
     s = rules.punctuation_spacing(s, lang)
     s = rules.missing_space(s, lang)
     s = rules.doubled_words(s, lang)
-    s = _spelling(s, lang, frozenset(known_words))
-    s = _variant(s, target)
+    keep = frozenset(w.lower() for w in known_words)
+    s = _spelling(s, lang, keep)
+    s = _variant(s, target, keep)
     if mode is not None and lang in STYLE_LANGUAGES:
         s = styles.apply_style(s, lang, mode)
     for rule in styles.confusables(lang):
