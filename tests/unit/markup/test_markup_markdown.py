@@ -275,9 +275,87 @@ def test_generated_documents_match_markdown_it(parts: list[tuple[str, str]]) -> 
     text = "".join(fragment + sep for fragment, sep in parts)
     blocks_of(text)
     assert_same_prose_lines(text)
+    assert our_prose_words(text) == reference_prose_words(text)
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab *-_`[]()<>!#$>|\n\t\\:=~1.")), max_size=80))
 def test_arbitrary_input_keeps_the_contract(text: str) -> None:
     blocks_of(text)
+
+
+# -- inline protection against markdown-it-py's inline tokens -----------------------------------
+
+_WORDS = re.compile(r"[^\W_]+")
+# Protected by design even where markdown-it-py reads text: bare URLs (no linkify there) and
+# footnote references without a definition.
+_BARE_URL = re.compile(r"(?:https?|ftp)://[^\s<>]*|www\.[^\s<>]*|\[\^[^\]\s]+\]")
+
+
+def reference_prose_words(text: str) -> list[str]:
+    """Words markdown-it-py parses as text (not code, HTML, URLs, images, math, footnotes)."""
+    words: list[str] = []
+    for token in _MD.parse(text):
+        if token.type != "inline" or not token.children:
+            continue
+        depth_autolink = 0
+        for child in token.children:
+            if child.type == "link_open" and child.markup == "autolink":
+                depth_autolink += 1
+            elif child.type == "link_close" and depth_autolink:
+                depth_autolink -= 1
+            elif child.type == "text" and not depth_autolink:
+                words.extend(_WORDS.findall(_BARE_URL.sub(" ", child.content)))
+    return words
+
+
+def our_prose_words(text: str) -> list[str]:
+    """Words outside protected spans in our blocks."""
+    words: list[str] = []
+    for block in markdown_blocks(text):
+        for s, e in block.segments:
+            pos = s
+            for ps, pe in block.protected:
+                if s <= ps < e:
+                    words.extend(_WORDS.findall(text[pos:ps]))
+                    pos = pe
+            words.extend(_WORDS.findall(text[pos:e]))
+    return words
+
+
+@pytest.mark.parametrize("name", ["README.md", "guide.md"])
+def test_prose_words_match_markdown_it(name: str) -> None:
+    text = data(name)
+    assert our_prose_words(text) == reference_prose_words(text)
+
+
+_INLINE_FRAGMENTS = [
+    "plain words",
+    "`code span`",
+    "``double `tick` code``",
+    "*emphasis*",
+    "**strong words**",
+    "_under score_",
+    "snake_case_word",
+    "[link text](https://example.org/path 'a title')",
+    "[ref link][label]",
+    "![alt words](image.png)",
+    "<https://auto.link/x>",
+    "<span class=\"c\">",
+    "</span>",
+    "$x + y$",
+    "https://bare.example.org/page",
+    "\\*escaped\\*",
+    "~~struck words~~",
+    "[^note]",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_INLINE_FRAGMENTS), min_size=1, max_size=8))
+def test_generated_inline_words_match_markdown_it(parts: list[str]) -> None:
+    text = (
+        "Start " + " and ".join(parts) + " end.\n\n"
+        "[label]: https://example.org\n\n[^note]: The note.\n"
+    )
+    assert our_prose_words(text) == reference_prose_words(text)

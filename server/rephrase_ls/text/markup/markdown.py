@@ -550,7 +550,8 @@ class _Scanner:
                 self.leaf = _NONE
             if leaf == _TABLE:
                 # a row; blank lines, lines indented by 4 and other blocks end the table
-                if not blank and fc - col < 4 and not self._starts_block(fp, e, fc - col):
+                # (any list item ends a table, as in markdown-it-py: not only "1." ones)
+                if not blank and fc - col < 4 and not self._starts_block(fp, e, 0, lazy=True):
                     self._emit_row(i, fp)
                     return
                 self.leaf = _NONE
@@ -643,8 +644,6 @@ class _Scanner:
         if ch in "*-_" and _THEMATIC.match(text, p, e):
             return True
         if ch == "<" and any(start.match(text, p, e) for start, _ in _HTML_START):
-            return True
-        if ch == "[" and _FOOTNOTE_DEF.match(text, p, e):
             return True
         m = _BULLET.match(text, p, e) or _ORDERED.match(text, p, e)
         if m is None:
