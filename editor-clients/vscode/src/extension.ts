@@ -9,7 +9,6 @@ import {
   LanguageClientOptions,
   ServerOptions,
   State,
-  TransportKind,
 } from 'vscode-languageclient/node';
 
 import {
@@ -95,10 +94,11 @@ class ServerManager implements vscode.Disposable {
         (apiKey ? ' (API key from secret storage passed in the environment)' : ' (no API key stored)'),
     );
     this.languages = documentLanguages();
+    // No `transport`: with TransportKind.stdio the library appends `--stdio`, which rephrase-ls
+    // does not take; without it the library speaks over the process's stdin/stdout all the same.
     const serverOptions: ServerOptions = {
       command: command.command,
       args: command.args,
-      transport: TransportKind.stdio,
       options: { env },
     };
     const selector = this.languages.flatMap((language) => [
