@@ -143,7 +143,8 @@ def _has_prose(
     text: str, segs: Sequence[tuple[int, int]], protected: Sequence[tuple[int, int]]
 ) -> bool:
     if not protected:
-        return any(_WORDISH.search(text, s, e) for s, e in segs)
+        # a segment nearly always starts with a letter: check that before searching
+        return any(text[s].isalnum() or _WORDISH.search(text, s, e) for s, e in segs)
     k = 0
     for s, e in segs:
         pos = s
