@@ -28,6 +28,7 @@ MIN_LENGTH: Final = 4
 MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
 MIN_CANDIDATE_COUNT: Final = 500
 DOMINANCE: Final = 10
+MIN_SHORT_CANDIDATE_COUNT: Final = 10_000
 _CACHE_LIMIT: Final = 200_000
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
@@ -135,7 +136,10 @@ class Speller:
         if found is None and self.lang == "de":
             found = self._pick(_umlaut_spellings(word))
         if found is None:
-            found = self._pick(self._slips(word))
+            # Three-letter slips only become very common words ("teh" -> "the", not "app" ->
+            # "pap"): short unknown words are more often abbreviations or new words.
+            floor = MIN_SHORT_CANDIDATE_COUNT if len(word) == 3 else 0
+            found = self._pick(self._slips(word), floor=floor)
         if found is None and len(word) >= MIN_LENGTH and self.lang not in SLIPS_ONLY:
             # An unknown word that differs from a listed one only in its last two letters is
             # more likely an inflection the list lacks than a typing error; one that differs in
@@ -146,7 +150,9 @@ class Speller:
             found = self._pick(edits, allowed)
         return found
 
-    def _pick(self, candidates: set[str], allowed: set[str] | None = None) -> str | None:
+    def _pick(
+        self, candidates: set[str], allowed: set[str] | None = None, floor: int = 0
+    ) -> str | None:
         """The dominant frequent candidate, or ``None`` (ties are never broken).
 
         With ``allowed``, only those may win, but every candidate counts as a rival.
@@ -162,7 +168,7 @@ class Speller:
                 best, best_count = cand, count
             elif count > second_count:
                 second_count = count
-        if best_count < MIN_CANDIDATE_COUNT or best_count < DOMINANCE * second_count:
+        if best_count < max(floor, MIN_CANDIDATE_COUNT) or best_count < DOMINANCE * second_count:
             return None
         if allowed is not None and best not in allowed:
             return None
