@@ -56,6 +56,8 @@ def test_detect_rejects_non_text() -> None:
         ("The tast is a brane.", "en-us", "The tast is a brane."),
         ("The wich is here.", "en-us", "The wich is here."),  # which? with? left alone
         ("A kubectlish thing.", "en-us", "A kubectlish thing."),
+        # three-letter slips only to very common words
+        ("We use the app and teh tool.", "en-us", "We use the app and the tool."),
         # short words are never corrected by the general edits
         ("Go fo it.", "en-us", "Go fo it."),
         # Spanish: the list lacks many forms, so only accents and swapped letters are fixed

@@ -6,7 +6,8 @@ rivals (``DOMINANCE`` times). Candidates come in tiers, tried in order:
 
 1. accented spellings of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
 2. typical slips: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
-   accent added or changed (never dropped; Portuguese: only added);
+   accent added or changed (never dropped; Portuguese: only added); for three-letter words
+   only to a word with ``MIN_SHORT_CANDIDATE_COUNT`` occurrences;
 3. any other edit at distance 1 (``MIN_LENGTH``+ letters), not in the first letter or the last
    two, with every distance-1 word as a rival; not for ``SLIPS_ONLY`` languages.
 
