@@ -115,14 +115,23 @@ def main(argv: list[str] | None = None) -> int:
         "python": ("geometry.py", "python"),
         "gitcommit": ("COMMIT_EDITMSG", "gitcommit"),
     }
-    print("other formats, data document repeated to 100 KB")
+    from rephrase_ls.text.markup import code, latex
+
+    def cold(text: str, language_id: str) -> object:
+        # LaTeX and source code cache the blocks of recent documents: time a first extraction
+        latex._latex_blocks_cached.cache_clear()
+        code._code_blocks_cached.cache_clear()
+        return prose_blocks(text, language_id)
+
+    print("other formats, data document repeated to 100 KB (first extraction; then cached)")
     for label, (file_name, language_id) in others.items():
         text = _scaled(_read(file_name), 100 * 1024)
         if label == "gitcommit":
             text = _read(file_name).split("# ----")[0] * (100 * 1024 // 600)
-        cpu, _ = _best(lambda text=text, lid=language_id: prose_blocks(text, lid), 3)
+        cpu, _ = _best(lambda text=text, lid=language_id: cold(text, lid), 3)
+        again, _ = _best(lambda text=text, lid=language_id: prose_blocks(text, lid), 3)
         rate = len(text) / 1024 / (cpu / 1000) if cpu else float("inf")
-        print(f"{label:10} {cpu:8.1f} ms CPU  {rate:8.0f} KB/s")
+        print(f"{label:10} {cpu:8.1f} ms CPU  {rate:8.0f} KB/s   again {again:6.2f} ms")
     return 0
 
 

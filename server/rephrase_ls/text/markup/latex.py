@@ -366,8 +366,17 @@ def _block(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | None:
 
 
 def latex_blocks(text: str) -> list[ProseBlock]:
-    """The prose blocks of a LaTeX document, in document order."""
+    """The prose blocks of a LaTeX document, in document order.
+
+    pylatexenc reads about 150 KB/s, so the blocks of the last few documents are cached (the
+    language server asks again for the same version on every code-action request).
+    """
     require_text(text)
+    return list(_latex_blocks_cached(text))
+
+
+@lru_cache(maxsize=8)
+def _latex_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
     walker = LatexWalker(text, latex_context=_context(), tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes(pos=0)
     lines = Lines(text)
@@ -387,7 +396,7 @@ def latex_blocks(text: str) -> list[ProseBlock]:
         if block is not None:
             blocks.append(block)
     blocks.sort(key=lambda b: b.start)
-    return blocks
+    return tuple(blocks)
 
 
 register_format("latex", latex_blocks, extensions=(".tex", ".ltx", ".sty", ".cls"))
