@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import accumulate
 
 from rephrase_ls.text.markup import ProseBlock, register_format
@@ -733,10 +734,20 @@ class _Scanner:
 
 
 def markdown_blocks(text: str) -> list[ProseBlock]:
-    """The prose blocks of a Markdown document, in document order."""
+    """The prose blocks of a Markdown document, in document order.
+
+    The blocks of the last few documents are cached (the language server asks again for the
+    same version on every code-action request).
+    """
+    require_text(text)
+    return list(_markdown_blocks_cached(text))
+
+
+@lru_cache(maxsize=8)
+def _markdown_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
     blocks = _Scanner(text).run()
     blocks.sort(key=lambda b: b.segments[0][0])
-    return blocks
+    return tuple(blocks)
 
 
 register_format(
