@@ -72,6 +72,10 @@ def test_paper_section() -> None:
         ("Use \\verb|x| here.\n", [["Use \\verb|x| here."]]),
         ("Inline \\(x^2\\) math.\n", [["Inline \\(x^2\\) math."]]),
         ("Broken \\emph{unclosed\n", [["Broken \\emph{unclosed"]]),
+        (
+            "\\begin{algorithmic}\n\\State return the answer\n\\end{algorithmic}\nText.\n",
+            [["Text."]],
+        ),
         ("", []),
     ],
 )

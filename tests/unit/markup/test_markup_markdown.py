@@ -190,6 +190,7 @@ def test_constructs(source: str, expected: list[list[str]]) -> None:
             ["https://example.org/a?b=c", "www.example.org"],
         ),
         ("Escapes \\* and &amp; and &#x27;", ["\\*", "&amp;", "&#x27;"]),
+        ("Install {#install .tab} and :warning: at 10:30", ["{#install .tab}", ":warning:"]),
     ],
 )
 def test_inline_protection(source: str, spans: list[str]) -> None:
@@ -287,9 +288,12 @@ def test_arbitrary_input_keeps_the_contract(text: str) -> None:
 # -- inline protection against markdown-it-py's inline tokens -----------------------------------
 
 _WORDS = re.compile(r"[^\W_]+")
-# Protected by design even where markdown-it-py reads text: bare URLs (no linkify there) and
-# footnote references without a definition.
-_BARE_URL = re.compile(r"(?:https?|ftp)://[^\s<>]*|www\.[^\s<>]*|\[\^[^\]\s]+\]")
+# Protected by design even where markdown-it-py reads text: bare URLs (no linkify there),
+# footnote references without a definition, attribute lists and emoji short codes.
+_BARE_URL = re.compile(
+    r"(?:https?|ftp)://[^\s<>]*|www\.[^\s<>]*|\[\^[^\]\s]+\]"
+    r"|\{[:#.][^{}\n]*\}|:[a-z0-9_+-]{2,}:(?![\w:])"
+)
 
 
 def reference_prose_words(text: str) -> list[str]:
@@ -348,6 +352,9 @@ _INLINE_FRAGMENTS = [
     "\\*escaped\\*",
     "~~struck words~~",
     "[^note]",
+    "{#anchor .cls}",
+    ":rocket:",
+    "at 10:30",
 ]
 
 

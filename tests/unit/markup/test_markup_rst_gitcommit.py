@@ -81,6 +81,10 @@ def test_rst_document() -> None:
         (".. image:: x.png\n   :alt: An image\n\nText.\n", [["Text."]]),
         (".. note::\n   :class: x\n\n   Body of the note.\n", [["Body of the note."]]),
         ("Text\r\nwith CRLF.\r\n", [["Text", "with CRLF."]]),
+        (
+            "=====  =====\nA      B\n=====  =====\nx      y\n\nz      w\n=====  =====\n\nAfter.\n",
+            [["After."]],
+        ),
         ("", []),
     ],
 )

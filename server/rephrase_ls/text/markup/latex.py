@@ -186,6 +186,13 @@ OPAQUE_ENVIRONMENTS = frozenset(
         "filecontents",
         "filecontents*",
         "thebibliography",
+        "algorithmic",
+        "algorithmic*",
+        "tikzcd",
+        "axis",
+        "circuitikz",
+        "pspicture",
+        "forest",
     ]
 )
 

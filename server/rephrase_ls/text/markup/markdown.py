@@ -194,11 +194,13 @@ _INLINE_ALTERNATIVES = (
     r"\$\$" + _ANY + r"+?\$\$",  # display math written inline
     r"\$(?![\s$])(?:[^$\\]|\\" + _ANY + r")+?(?<![\s\\])\$(?!\d)",  # inline math
     r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity
+    r"\{[:#.][^{}\n]*\}",  # attribute list of Pandoc, kramdown, mkdocs: {#id .class}
+    r":[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)
     r"\*+|~~+",  # emphasis and strikethrough markers
     r"(?P<under>_+)",  # emphasis marker unless inside a word (checked below)
 )
 _INLINE = re.compile(
-    (r"(?=[\\`<!\[\]$&*~_])(?:" + "|".join(_INLINE_ALTERNATIVES) + ")").replace(
+    (r"(?=[\\`<!\[\]$&*~_{:])(?:" + "|".join(_INLINE_ALTERNATIVES) + ")").replace(
         "[^", "[^\x00"
     )
 )

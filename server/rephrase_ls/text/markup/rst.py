@@ -7,7 +7,7 @@ its marker outside the segment.
 
 Not prose: section adornments and transitions, literal blocks (after ``::``), directives other
 than admonitions (their options and bodies too), comments, targets, substitution definitions,
-doctest blocks, option lists, grid and simple tables.
+doctest blocks, option lists, grid and simple tables (blank lines inside a simple table included).
 
 Inside prose, inline literals, roles, interpreted text, hyperlink references and embedded URIs,
 footnote and citation references, substitution references, emphasis markers, escapes, URLs, and
@@ -64,6 +64,7 @@ _OPTION = re.compile(r"(?:--?[A-Za-z0-9][\w-]*|/[A-Za-z])(?:[ =][^ \t]+)?(?:,[ \
 _LINE_BLOCK = re.compile(r"\|(?:[ \t]+|$)")
 _GRID_TABLE = re.compile(r"\+[-=+]+\+[ \t]*$")
 _SIMPLE_TABLE = re.compile(r"=+(?:[ \t]+=+)+[ \t]*$")
+_TABLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)*[ \t]*$")
 
 _INLINE = re.compile(
     "|".join(
@@ -106,7 +107,8 @@ class _Extractor:
         self.para_indent = 0  # indentation of the open paragraph's first line
         self.para_cont = 0  # column of its continuation lines
         self.skip_over: int | None = None  # skip lines indented more than this (and blanks)
-        self.skip_to_blank = False  # skip until a blank line (tables, doctests, options)
+        self.skip_to_blank = False  # skip until a blank line (grid tables, doctests, options)
+        self.in_simple_table = False  # skip a simple table (see run)
         self.in_options = False  # right after a directive: `:option: value` lines
         self.index = 0  # the line being read
 
@@ -142,6 +144,15 @@ class _Extractor:
                 if not blank:
                     continue
                 self.skip_to_blank = False
+            if self.in_simple_table:
+                # a simple table may hold blank lines: it ends with a border line that is
+                # followed by a blank line or the end of the document
+                if _TABLE_BORDER.match(line):
+                    following = (
+                        i + 1 >= n or not text[lines.starts[i + 1] : lines.ends[i + 1]].strip()
+                    )
+                    self.in_simple_table = not following
+                continue
             if blank:
                 self.flush()
                 self.in_options = False
@@ -177,9 +188,11 @@ class _Extractor:
             self.flush()
             self._explicit(s, e, line, indent)
             return
-        if stripped.startswith(">>>") or _GRID_TABLE.match(line, indent) or (
-            _SIMPLE_TABLE.match(line, indent) and not self.para
-        ):
+        if _SIMPLE_TABLE.match(line, indent) and not self.para:
+            self.flush()
+            self.in_simple_table = True
+            return
+        if stripped.startswith(">>>") or _GRID_TABLE.match(line, indent):
             self.flush()
             self.skip_to_blank = True
             return
