@@ -260,6 +260,9 @@ _FRAGMENTS = [
     "   ```\n   fenced with indent\n   ```",
     "- \n  item after an empty marker",
     "Term\n---",
+    "- item\n\n  para in the item\n  more of it",
+    "- item\n\n  ```\n  code in the item\n\n  more code\n  ```",
+    "1. item\n   wrapped\n\n       indented code in the item",
     "",
 ]
 

@@ -295,6 +295,7 @@ _HTML_TYPE7 = re.compile(
     r"|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
 )
 
+_SPACES = re.compile(r" *")
 # first characters that never start a block nor a table delimiter row nor a setext underline
 _PLAIN_START = frozenset("(\"'.,;?!/@%&^{}")
 
@@ -474,11 +475,32 @@ class _Scanner:
                             self._emit([(m.end(), e if close is None else close.start())])
                             para = self.para
                             continue
-            elif s == e and self.leaf in (_PARA, _NONE) and self._items_only:
-                # a blank line inside list items: ends the paragraph, the items go on
-                self._close_para()
-                para = self.para
-                continue
+            elif self._items_only:
+                leaf = self.leaf
+                if s == e:
+                    if leaf in (_PARA, _NONE):
+                        # a blank line inside list items: ends the paragraph, the items go on
+                        self._close_para()
+                        para = self.para
+                        continue
+                elif leaf in (_PARA, _NONE, _FENCED):
+                    # a line indented (with spaces) at least to the innermost item's content:
+                    # every container matches, so only the leaf decides
+                    spaces = _SPACES.match(text, s, e)
+                    p = spaces.end() if spaces is not None else s
+                    extra = p - s - self.containers[-1][1]
+                    if p < e and extra >= 0 and text[p] != "\t":
+                        c = text[p]
+                        if leaf == _FENCED:
+                            if c != self.fence_char or extra >= 4:
+                                continue
+                        elif extra < 4 and (c.isalpha() or c in _PLAIN_START):
+                            if leaf == _PARA:
+                                para.append((i, p))
+                            else:
+                                self.leaf = _PARA
+                                self.para = para = [(i, p)]
+                            continue
             line(i, s, e)
             para = self.para
         self._close_leaf()
