@@ -337,3 +337,39 @@ async def test_embedded_default_is_announced_once(tmp_path: Path) -> None:
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+@pytest.mark.parametrize("knobs", [["--latency", "1800"]], indirect=True)
+@pytest.mark.parametrize("path", ["command", "resolve"])
+async def test_cancel_request_stops_the_work_and_applies_nothing(
+    knobs: list[str], keyed: Editor, path: str
+) -> None:
+    text = "this is the the test.\n"
+    uri = keyed.open("a.md", text)
+    protocol = keyed.client.protocol
+    if path == "command":
+        future = asyncio.ensure_future(
+            protocol.send_request_async(
+                types.WORKSPACE_EXECUTE_COMMAND,
+                types.ExecuteCommandParams(command="rephrase.improve", arguments=[uri]),
+                msg_id="cancel-me",
+            )
+        )
+    else:
+        actions = by_title(await keyed.code_actions(uri, (0, 0), (0, len(text) - 1)))
+        future = asyncio.ensure_future(
+            protocol.send_request_async(
+                types.CODE_ACTION_RESOLVE, actions["Improve"], msg_id="cancel-me"
+            )
+        )
+    await asyncio.sleep(0.9)  # the request is now waiting on the service
+    protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="cancel-me"))
+    try:
+        result = await asyncio.wait_for(future, 10)
+    except Exception as exc:  # the cancelled-request error
+        result = exc
+    await asyncio.sleep(2.5)  # past the service's latency: nothing may arrive late
+    if isinstance(result, types.CodeAction):
+        assert result.edit is None
+    assert keyed.applied == []
+    assert keyed.text(uri) == text
