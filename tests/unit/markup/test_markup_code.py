@@ -175,6 +175,7 @@ def test_dispatch_by_language_id_and_extension() -> None:
     assert format_for(None, "file:///a/b/script.py") == "python"
     assert format_for(None, "file:///a/b/main.rs") == "rust"
     assert format_for(None, "file:///a/Makefile") == "makefile"
+    assert prose_blocks("# Say hi.\necho hi\n", "sh") == code_blocks("# Say hi.\necho hi\n", "bash")
     assert prose_blocks(source, None, "file:///x.py") == code_blocks_for(source, "python")
 
 

@@ -22,9 +22,7 @@ def test_paper_section() -> None:
     assert prose[0] == "Uniform Grids for Nearest Neighbour Queries"  # \title
     assert "Introduction" in prose and "Contributions" in prose  # sectioning arguments
     assert "Notation." in prose  # \paragraph{...} is a block of its own
-    assert (
-        "Speed-up of the grid over a k-d tree, as a function of the number of points." in prose
-    )
+    assert "Speed-up of the grid over a k-d tree, as a function of the number of points." in prose
     everything = "\n".join(prose)
     for absent in (
         "documentclass",
@@ -98,3 +96,4 @@ def test_dispatch() -> None:
     source = "Some text.\n"
     assert prose_blocks(source, "latex") == latex_blocks(source)
     assert prose_blocks(source, None, "file:///p/paper.tex") == latex_blocks(source)
+    assert prose_blocks(source, "plaintex") == latex_blocks(source)

@@ -172,9 +172,7 @@ def test_mutation_strategy_keeps_placeholders_and_changes_words() -> None:
 def test_a_lost_placeholder_is_refused_not_applied() -> None:
     text = data("README.md")
     blocks = prose_blocks(text, "markdown")
-    paragraph = next(
-        p for p in select_paragraphs(text, 0, len(text), blocks) if "{{" in p.prose
-    )
+    paragraph = next(p for p in select_paragraphs(text, 0, len(text), blocks) if "{{" in p.prose)
     assert isinstance(paragraph, Paragraph)
     with pytest.raises(PlaceholderError, match="lost"):
         paragraph.rebuild(_PLACEHOLDER.sub("", paragraph.prose, count=1))

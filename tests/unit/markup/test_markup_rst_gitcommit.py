@@ -143,6 +143,8 @@ def test_dispatch() -> None:
     assert format_for("restructuredtext") == "restructuredtext"
     assert format_for(None, "file:///d/index.rst") == "restructuredtext"
     assert format_for("gitcommit") == "gitcommit"
+    assert prose_blocks("Subject\n", "git-commit") == gitcommit_blocks("Subject\n")
+    assert prose_blocks("Title\n=====\n", "rst") == rst_blocks("Title\n=====\n")
     assert format_for(None, "file:///repo/.git/COMMIT_EDITMSG") == "gitcommit"
     source = "Subject line\n"
     assert prose_blocks(source, None, "file:///r/.git/COMMIT_EDITMSG") == gitcommit_blocks(source)

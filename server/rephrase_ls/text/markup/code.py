@@ -30,7 +30,7 @@ from pygments.util import ClassNotFound
 from rephrase_ls.text.markup import ProseBlock, register_format
 from rephrase_ls.text.markup.markdown import Lines, make_block, require_text, trim
 
-__all__ = ["LANGUAGES", "code_blocks", "code_blocks_for", "looks_like_code"]
+__all__ = ["ALIASES", "LANGUAGES", "code_blocks", "code_blocks_for", "looks_like_code"]
 
 #: languageId → (Pygments lexer name, file extensions, exact file names)
 LANGUAGES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
@@ -351,7 +351,7 @@ def _code_blocks_cached(text: str, lexer_name: str, lexer: Lexer) -> tuple[Prose
 
 def code_blocks(text: str, language_id: str = "python") -> list[ProseBlock]:
     """The prose blocks of source code in the language of LSP ``language_id``."""
-    entry = LANGUAGES.get(language_id)
+    entry = LANGUAGES.get(ALIASES.get(language_id, language_id))
     if entry is None:
         raise ValueError(f"unsupported source language {language_id!r}")
     return code_blocks_for(text, entry[0])
@@ -365,7 +365,12 @@ def _blocks_fn(lexer_name: str) -> Callable[[str], list[ProseBlock]]:
     return blocks
 
 
+#: other names editors use for these languages (Neovim file types) → languageId above
+ALIASES = {"sh": "shellscript", "bash": "shellscript", "zsh": "shellscript", "make": "makefile"}
+
 for _language_id, (_lexer_name, _extensions, _filenames) in LANGUAGES.items():
     register_format(
         _language_id, _blocks_fn(_lexer_name), extensions=_extensions, filenames=_filenames
     )
+for _alias, _language_id in ALIASES.items():
+    register_format(_alias, _blocks_fn(LANGUAGES[_language_id][0]))

@@ -96,3 +96,4 @@ register_format(
     gitcommit_blocks,
     filenames=("COMMIT_EDITMSG", "MERGE_MSG", "TAG_EDITMSG", "SQUASH_MSG", "EDIT_DESCRIPTION"),
 )
+register_format("git-commit", gitcommit_blocks)  # VS Code's languageId

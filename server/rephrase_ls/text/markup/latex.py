@@ -408,3 +408,4 @@ def _latex_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
 
 register_format("latex", latex_blocks, extensions=(".tex", ".ltx", ".sty", ".cls"))
 register_format("tex", latex_blocks)
+register_format("plaintex", latex_blocks)  # Neovim's file type for plain TeX

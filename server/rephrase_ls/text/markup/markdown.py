@@ -777,5 +777,5 @@ def _markdown_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
 register_format(
     "markdown",
     markdown_blocks,
-    extensions=(".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn"),
+    extensions=(".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".rmd", ".qmd"),
 )

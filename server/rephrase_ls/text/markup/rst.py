@@ -274,3 +274,4 @@ def rst_blocks(text: str) -> list[ProseBlock]:
 
 
 register_format("restructuredtext", rst_blocks, extensions=(".rst", ".rest"))
+register_format("rst", rst_blocks)  # Neovim's file type
