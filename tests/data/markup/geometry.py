@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # ruff: noqa
+# fmt: off
 """Small geometry helpers used by the grid index.
 
 The functions here work on plain tuples so that they can be called from hot loops without
