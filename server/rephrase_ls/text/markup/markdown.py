@@ -200,9 +200,7 @@ _INLINE_ALTERNATIVES = (
     r"(?P<under>_+)",  # emphasis marker unless inside a word (checked below)
 )
 _INLINE = re.compile(
-    (r"(?=[\\`<!\[\]$&*~_{:])(?:" + "|".join(_INLINE_ALTERNATIVES) + ")").replace(
-        "[^", "[^\x00"
-    )
+    (r"(?=[\\`<!\[\]$&*~_{:])(?:" + "|".join(_INLINE_ALTERNATIVES) + ")").replace("[^", "[^\x00")
 )
 # Bare URLs are found by a second pass that looks for "://" and "www." (a literal search is
 # much faster than stopping at every h, f and w), then reads the scheme before and the rest after.
@@ -581,11 +579,7 @@ class _Scanner:
                     self._emit_row(i, fp)
                     return
                 self.leaf = _NONE
-        elif (
-            leaf == _PARA
-            and not blank
-            and not self._starts_block(fp, e, fc - col, lazy=True)
-        ):
+        elif leaf == _PARA and not blank and not self._starts_block(fp, e, fc - col, lazy=True):
             # lazy continuation line
             self.para.append((i, fp))
             return
@@ -618,8 +612,10 @@ class _Scanner:
                 after, acol = m.end(), c + m.end() - p
                 q, qc = _indent(text, after, e, acol)
                 empty = q >= e
-                if self.leaf == _PARA and not opened and (
-                    empty or (m.re is _ORDERED and m.group(1) != "1")
+                if (
+                    self.leaf == _PARA
+                    and not opened
+                    and (empty or (m.re is _ORDERED and m.group(1) != "1"))
                 ):
                     break
                 if empty:
