@@ -21,7 +21,6 @@ from rephrase_ls.lsp.actions import APPLY_COMMAND, ActionRequest, apply_request
 # imported by create_server(), after the server module is complete, so there is no cycle.
 from rephrase_ls.lsp.server import RephraseServer
 from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES
-from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.positions import LineIndex
 
 if TYPE_CHECKING:
@@ -165,6 +164,8 @@ async def _set_project_keys(
             )
         ]
     else:
+        from rephrase_ls.text.diff import word_edits
+
         index = LineIndex(old)
         edits = []
         for e in word_edits(old, new):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -21,11 +22,15 @@ from pygls.workspace import TextDocument
 
 from rephrase_ls import __version__
 from rephrase_ls.backend import Backend, Backends
-from rephrase_ls.improve import ImprovementCache, LanguageChoice, resolve_language
 from rephrase_ls.lsp.workspace_settings import SettingsManager
 from rephrase_ls.settings import Settings
-from rephrase_ls.text.markup import ProseBlock, prose_blocks
-from rephrase_ls.text.positions import LineIndex
+
+if TYPE_CHECKING:
+    # Imported where used: the text pipeline is not needed before the first document, and
+    # start-up (spawn → initialize result) is measured against a bare pygls server.
+    from rephrase_ls.improve import ImprovementCache, LanguageChoice
+    from rephrase_ls.text.markup import ProseBlock
+    from rephrase_ls.text.positions import LineIndex
 
 log = logging.getLogger("rephrase_ls")
 
@@ -57,13 +62,19 @@ class RephraseServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("rephrase-ls", __version__, protocol_cls=RephraseProtocol)
         self.backends = Backends()
-        self.cache = ImprovementCache()
         self.settings = SettingsManager(self)
         self.documents: dict[str, DocumentState] = {}
         self.service_detected: dict[str, str] = {}
         self.running: dict[Hashable, asyncio.Task[Any]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._said_once: set[str] = set()
+
+    @functools.cached_property
+    def cache(self) -> ImprovementCache:
+        """Improvements already paid for (created on first use)."""
+        from rephrase_ls.improve import ImprovementCache
+
+        return ImprovementCache()
 
     # -- client capabilities ------------------------------------------------------------------
 
@@ -178,6 +189,9 @@ class RephraseServer(LanguageServer):
         text = doc.source
         if current is not None and current.version == doc.version and current.text is text:
             return current
+        from rephrase_ls.text.markup import prose_blocks
+        from rephrase_ls.text.positions import LineIndex
+
         blocks = prose_blocks(text, doc.language_id, doc.uri)
         state = DocumentState(doc.version, text, LineIndex(text), blocks)
         self.documents[doc.uri] = state
@@ -206,6 +220,8 @@ class RephraseServer(LanguageServer):
         key = (settings, id(caps), detected)
         if state.language is not None and state.language[0] == key:
             return state.language[1]
+        from rephrase_ls.improve import resolve_language
+
         choice = resolve_language(
             state.text,
             settings,
