@@ -187,6 +187,7 @@ _INLINE_ALTERNATIVES = (
     r"""(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*/?>""",  # inline HTML tag
     r"!\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
     r"|\[[^\]\n]*\])?",  # image
+    r"!(?=\[)",  # the mark of an image the pattern above could not read whole
     r"\[\^[^\]\s]+\]",  # footnote reference
     r"\]\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)",  # link destination and title
     r"\]\[[^\[\]\n]*\]",  # full or collapsed reference link label
