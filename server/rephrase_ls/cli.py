@@ -21,6 +21,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (debugging)"
     )
     serve.add_argument("--log-level", default="INFO", help="log level for the server's own log")
+    serve.add_argument(
+        "--stdio",
+        action="store_true",
+        help="talk over stdin/stdout (the default; accepted because clients pass it)",
+    )
 
     sub.add_parser(
         "offline-service",
@@ -48,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         return improve_main(args_list[1:])
 
     parser = _build_parser()
+    if args_list and args_list[0] not in ("serve", "-h", "--help", "--version"):
+        # Clients start servers as "rephrase-ls --stdio" and the like: that means "serve".
+        args_list = ["serve", *args_list]
     args = parser.parse_args(args_list)
     tcp = getattr(args, "tcp", None)
     log_level = getattr(args, "log_level", "INFO")

@@ -15,11 +15,15 @@ from typing import TYPE_CHECKING
 from rephrase_ls.settings import Settings
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect, document_override, normalize_language
-from rephrase_ls.text.paragraphs import Paragraph
+from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
     from rephrase_ls.backend import Backend
     from rephrase_ls.service.capabilities import Capabilities
+    from rephrase_ls.text.markup import ProseBlock
+
+#: The part of the document a paragraph's edits may touch (None: all of it).
+Clip = tuple[int, int] | None
 
 log = logging.getLogger(__name__)
 
@@ -180,11 +184,38 @@ class ImprovementCache:
             self._chars -= len(old_text) + len(old_improved)
 
 
+def with_context(
+    text: str, paragraphs: Sequence[Paragraph], blocks: Sequence[ProseBlock]
+) -> tuple[list[Paragraph], list[Clip]]:
+    """Widen each paragraph the selection cut to its whole paragraph, remembering the cut.
+
+    A fragment sent alone reads as a sentence of its own: the service would capitalise its
+    first word or end it with a full stop. Sent whole, the paragraph is improved in context and
+    only the edits inside the selection are kept.
+    """
+    widened: list[Paragraph] = []
+    clips: list[Clip] = []
+    for paragraph in paragraphs:
+        whole = select_paragraphs(text, paragraph.start, paragraph.start, blocks)
+        if (
+            whole
+            and whole[0].start <= paragraph.start
+            and paragraph.end <= whole[0].end
+            and (whole[0].start, whole[0].end) != (paragraph.start, paragraph.end)
+        ):
+            widened.append(whole[0])
+            clips.append((paragraph.start, paragraph.end))
+        else:
+            widened.append(paragraph)
+            clips.append(None)
+    return widened, clips
+
+
 @dataclass
 class Outcome:
     """What one improvement produced."""
 
-    replacements: list[tuple[Paragraph, str]] = field(default_factory=list)
+    replacements: list[tuple[Paragraph, str, Clip]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     detected_language: str | None = None
     sent_texts: int = 0
@@ -192,15 +223,24 @@ class Outcome:
     def edits(self, text: str) -> list[TextEdit]:
         """Minimal edits, in document offsets, sorted, that turn ``text`` into the improved text."""
         out: list[TextEdit] = []
-        for paragraph, replacement in sorted(self.replacements, key=lambda r: r[0].start):
+        for paragraph, replacement, clip in sorted(self.replacements, key=lambda r: r[0].start):
             original = text[paragraph.start : paragraph.end]
             for edit in word_edits(original, replacement):
-                out.append(
-                    TextEdit(
-                        edit.start + paragraph.start, edit.end + paragraph.start, edit.new_text
-                    )
-                )
+                start, end = edit.start + paragraph.start, edit.end + paragraph.start
+                if clip is not None and not _inside(text, start, end, clip):
+                    continue  # outside the selection: context only
+                out.append(TextEdit(start, end, edit.new_text))
         return out
+
+
+def _inside(text: str, start: int, end: int, clip: tuple[int, int]) -> bool:
+    """Whether an edit changes only text inside ``clip``; the whitespace at its ends (a deleted
+    word takes its space along) may reach just outside."""
+    span = text[start:end]
+    if span.strip():
+        start += len(span) - len(span.lstrip())
+        end -= len(span) - len(span.rstrip())
+    return clip[0] <= start and end <= clip[1]
 
 
 def _paragraph_label(text: str, paragraph: Paragraph, index: int) -> str:
@@ -217,6 +257,7 @@ async def improve_paragraphs(
     mode: Mode,
     cache: ImprovementCache,
     on_progress: Callable[[int, int], None] | None = None,
+    clips: Sequence[Clip] | None = None,
 ) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
@@ -246,6 +287,7 @@ async def improve_paragraphs(
             cache.put(backend.description, paragraphs[i].prose, mode, *value)
             results[i] = value
     detected: Counter[str] = Counter()
+    clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
     for index, (paragraph, result) in enumerate(zip(paragraphs, results, strict=True)):
         assert result is not None
         improved, detected_lang = result
@@ -266,7 +308,7 @@ async def improve_paragraphs(
             )
             continue
         if replacement != text[paragraph.start : paragraph.end]:
-            outcome.replacements.append((paragraph, replacement))
+            outcome.replacements.append((paragraph, replacement, clip_of[index]))
     if detected:
         outcome.detected_language = detected.most_common(1)[0][0]
     return outcome

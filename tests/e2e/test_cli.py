@@ -124,3 +124,21 @@ def test_style_and_tone_exclude_each_other(tmp_path: Path) -> None:
     result = run("improve", "--style", "casual", "--tone", "friendly", "x.md", cwd=tmp_path)
     assert result.returncode == 2
     assert "not allowed with argument" in result.stderr
+
+
+def test_the_server_accepts_stdio_flag_as_clients_pass_it() -> None:
+    import json
+
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    ).encode()
+    message = b"Content-Length: %d\r\n\r\n" % len(body) + body
+    exit_body = json.dumps({"jsonrpc": "2.0", "method": "exit"}).encode()
+    message += b"Content-Length: %d\r\n\r\n" % len(exit_body) + exit_body
+    result = subprocess.run(
+        [sys.executable, "-m", "rephrase_ls", "--stdio"],
+        input=message,
+        capture_output=True,
+        timeout=60,
+    )
+    assert b'"resolveProvider": true' in result.stdout, result.stderr[-2000:]

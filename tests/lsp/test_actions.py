@@ -139,3 +139,23 @@ async def test_same_improvement_twice_is_not_billed_twice(editor: Editor) -> Non
     await wait_for(lambda: editor.text(uri) != text)
     after = (await editor.command("rephrase.usage", uri))["characterCount"]
     assert after == before
+
+
+async def test_a_selection_inside_a_sentence_is_improved_in_context(editor: Editor) -> None:
+    text = "this is the the plan and it is a very good plan.\n"
+    uri = editor.open("ctx.md", text)
+    # "the the plan": the doubled word goes, but "this" outside the selection stays as it is.
+    start = text.index("the the")
+    actions = by_title(await editor.code_actions(uri, (0, start), (0, start + len("the the plan"))))
+    await editor.run_action(actions["Improve"])
+    await wait_for(lambda: editor.text(uri) != text)
+    assert editor.text(uri) == "this is the plan and it is a very good plan.\n"
+    # A fragment in mid-sentence is not taken for a sentence of its own (no capital "It").
+    text = editor.text(uri)
+    start = text.index("it is a very good")
+    actions = by_title(
+        await editor.code_actions(uri, (0, start), (0, start + len("it is a very good ")))
+    )
+    await editor.run_action(actions["Improve"])
+    await asyncio.sleep(0.5)
+    assert editor.text(uri) == "this is the plan and it is a very good plan.\n"

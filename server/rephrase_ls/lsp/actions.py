@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from rephrase_ls.improve import Mode, default_mode, improve_paragraphs, with_context
+from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
+
 if TYPE_CHECKING:
-    # The text pipeline is imported on first use, not at start-up (see bench/bench_startup.py).
-    from rephrase_ls.improve import Mode
     from rephrase_ls.lsp.server import DocumentState, RephraseServer
-    from rephrase_ls.text.paragraphs import Paragraph
 
 APPLY_COMMAND = "rephrase.applyAction"
 #: Below this many bytes of prose one request suffices, so no progress is shown.
@@ -121,8 +121,6 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
         return action
 
     if want_rewrite:
-        from rephrase_ls.text.paragraphs import select_paragraphs
-
         start, end = ls.to_offsets(state, params.range)
         paragraphs = select_paragraphs(state.text, start, end, state.blocks)
         if not paragraphs:
@@ -165,8 +163,6 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
 
 
 def _mode_for(ls: RephraseServer, req: ActionRequest, settings: Any, choice: Any) -> Mode:
-    from rephrase_ls.improve import Mode, default_mode
-
     prefix = "prefer_" if settings.prefer_fallback else ""
     if req.kind == "style" and req.value:
         return Mode(choice.target_lang, writing_style=prefix + req.value.removeprefix("prefer_"))
@@ -226,9 +222,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     Raises :class:`Refusal` for a stale document; service errors are shown and give None;
     cancellation propagates.
     """
-    from rephrase_ls.improve import improve_paragraphs
     from rephrase_ls.service.errors import ServiceError
-    from rephrase_ls.text.paragraphs import select_paragraphs
 
     doc = ls.workspace.text_documents.get(req.uri)
     if doc is None:
@@ -256,6 +250,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     if not paragraphs:
         ls.say("rephrase: there is no prose to improve here (only code, math or markup).")
         return None
+    paragraphs, clips = with_context(state.text, paragraphs, state.blocks)
 
     progress = _Progress(ls, "Improving text")
     if _prose_bytes(paragraphs) > PROGRESS_THRESHOLD:
@@ -265,7 +260,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         ls.track(("progress", progress.token), task)
     try:
         outcome = await improve_paragraphs(
-            backend, state.text, paragraphs, mode, ls.cache, on_progress=progress.report
+            backend, state.text, paragraphs, mode, ls.cache, progress.report, clips
         )
     except ServiceError as exc:
         progress.end("failed")

@@ -122,3 +122,24 @@ def test_styles_follow_the_capability_list() -> None:
     assert en.writing_styles and en.variants == ("en-GB",)
     fr = resolve_language("Nous devons organiser les couleurs de cette page.", Settings(), caps)
     assert fr.language == "fr" and fr.writing_styles == () and fr.reason
+
+
+async def test_a_cut_paragraph_is_sent_whole_and_only_edits_inside_the_cut_apply() -> None:
+    from rephrase_ls.improve import with_context
+
+    text = "this is the the plan, ok.\n"
+    blocks = prose_blocks(text)
+    start = text.index("the the")
+    cut = select_paragraphs(text, start, start + len("the the plan"), blocks)
+    assert [p.prose for p in cut] == ["the the plan"]
+    widened, clips = with_context(text, cut, blocks)
+    assert [p.prose for p in widened] == ["this is the the plan, ok."]
+    assert clips == [(start, start + len("the the plan"))]
+    client = ScriptedClient({"this is the the plan, ok.": "This is the plan, OK."})
+    outcome = await improve_paragraphs(
+        FakeBackend(client), text, widened, Mode("en-US"), ImprovementCache(), None, clips
+    )
+    assert apply_edits(text, outcome.edits(text)) == "this is the plan, ok.\n"
+    # A whole paragraph is not widened or clipped.
+    whole = select_paragraphs(text, 0, len(text), blocks)
+    assert with_context(text, whole, blocks)[1] == [None]
