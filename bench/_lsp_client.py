@@ -137,10 +137,12 @@ class LspClient:
                     raise ValueError("a message without Content-Length")
                 message = json.loads(await stdout.readexactly(length))
                 self._dispatch(message)
-        except (EOFError, asyncio.IncompleteReadError, ConnectionError) as exc:
+        except Exception as exc:  # every waiting request must learn of it
+            failure = exc if isinstance(exc, LspError) else EOFError(f"client stopped: {exc!r}")
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(EOFError(f"server gone: {exc}"))
+                    future.set_exception(failure)
+            self._pending.clear()
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         if "method" not in message:  # a response to one of ours
@@ -175,6 +177,8 @@ class LspClient:
 
     async def request(self, method: str, params: Any) -> Any:
         """Send a request and wait for its result (raises :class:`LspError` on an error)."""
+        if self._reader is not None and self._reader.done():
+            raise EOFError("the client no longer reads the server's output")
         msg_id = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = future

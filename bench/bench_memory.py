@@ -1,0 +1,115 @@
+"""Benchmark: resident memory of the language server with a 1 MB Markdown document open, after
+listing code actions and one improvement (goal ≤ 100 MB, VmRSS of /proc/PID/status).
+
+Two set-ups, each a fresh ``rephrase-ls`` on stdio as a VS Code-like client:
+
+* ``embedded`` (the default without a key): the offline service runs inside the server, so its
+  engine's English word list and the language-detection profiles are in this process too;
+* ``service``: ``REPHRASE_API_KEY`` set and ``serverUrl`` pointing at the loopback offline
+  service (``rephrase-ls offline-service``), so the server holds only its own state.
+
+For each: RSS after ``initialize``; after opening the document and listing actions at
+``--positions`` places; after resolving "Improve" on one paragraph (and, with ``--document``,
+after "Improve document" as well, which keeps the whole improved text in the cache).
+
+Run by hand: ``python bench/bench_memory.py [--document]``. Linux only (/proc). Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _lsp_client import (
+    LspClient,
+    load_average,
+    markdown_document,
+    offline_service,
+    rss_mb,
+    server_env,
+    workspace,
+)
+
+GOAL_MB = 100.0
+KEY = "bench-key"
+
+
+async def measure(
+    label: str, env: dict[str, str], root: Path, positions: int, document: bool
+) -> float:
+    doc = markdown_document(1_000_000, 1)
+    lines = doc.text.split("\n")
+    rng = random.Random(1)
+    client = await LspClient.start(env=env, cwd=root)
+    try:
+        await client.initialize(root)
+        figures = [f"initialized {rss_mb(client.pid):.0f}"]
+        uri = (root / "big.md").as_uri()
+        client.open(uri, doc.text)
+        # A paragraph in the middle with a doubled word, which the engine always fixes.
+        line = next(
+            start
+            for start in doc.paragraph_lines[len(doc.paragraph_lines) // 2 :]
+            if " the the " in " ".join(lines[start : lines.index("", start)])
+        )
+        actions: list[dict[str, object]] = []
+        for _ in range(60):  # until the language list is in (the style actions appear)
+            actions = await client.code_actions(uri, line, 0)
+            if any(str(a["title"]).startswith("Improve: ") for a in actions):
+                break
+            await asyncio.sleep(0.1)
+        for _ in range(positions):
+            index = rng.randrange(len(lines))
+            await client.code_actions(uri, index, rng.randint(0, len(lines[index])))
+        figures.append(f"document open, actions listed {rss_mb(client.pid):.0f}")
+        improve = next(a for a in actions if a["title"] == "Improve")
+        resolved = await client.request("codeAction/resolve", improve)
+        if resolved.get("edit") is None:
+            shown = [p["message"] for m, p in client.notifications if m == "window/showMessage"]
+            raise RuntimeError(f"{label}: the improvement gave no edit: {shown[-3:]}")
+        after = rss_mb(client.pid)
+        figures.append(f"one paragraph improved {after:.0f}")
+        if document:
+            whole = await client.code_actions(uri, 0, 0, only=["source"])
+            action = next(a for a in whole if a["title"] == "Improve document")
+            await client.request("codeAction/resolve", action)
+            figures.append(f"whole document improved {rss_mb(client.pid):.0f}")
+    finally:
+        await client.close()
+    verdict = "met" if after <= GOAL_MB else "NOT met"
+    print(f"{label}: RSS MB: {'; '.join(figures)}")
+    print(f"{label}: {after:.0f} MB (goal ≤ {GOAL_MB:g}): {verdict}")
+    return after
+
+
+async def run(positions: int, document: bool, modes: list[str]) -> int:
+    if "embedded" in modes:
+        with workspace() as root:
+            await measure("embedded", server_env(), root, positions, document)
+    if "service" in modes:
+        with offline_service() as (url, _process), workspace(url) as root:
+            await measure("service", server_env(REPHRASE_API_KEY=KEY), root, positions, document)
+    print(load_average())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200, help="code action requests")
+    parser.add_argument("--document", action="store_true", help="also improve the document")
+    parser.add_argument(
+        "--mode", choices=["embedded", "service"], action="append", help="default: both"
+    )
+    args = parser.parse_args(argv)
+    if not Path("/proc/self/status").exists():
+        parser.error("needs Linux /proc")
+    return asyncio.run(run(args.positions, args.document, args.mode or ["embedded", "service"]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
