@@ -333,5 +333,11 @@ async def test_connections_are_kept_alive() -> None:
             await client.rephrase(
                 texts, target_lang="en-US", on_progress=lambda d, t: progress.append(t)
             )
-            assert progress[-1] > 3 and state.total_requests == 5 + progress[-1]
+            assert progress[-1] > 3
+            # uvicorn counts a request in its own thread; give the count a moment to settle.
+            for _ in range(40):
+                if state.total_requests == 5 + progress[-1]:
+                    break
+                await asyncio.sleep(0.05)
+            assert state.total_requests == 5 + progress[-1]
             assert len(state.connections) <= 3  # one per concurrent request, reused
