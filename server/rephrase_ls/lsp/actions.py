@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from rephrase_ls.improve import Mode, default_mode, improve_paragraphs, with_context
-from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
-
 if TYPE_CHECKING:
+    # The text pipeline is imported on first use, not at start-up: start-up is measured against
+    # a bare pygls server (bench/bench_startup.py), and these imports cost ~30 ms of it.
+    from rephrase_ls.improve import Mode
     from rephrase_ls.lsp.server import DocumentState, RephraseServer
+    from rephrase_ls.text.paragraphs import Paragraph
 
 APPLY_COMMAND = "rephrase.applyAction"
 #: Below this many bytes of prose one request suffices, so no progress is shown.
@@ -121,6 +122,8 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
         return action
 
     if want_rewrite:
+        from rephrase_ls.text.paragraphs import select_paragraphs
+
         start, end = ls.to_offsets(state, params.range)
         paragraphs = select_paragraphs(state.text, start, end, state.blocks)
         if not paragraphs:
@@ -163,6 +166,8 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
 
 
 def _mode_for(ls: RephraseServer, req: ActionRequest, settings: Any, choice: Any) -> Mode:
+    from rephrase_ls.improve import Mode, default_mode
+
     prefix = "prefer_" if settings.prefer_fallback else ""
     if req.kind == "style" and req.value:
         return Mode(choice.target_lang, writing_style=prefix + req.value.removeprefix("prefer_"))
@@ -222,7 +227,9 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     Raises :class:`Refusal` for a stale document; service errors are shown and give None;
     cancellation propagates.
     """
+    from rephrase_ls.improve import improve_paragraphs, with_context
     from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.text.paragraphs import select_paragraphs
 
     doc = ls.workspace.text_documents.get(req.uri)
     if doc is None:

@@ -14,7 +14,6 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
-from rephrase_ls import project_file
 from rephrase_ls.lsp.actions import APPLY_COMMAND, ActionRequest, apply_request
 
 # A runtime import (not TYPE_CHECKING): pygls reads the handlers' annotations. This module is
@@ -139,6 +138,8 @@ async def _set_project_keys(
     ls: RephraseServer, uri: str, changes: dict[str, str | None], label: str
 ) -> dict[str, Any]:
     """Change keys of the folder's project file through ``workspace/applyEdit``."""
+    from rephrase_ls import project_file  # here, not at start-up (tomllib)
+
     path = ls.settings.project_file_path(uri)
     file_uri = from_fs_path(str(path)) or path.as_uri()
     old, version = ls.settings.project_text(path)

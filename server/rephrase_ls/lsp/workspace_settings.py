@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from rephrase_ls import project_file
 from rephrase_ls.settings import Settings, merge
 
 if TYPE_CHECKING:
@@ -74,10 +73,14 @@ class SettingsManager:
                 best = folder
         if best is not None:
             return best
+        from rephrase_ls import project_file  # here, not at start-up (tomllib)
+
         return project_file.find_root(path)
 
     def project_file_path(self, uri: str) -> Path:
         """Path of the project file for the folder of ``uri``."""
+        from rephrase_ls import project_file
+
         return self.folder_of(uri) / project_file.FILE_NAME
 
     def project_text(self, path: Path) -> tuple[str | None, int | None]:
@@ -106,6 +109,8 @@ class SettingsManager:
 
     def document_touched(self, uri: str) -> None:
         """A document opened, changed or closed: a project file buffer may have changed."""
+        from rephrase_ls import project_file
+
         if uri.endswith(project_file.FILE_NAME):
             path_str = to_fs_path(uri)
             if path_str:
@@ -165,6 +170,8 @@ class SettingsManager:
         return values
 
     def _compose(self, uri: str, editor: dict[str, Any]) -> Settings:
+        from rephrase_ls import project_file
+
         settings, warnings = merge(Settings(), editor, "editor settings")
         path = self.project_file_path(uri)
         text, _version = self.project_text(path)
