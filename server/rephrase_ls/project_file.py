@@ -7,7 +7,6 @@ can undo the change; :func:`set_key` computes the new text, keeping comments and
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -64,6 +63,20 @@ def read(folder: Path) -> ProjectFile:
 
 
 _TABLE = re.compile(r"^\s*\[")
+_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters (DEL too) escaped."""
+    out = []
+    for ch in value:
+        if ch in _TOML_ESCAPES:
+            out.append(_TOML_ESCAPES[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 def _key_pattern(key: str) -> re.Pattern[str]:
@@ -79,7 +92,7 @@ def set_key(text: str | None, key: str, value: str | None) -> str:
     """
     lines = (text or "").splitlines(keepends=True)
     pattern = _key_pattern(key)
-    new_line = None if value is None else f"{key} = {json.dumps(value, ensure_ascii=False)}\n"
+    new_line = None if value is None else f"{key} = {toml_string(value)}\n"
     first_table = next((i for i, line in enumerate(lines) if _TABLE.match(line)), len(lines))
     for i in range(first_table):
         if pattern.match(lines[i]):
