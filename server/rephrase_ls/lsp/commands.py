@@ -19,8 +19,6 @@ from rephrase_ls.lsp.actions import APPLY_COMMAND, ActionRequest, apply_request
 # A runtime import (not TYPE_CHECKING): pygls reads the handlers' annotations. This module is
 # imported by create_server(), after the server module is complete, so there is no cycle.
 from rephrase_ls.lsp.server import RephraseServer
-from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES
-from rephrase_ls.text.positions import LineIndex
 
 if TYPE_CHECKING:
     from rephrase_ls.service.capabilities import Capabilities
@@ -166,6 +164,7 @@ async def _set_project_keys(
         ]
     else:
         from rephrase_ls.text.diff import word_edits
+        from rephrase_ls.text.positions import LineIndex
 
         index = LineIndex(old)
         edits = []
@@ -214,6 +213,8 @@ async def _set_style_or_tone(
     _max_args(args, 2, command)
     uri = _open_uri(ls, _arg(args, 0, "uri", str))
     value = _arg(args, 1, "value", str, optional=True)
+    from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES
+
     names = STYLE_NAMES if which == "writingStyle" else TONE_NAMES
     noun = "writing style" if which == "writingStyle" else "tone"
     if value is not None:
@@ -348,6 +349,8 @@ def _range_arg(value: Any) -> types.Range:
 
 async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.improve [uri, range?, options?]``: improve, apply via ``workspace/applyEdit``."""
+    from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES
+
     _max_args(args, 3, "rephrase.improve")
     uri = _open_uri(ls, _arg(args, 0, "uri", str))
     raw_range = _arg(args, 1, "range", dict, optional=True)

@@ -21,14 +21,15 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument
 
 from rephrase_ls import __version__
-from rephrase_ls.backend import Backend, Backends
 from rephrase_ls.lsp.workspace_settings import SettingsManager
-from rephrase_ls.settings import Settings
 
 if TYPE_CHECKING:
-    # Imported where used: the text pipeline is not needed before the first document, and
-    # start-up (spawn → initialize result) is measured against a bare pygls server.
+    # Imported where used: backends, settings and the text pipeline are not needed before the
+    # first document, and start-up (spawn → initialize result) is measured against a bare
+    # pygls server (bench/bench_startup.py).
+    from rephrase_ls.backend import Backend, Backends
     from rephrase_ls.improve import ImprovementCache, LanguageChoice
+    from rephrase_ls.settings import Settings
     from rephrase_ls.text.markup import ProseBlock
     from rephrase_ls.text.positions import LineIndex
 
@@ -61,13 +62,21 @@ class RephraseServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("rephrase-ls", __version__, protocol_cls=RephraseProtocol)
-        self.backends = Backends()
+        self.user_agent_suffix: str | None = None
+        """Added to the service client's User-Agent (from the client's ``clientInfo``)."""
         self.settings = SettingsManager(self)
         self.documents: dict[str, DocumentState] = {}
         self.service_detected: dict[str, str] = {}
         self.running: dict[Hashable, asyncio.Task[Any]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._said_once: set[str] = set()
+
+    @functools.cached_property
+    def backends(self) -> Backends:
+        """One service backend per configuration (created on first use, after ``initialize``)."""
+        from rephrase_ls.backend import Backends
+
+        return Backends(self.user_agent_suffix)
 
     @functools.cached_property
     def cache(self) -> ImprovementCache:
@@ -293,7 +302,9 @@ def create_server() -> RephraseServer:
         info = params.client_info
         if info is not None:
             name = info.name.lower().replace(" ", "-")
-            ls.backends.user_agent_suffix = f"{name}/{info.version}" if info.version else name
+            ls.user_agent_suffix = f"{name}/{info.version}" if info.version else name
+            if "backends" in ls.__dict__:  # already created
+                ls.backends.user_agent_suffix = ls.user_agent_suffix
 
     @server.feature(types.INITIALIZED)
     def on_initialized(ls: RephraseServer, params: types.InitializedParams) -> None:

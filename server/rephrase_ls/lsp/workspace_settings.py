@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from rephrase_ls.settings import Settings, merge
-
 if TYPE_CHECKING:
     from rephrase_ls.lsp.server import RephraseServer
+    from rephrase_ls.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +170,7 @@ class SettingsManager:
 
     def _compose(self, uri: str, editor: dict[str, Any]) -> Settings:
         from rephrase_ls import project_file
+        from rephrase_ls.settings import Settings, merge
 
         settings, warnings = merge(Settings(), editor, "editor settings")
         path = self.project_file_path(uri)
