@@ -172,7 +172,9 @@ def serve_echo(latency_ms: float) -> None:
 def start_service(latency_ms: float, backend: str) -> tuple[subprocess.Popen[str], str]:
     if backend == "offline":
         command = [sys.executable, "-m", "rephrase_ls", "offline-service"]
-        command += ["--port", "0", "--latency", str(latency_ms)]
+        # --preload: word lists load before timing starts, as in a service that has been
+        # running for a while (otherwise each worker's first request per language pays ~0.5 s).
+        command += ["--port", "0", "--latency", str(latency_ms), "--preload"]
     else:
         command = [sys.executable, __file__, "--serve-echo", "--latency", str(latency_ms)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)

@@ -52,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return improve_main(args_list[1:])
 
+    if not args_list:
+        # The common case (an editor starting the server): no argument parsing at start-up.
+        from rephrase_ls.lsp.server import run as serve
+
+        return serve()
     parser = _build_parser()
     if args_list and args_list[0] not in ("serve", "-h", "--help", "--version"):
         # Clients start servers as "rephrase-ls --stdio" and the like: that means "serve".
