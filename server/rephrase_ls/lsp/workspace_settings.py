@@ -50,6 +50,10 @@ class SettingsManager:
         self._editor: dict[str, dict[str, Any]] = {}
         self._written: dict[Path, _Written] = {}
         self._warned: set[str] = set()
+        #: Project file text read from disk, by (mtime, size), so a request reads no file.
+        self._disk: dict[Path, tuple[tuple[int, int], str]] = {}
+        #: The last settings composed per project file, from the same editor values and text.
+        self._composed: dict[Path, tuple[dict[str, Any], str | None, Settings]] = {}
 
     # -- where things are ---------------------------------------------------------------------
 
@@ -93,8 +97,16 @@ class SettingsManager:
             return written.text, None
         self._written.pop(path, None)
         try:
-            return path.read_text(encoding="utf-8"), None
+            stat = path.stat()
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            cached = self._disk.get(path)
+            if cached is not None and cached[0] == stamp:
+                return cached[1], None
+            text = path.read_text(encoding="utf-8")
+            self._disk[path] = (stamp, text)
+            return text, None
         except FileNotFoundError:
+            self._disk.pop(path, None)
             return None, None
         except (OSError, UnicodeDecodeError) as exc:
             self.warn_once(f"{path}: cannot be read ({exc})")
@@ -172,15 +184,19 @@ class SettingsManager:
         from rephrase_ls import project_file
         from rephrase_ls.settings import Settings, merge
 
-        settings, warnings = merge(Settings(), editor, "editor settings")
         path = self.project_file_path(uri)
         text, _version = self.project_text(path)
+        cached = self._composed.get(path)
+        if cached is not None and cached[0] is editor and cached[1] == text:
+            return cached[2]  # same inputs: same settings, warnings already shown
+        settings, warnings = merge(Settings(), editor, "editor settings")
         parsed = project_file.parse(path, text)
         if parsed.error:
             warnings.append(parsed.error)
         settings, more = merge(settings, parsed.values, str(path), allow_secrets=False)
         for warning in (*warnings, *more):
             self.warn_once(str(warning))
+        self._composed[path] = (editor, text, settings)
         return settings
 
     async def for_uri(self, uri: str) -> Settings:
