@@ -137,6 +137,19 @@ def _clip(
     return clipped
 
 
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted spans with overlapping or touching ones merged (``_clip`` for one segment)."""
+    merged = [spans[0]]
+    for s, e in spans[1:]:
+        last_s, last_e = merged[-1]
+        if s <= last_e:
+            if e > last_e:
+                merged[-1] = (last_s, e)
+        else:
+            merged.append((s, e))
+    return merged
+
+
 _WORDISH = re.compile(r"[^\W_]")
 
 
@@ -220,9 +233,7 @@ def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
     spans = [m.span() for m in _INLINE.finditer(text, start, end)]
     if text.find("_", start, end) >= 0:
         # `snake_case`: an underscore run between two letters or digits is part of the word
-        spans = [
-            (s, e) for s, e in spans if text[s] != "_" or not _in_word(text, s, e, start, end)
-        ]
+        spans = [(s, e) for s, e in spans if text[s] != "_" or not _in_word(text, s, e, start, end)]
     urls = []
     find = text.find
     for hint in ("://", "www."):
@@ -378,31 +389,45 @@ class _Scanner:
         call per block; a document that contains NULs itself is scanned block by block.
         """
         text, pending = self.text, self.pending
-        found: list[list[tuple[int, int]]]
+        firsts = [segs[0][0] for segs in pending]
+        lasts = [segs[-1][1] for segs in pending]
+        # protected spans of the blocks that have any: block index -> spans (text offsets)
+        found: dict[int, list[tuple[int, int]]] = {}
         if "\x00" in text:
-            found = [inline_protected(text, segs[0][0], segs[-1][1]) for segs in pending]
+            for k, (first, last) in enumerate(zip(firsts, lasts, strict=True)):
+                spans = inline_protected(text, first, last)
+                if spans:
+                    found[k] = spans
         else:
-            joined = "\x00".join(text[segs[0][0] : segs[-1][1]] for segs in pending)
-            found = [[] for _ in pending]
-            bases: list[int] = []
-            pos = 0
-            for segs in pending:
-                bases.append(pos)
-                pos += segs[-1][1] - segs[0][0] + 1
-            k = 0
-            n = len(pending)
+            joined = "\x00".join(map(text.__getitem__, map(slice, firsts, lasts)))
+            # offset of each block in `joined`
+            bases = [
+                0,
+                *accumulate(last - first + 1 for first, last in zip(firsts, lasts, strict=True)),
+            ]
+            k = -1
+            base = next_base = 0
+            shift = 0
             for ms, me in _scan(joined, 0, len(joined)):
-                while k + 1 < n and bases[k + 1] <= ms:
-                    k += 1
-                shift = pending[k][0][0] - bases[k]
-                found[k].append((ms + shift, me + shift))
+                if ms >= next_base:
+                    k = bisect_right(bases, ms, k + 1) - 1
+                    base, next_base = bases[k], bases[k + 1]
+                    shift = firsts[k] - base
+                    spans = found[k] = []
+                spans.append((ms + shift, me + shift))
+        trusted = ProseBlock.trusted
         blocks = []
-        for segs, protected in zip(pending, found, strict=True):
-            if protected:
-                protected = _clip(segs, protected)
+        for k, segs in enumerate(pending):
+            protected = found.get(k)
+            if protected is None:
+                # a segment nearly always starts with a letter: check that before searching
+                if text[segs[0][0]].isalnum() or _has_prose(text, segs, ()):
+                    blocks.append(trusted(tuple(segs)))
+                continue
+            protected = _merge(protected) if len(segs) == 1 else _clip(segs, protected)
             # segments are trimmed and the spans sorted, disjoint and inside them: build directly
             if _has_prose(text, segs, protected):
-                blocks.append(ProseBlock(segments=tuple(segs), protected=tuple(protected)))
+                blocks.append(trusted(tuple(segs), tuple(protected)))
         return blocks
 
     def _close_para(self) -> None:
