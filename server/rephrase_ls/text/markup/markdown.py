@@ -305,8 +305,11 @@ _HTML_TYPE7 = re.compile(
 )
 
 _SPACES = re.compile(r" *")
+_BLANK = re.compile(r"[ \t]*$")
 # first characters that never start a block nor a table delimiter row nor a setext underline
 _PLAIN_START = frozenset("(\"'.,;?!/@%&^{}")
+
+_QUOTE = ("q", 0)  # the container entry of a block quote
 
 # leaf states
 _NONE, _PARA, _FENCED, _HTML, _MATH, _CODE, _TABLE = range(7)
@@ -334,25 +337,25 @@ def _advance_cols(text: str, pos: int, end: int, col: int, target: int) -> tuple
     return pos, col
 
 
-_CELL = re.compile(r"(?:[^|\\]|\\.)*")
+# A cell and the pipe after it (or the row's end; a lone backslash at the end ends a cell too).
+# Written as an unrolled loop: a repeated alternation is many times slower in `re`.
+_CELL = re.compile(r"([^|\\]*(?:\\.[^|\\]*)*)(?:\||\\$|$)")
+
+
+def _row_start(text: str, start: int, end: int) -> tuple[int, int]:
+    """A table row's ``[start, end)`` trimmed, past its leading pipe."""
+    s, e = trim(text, start, end)
+    if s < e and text[s] == "|":
+        s += 1
+    return s, e
 
 
 def _table_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Cell spans of a table row: split at unescaped pipes, outer pipes dropped."""
-    s, e = trim(text, start, end)
-    if s < e and text[s] == "|":
-        s += 1
-    cells: list[tuple[int, int]] = []
-    pos = s
-    while True:
-        m = _CELL.match(text, pos, e)
-        assert m is not None  # the pattern matches the empty string
-        cells.append((pos, m.end()))
-        if m.end() >= e:
-            break
-        pos = m.end() + 1  # past the pipe
+    s, e = _row_start(text, start, end)
+    cells = [m.span(1) for m in _CELL.finditer(text, s, e)]
     if len(cells) > 1 and cells[-1][0] == cells[-1][1]:
-        cells.pop()  # the closing pipe
+        cells.pop()  # after the closing pipe
     return cells
 
 
@@ -450,8 +453,15 @@ class _Scanner:
             self.pending.append(segs)
 
     def _emit_row(self, line: int, start: int) -> None:
-        for s, e in _table_cells(self.text, start, self.lines.ends[line]):
-            self._emit([(s, e)])
+        """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
+        text, pending = self.text, self.pending
+        s, e = _row_start(text, start, self.lines.ends[line])
+        for m in _CELL.finditer(text, s, e):
+            cs, ce = m.span(1)
+            if cs < ce and (text[cs] in _SPACE or text[ce - 1] in _SPACE):
+                cs, ce = trim(text, cs, ce)
+            if cs < ce:
+                pending.append([(cs, ce)])
 
     def _close_leaf(self) -> None:
         if self.leaf == _PARA:
@@ -467,14 +477,42 @@ class _Scanner:
         para = self.para
         for i in range(first, len(starts)):
             s, e = starts[i], ends[i]
-            # Fast paths for the most common top-level lines (the general step is `_line`).
+            # Fast paths for the most common top-level lines (the general step is `_line`),
+            # by the open leaf block first; each does what `_line` would do for that line.
             if not self.containers:
                 leaf = self.leaf
-                if s == e:
+                if leaf == _FENCED:
+                    # code: only a fence character at most 3 spaces in may close the block
+                    if s == e:
+                        continue
+                    c = text[s]
+                    if c == " ":
+                        p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
+                        if p == e or (
+                            text[p] != "\t" and (p - s >= 4 or text[p] != self.fence_char)
+                        ):
+                            continue
+                    elif c != self.fence_char and c != "\t":
+                        continue
+                elif leaf == _MATH:
+                    if text[s:e].rstrip().endswith("$$"):
+                        self.leaf = _NONE
+                    continue
+                elif leaf == _HTML:
+                    html_end = self.html_end
+                    if html_end is None:
+                        if _BLANK.match(text, s, e) is not None:
+                            self.leaf = _NONE
+                    elif html_end.search(text, s, e) is not None:
+                        self.leaf = _NONE
+                    continue
+                elif s == e:
                     if leaf in (_PARA, _NONE):
                         self._close_para()
                         para = self.para
-                        continue
+                    elif leaf == _TABLE:
+                        self.leaf = _NONE
+                    continue  # indented code goes on over blank lines
                 else:
                     c = text[s]
                     if c.isalpha() or c in _PLAIN_START:
@@ -485,12 +523,12 @@ class _Scanner:
                             self.leaf = _PARA
                             self.para = para = [(i, s)]
                             continue
-                    elif leaf == _FENCED and c != self.fence_char and c not in _SPACE:
-                        continue
                     elif c == "|" and leaf == _TABLE:
                         self._emit_row(i, s)  # a `|` never starts another block
                         continue
-                    elif c == "#" and leaf != _FENCED and leaf != _HTML and leaf != _MATH:
+                    elif leaf == _CODE and (c == "\t" or text.startswith("    ", s)):
+                        continue
+                    elif c == "#":
                         m = _ATX.match(text, s, e)
                         if m is not None:
                             self._close_leaf()
@@ -532,7 +570,7 @@ class _Scanner:
     @property
     def _items_only(self) -> bool:
         """Whether every open container is a list item (blank lines keep them open)."""
-        return all(kind == "i" for kind, _ in self.containers)
+        return _QUOTE not in self.containers
 
     def _front_matter(self) -> int:
         text, starts, ends = self.text, self.lines.starts, self.lines.ends
@@ -622,7 +660,7 @@ class _Scanner:
             ch = text[p]
             if ch == ">":
                 self._close_leaf()
-                containers.append(("q", 0))
+                containers.append(_QUOTE)
                 opened = True
                 pos, col = p + 1, c + 1
                 if pos < e and text[pos] in _SPACE:
