@@ -33,6 +33,16 @@ class Backend:
     capabilities: CapabilityStore
     description: str
     embedded: bool
+    cache_key: str = ""
+    """Distinct for every distinct configuration (key, address, known words): results cached
+    for one backend are never served for another."""
+
+
+def key_source(settings: Settings) -> str:
+    """Where the key was read from, in words for a message (never the key)."""
+    if settings.api_key:
+        return "your user settings (rephrase.apiKey)"
+    return f"the environment variable {settings.api_key_env}"
 
 
 def find_key(settings: Settings, environ: Mapping[str, str] | None = None) -> str | None:
@@ -71,12 +81,16 @@ class Backends:
         self.user_agent_suffix = user_agent_suffix
 
     def get(self, settings: Settings, environ: Mapping[str, str] | None = None) -> Backend:
-        """The backend for these settings, created on first use (no I/O here)."""
+        """The backend for these settings, created on first use (no I/O here).
+
+        Raises :class:`~rephrase_ls.service.errors.NotConfigured` for a key that cannot be used.
+        """
         key = find_key(settings, environ)
         ident = _identity(settings, key)
         backend = self._backends.get(ident)
         if backend is None:
             backend = self._create(settings, key)
+            backend.cache_key = hashlib.sha256(repr(ident).encode()).hexdigest()
             self._backends[ident] = backend
         return backend
 
@@ -107,12 +121,19 @@ class Backends:
             )
             return Backend(client, CapabilityStore(client), EMBEDDED, embedded=True)
 
+        try:
+            secret = SecretKey(key)
+        except ValueError as exc:  # the message never contains the key
+            raise NotConfigured(
+                f"The API key in {key_source(settings)} is not valid ({exc}). Fix the key, or "
+                "remove it to use the embedded offline service."
+            ) from None
         config = ServiceConfig(
             server_url=settings.server_url,
             free_server_url=settings.free_server_url,
             tier=settings.tier,
             auth_scheme=settings.auth_scheme,
-            api_key=SecretKey(key),
+            api_key=secret,
             user_agent_suffix=self.user_agent_suffix,
             max_concurrency=settings.max_concurrency,
             timeout=settings.timeout,

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import difflib
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +41,20 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--write", action="store_true", help="write the improved files")
     out.add_argument("--check", action="store_true", help="exit 1 when improvements exist")
     return parser
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Replace the file's text, keeping its permissions; a symbolic link's target is written."""
+    target = path.resolve()
+    tmp = target.with_name(f".{target.name}.rephrase-tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        shutil.copymode(target, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _settings_for(path: Path, language: str | None) -> tuple[Settings, list[str]]:
@@ -99,7 +114,11 @@ async def _run(args: argparse.Namespace) -> int:
             settings, warnings = _settings_for(path, args.language)
             for warning in warnings:
                 print(warning, file=sys.stderr)
-            backend = backends.get(settings)
+            try:
+                backend = backends.get(settings)
+            except ServiceError as exc:
+                print(f"rephrase-ls: {exc.message}", file=sys.stderr)
+                return 2
             caps: Capabilities | None
             try:
                 caps = await backend.capabilities.get("write")
@@ -135,10 +154,14 @@ async def _run(args: argparse.Namespace) -> int:
                 continue
             changed += 1
             if args.write:
-                tmp = path.with_name(f".{path.name}.rephrase-tmp")
-                with open(tmp, "w", encoding="utf-8", newline="") as fh:
-                    fh.write(new_text)
-                os.replace(tmp, path)
+                try:
+                    _write_atomically(path, new_text)
+                except OSError as exc:
+                    print(
+                        f"rephrase-ls: {path}: cannot write: {exc}; left as it was", file=sys.stderr
+                    )
+                    failed += 1
+                    continue
                 print(f"improved {path}", file=sys.stderr)
             elif args.check:
                 print(f"{path}: improvements available", file=sys.stderr)

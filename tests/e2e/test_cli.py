@@ -142,3 +142,26 @@ def test_the_server_accepts_stdio_flag_as_clients_pass_it() -> None:
         timeout=60,
     )
     assert b'"resolveProvider": true' in result.stdout, result.stderr[-2000:]
+
+
+def test_write_keeps_permissions_and_writes_through_links(tmp_path: Path) -> None:
+    real = tmp_path / "real.sh.md"
+    real.write_text("this is the the plan.\n", encoding="utf-8")
+    real.chmod(0o755)
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    result = run("improve", "--write", str(link), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink()
+    assert real.read_text(encoding="utf-8") == "This is the plan.\n"
+    assert real.stat().st_mode & 0o777 == 0o755
+
+
+def test_an_unusable_key_is_a_clear_error_that_never_shows_the_key(tmp_path: Path) -> None:
+    doc = tmp_path / "a.md"
+    doc.write_text("this is the the plan.\n", encoding="utf-8")
+    for key in ("has space-secret", "nön-ascii-secret"):
+        result = run("improve", str(doc), cwd=tmp_path, env={"REPHRASE_API_KEY": key})
+        assert result.returncode == 2
+        assert "REPHRASE_API_KEY is not valid" in result.stderr
+        assert "secret" not in result.stderr and "Traceback" not in result.stderr

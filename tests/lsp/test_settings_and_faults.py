@@ -104,7 +104,7 @@ async def test_real_http_service_improves(keyed: Editor) -> None:
     ("knobs", "words"),
     [
         (["--fail", "456:10"], "quota"),
-        (["--fail", "403:10"], "key"),
+        (["--fail", "403:10"], "the environment variable rephrase_api_key"),
         (["--malformed", "10"], "does not understand"),
         (["--fail", "500:20"], "retried"),
     ],
@@ -242,8 +242,8 @@ async def test_positions_with_emoji_in_each_encoding(tmp_path: Path, encoding: s
         await client.stop()
 
 
-async def _start(tmp_path: Path, params_hook=None, configuration=None):
-    config = ClientServerConfig(server_command=SERVER, server_env=server_env())
+async def _start(tmp_path: Path, params_hook=None, configuration=None, env=None):
+    config = ClientServerConfig(server_command=SERVER, server_env=server_env(**(env or {})))
     client = await config.start()
     root = tmp_path / "ws"
     root.mkdir(exist_ok=True)
@@ -373,3 +373,41 @@ async def test_cancel_request_stops_the_work_and_applies_nothing(
         assert result.edit is None
     assert keyed.applied == []
     assert keyed.text(uri) == text
+
+
+async def test_an_unusable_key_is_reported_and_never_shown(tmp_path: Path) -> None:
+    client, ed = await _start(tmp_path, env={"REPHRASE_API_KEY": "nön-ascii-secret"})
+    try:
+        text = "this is the the plan.\n"
+        uri = ed.open("a.md", text)
+        actions = by_title(await ed.code_actions(uri, (0, 0), (0, len(text) - 1)))
+        assert "Improve" in actions  # listing still works
+        await ed.run_action(actions["Improve"])
+        await wait_for(lambda: any("is not valid" in m.message for m in client.messages))
+        assert ed.text(uri) == text
+        for message in [*client.messages, *client.log_messages]:
+            assert "secret" not in message.message
+        assert any("REPHRASE_API_KEY" in m.message for m in client.messages)
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+async def test_cached_results_are_not_reused_after_the_known_words_change(tmp_path: Path) -> None:
+    client, ed = await _start(tmp_path)
+    try:
+        text = "We wrote teh report for the team.\n"
+        uri = ed.open("a.md", text)
+        actions = await actions_when_ready(ed, uri, (0, 0), (0, len(text) - 1))
+        await ed.run_action(actions["Improve"])
+        await wait_for(lambda: ed.text(uri) != text)
+        assert "the report" in ed.text(uri)
+        (ed.root / ".rephrase.toml").write_text('words = ["teh"]\n', encoding="utf-8")
+        ed.set_text(uri, text)
+        actions = by_title(await ed.code_actions(uri, (0, 0), (0, len(text) - 1)))
+        await ed.run_action(actions["Improve"])
+        await asyncio.sleep(1.0)
+        assert ed.text(uri) == text  # "teh" is a known word now: nothing to change
+    finally:
+        await client.shutdown_session()
+        await client.stop()

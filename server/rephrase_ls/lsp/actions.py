@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 if TYPE_CHECKING:
+    from rephrase_ls.backend import Backend
+
     # The text pipeline is imported on first use, not at start-up: start-up is measured against
     # a bare pygls server (bench/bench_startup.py), and these imports cost ~30 ms of it.
     from rephrase_ls.improve import Mode
@@ -104,10 +106,17 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
     want_source = _kind_allowed(types.CodeActionKind.Source.value, only)
     if not (want_rewrite or want_source):
         return []
+    from rephrase_ls.service.errors import ServiceError
+
     state = ls.state(doc)
     settings = ls.settings.cached_for_uri(uri)
-    backend = ls.backends.get(settings)
-    if backend.capabilities.peek("write") is None:
+    backend: Backend | None
+    try:
+        backend = ls.backends.get(settings)
+    except ServiceError as exc:  # an unusable key: say so once, still offer "Improve"
+        ls.say_once(f"backend:{exc.message}", f"rephrase: {exc.message}", types.MessageType.Error)
+        backend = None
+    if backend is not None and backend.capabilities.peek("write") is None:
         ls.spawn(ls.warm(uri))
     choice = ls.language_of(doc, settings, backend)
     groups = settings.actions
@@ -228,7 +237,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     cancellation propagates.
     """
     from rephrase_ls.improve import improve_paragraphs, with_context
-    from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.service.errors import AuthorizationFailed, ServiceError
     from rephrase_ls.text.paragraphs import select_paragraphs
 
     doc = ls.workspace.text_documents.get(req.uri)
@@ -242,11 +251,16 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     state: DocumentState = ls.state(doc)
     version = doc.version
     settings = await ls.settings.for_uri(req.uri)
-    backend = ls.backends.get(settings)
+    try:
+        backend = ls.backends.get(settings)
+    except ServiceError as exc:
+        ls.say(f"rephrase: {exc.message} Nothing was changed.", types.MessageType.Error)
+        return None
     try:
         await backend.capabilities.get("write")
     except ServiceError as exc:
-        ls.note(f"language list unavailable, using the last known one: {exc.message}")
+        known = "the last known one" if backend.capabilities.peek("write") else "none"
+        ls.note(f"language list unavailable (using {known}): {exc.message}")
     choice = ls.language_of(doc, settings, backend)
     mode = _mode_for(ls, req, settings, choice)
     if req.whole or req.range is None:
@@ -274,7 +288,15 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
         ls.note(f"rephrase request failed ({detail}): {exc.message}", types.MessageType.Error)
         retried = f" (retried {exc.retries} times)" if exc.retries else ""
-        ls.say(f"rephrase: {exc.message}{retried} Nothing was changed.", types.MessageType.Error)
+        source = ""
+        if isinstance(exc, AuthorizationFailed) and not backend.embedded:
+            from rephrase_ls.backend import key_source
+
+            source = f" (the key comes from {key_source(settings)})"
+        ls.say(
+            f"rephrase: {exc.message}{retried}{source} Nothing was changed.",
+            types.MessageType.Error,
+        )
         return None
     except asyncio.CancelledError:
         progress.end("cancelled; nothing was changed")

@@ -220,11 +220,11 @@ class RephraseServer(LanguageServer):
         return " ".join(parts)
 
     def language_of(
-        self, doc: TextDocument, settings: Settings, backend: Backend
+        self, doc: TextDocument, settings: Settings, backend: Backend | None
     ) -> LanguageChoice:
         """The document's language choice, without I/O (capabilities from the cache only)."""
         state = self.state(doc)
-        caps = backend.capabilities.peek("write")
+        caps = backend.capabilities.peek("write") if backend is not None else None
         detected = self.service_detected.get(doc.uri)
         key = (settings, id(caps), detected)
         if state.language is not None and state.language[0] == key:
@@ -257,8 +257,16 @@ class RephraseServer(LanguageServer):
 
     async def warm(self, uri: str) -> None:
         """Load settings and the write product's capability list for a document's folder."""
+        from rephrase_ls.service.errors import ServiceError
+
         settings = await self.settings.for_uri(uri)
-        backend = self.backends.get(settings)
+        try:
+            backend = self.backends.get(settings)
+        except ServiceError as exc:
+            self.say_once(
+                f"backend:{exc.message}", f"rephrase: {exc.message}", types.MessageType.Error
+            )
+            return
         if backend.embedded:
             self.say_once(
                 "embedded",

@@ -37,6 +37,9 @@ class SecretKey:
         if _has_control(value) or any(c.isspace() for c in value):
             # Never echo the key itself.
             raise ValueError("the API key contains spaces or control characters")
+        if not value.isascii():
+            # An HTTP header carries ASCII only; httpx's encoding error would quote the key.
+            raise ValueError("the API key contains characters that are not ASCII")
         self._value = value
 
     def reveal(self) -> str:

@@ -36,6 +36,7 @@ class FakeBackend:
     client: ScriptedClient
     capabilities: Store = field(default_factory=Store)
     description: str = "scripted"
+    cache_key: str = "scripted"
     embedded: bool = True
 
 
