@@ -6,8 +6,10 @@ It knows nothing of LSP: the server and the CLI turn its edits into protocol edi
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections import Counter, OrderedDict
+import time
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -20,6 +22,7 @@ from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 if TYPE_CHECKING:
     from rephrase_ls.backend import Backend
     from rephrase_ls.service.capabilities import Capabilities
+    from rephrase_ls.service.models import Improvement
     from rephrase_ls.text.markup import ProseBlock
 
 #: The part of the document a paragraph's edits may touch (None: all of it).
@@ -32,6 +35,11 @@ VARIANTS = {"en-US": "en-GB", "en-GB": "en-US", "pt-BR": "pt-PT", "pt-PT": "pt-B
 
 #: How much prose language detection looks at (detection is reliable well before this).
 DETECTION_SAMPLE = 4000
+
+#: Paragraphs are rebuilt while later requests are in flight, in slices of at most this many
+#: seconds of CPU between two turns of the event loop, so answers are read (and the next
+#: requests sent) without waiting for the rebuilding.
+REBUILD_SLICE = 0.001
 
 
 @dataclass(frozen=True)
@@ -219,13 +227,36 @@ class Outcome:
     refused: list[str] = field(default_factory=list)
     detected_language: str | None = None
     sent_texts: int = 0
+    # (start, end, replacement) → (the span's text, its word edits relative to start), as
+    # computed while the paragraph was rebuilt; used when the span still reads the same.
+    _known_edits: dict[tuple[int, int, str], tuple[str, list[TextEdit]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    def add(
+        self,
+        paragraph: Paragraph,
+        replacement: str,
+        clip: Clip = None,
+        edits: tuple[str, list[TextEdit]] | None = None,
+    ) -> None:
+        """Record a replacement; ``edits``: the original span's text and the word edits (relative
+        to the paragraph's start) that turn it into ``replacement``, when already known."""
+        self.replacements.append((paragraph, replacement, clip))
+        if edits is not None:
+            self._known_edits[(paragraph.start, paragraph.end, replacement)] = edits
 
     def edits(self, text: str) -> list[TextEdit]:
         """Minimal edits, in document offsets, sorted, that turn ``text`` into the improved text."""
         out: list[TextEdit] = []
         for paragraph, replacement, clip in sorted(self.replacements, key=lambda r: r[0].start):
             original = text[paragraph.start : paragraph.end]
-            for edit in word_edits(original, replacement):
+            known = self._known_edits.get((paragraph.start, paragraph.end, replacement))
+            if known is not None and known[0] == original:
+                relative = known[1]
+            else:
+                relative = word_edits(original, replacement)
+            for edit in relative:
                 start, end = edit.start + paragraph.start, edit.end + paragraph.start
                 if clip is not None and not _inside(text, start, end, clip):
                     continue  # outside the selection: context only
@@ -261,54 +292,127 @@ async def improve_paragraphs(
 ) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
-    A paragraph whose placeholders did not survive is refused (named in ``refused``); the others
-    go on. Service errors propagate: the caller shows them and applies nothing.
+    Each paragraph is rebuilt (and its word edits computed) as soon as its answer arrives,
+    while later requests are still in flight; each answer is cached as it arrives (it is paid
+    for even when a later request fails). A paragraph whose placeholders did not survive is
+    refused (named in ``refused``); the others go on. Service errors propagate: the caller
+    shows them and applies nothing.
     """
     from rephrase_ls.text.placeholders import PlaceholderError
 
     outcome = Outcome()
-    results: list[tuple[str, str] | None] = [
-        cache.get(backend.description, p.prose, mode) for p in paragraphs
-    ]
-    missing = [i for i, r in enumerate(results) if r is None]
-    if missing:
-        capabilities = backend.capabilities.peek("write")
-        improvements = await backend.client.rephrase(
-            [paragraphs[i].prose for i in missing],
-            target_lang=mode.target_lang,
-            writing_style=mode.writing_style,
-            tone=mode.tone,
-            on_progress=on_progress,
-            capabilities=capabilities,
-        )
-        outcome.sent_texts = len(missing)
-        for i, improvement in zip(missing, improvements, strict=True):
-            value = (improvement.text, improvement.detected_source_language)
-            cache.put(backend.description, paragraphs[i].prose, mode, *value)
-            results[i] = value
-    detected: Counter[str] = Counter()
     clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
-    for index, (paragraph, result) in enumerate(zip(paragraphs, results, strict=True)):
+    if len(clip_of) != len(paragraphs):
+        raise ValueError(f"{len(clip_of)} clips for {len(paragraphs)} paragraphs")
+    results: list[tuple[str, str] | None] = [
+        cache.get(backend.cache_key, p.prose, mode) for p in paragraphs
+    ]
+    ready: deque[int] = deque(i for i, r in enumerate(results) if r is not None)
+    detected: Counter[str] = Counter()
+    refused: list[tuple[int, str]] = []
+    added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
+
+    def finish(index: int) -> None:
+        """Rebuild paragraph ``index`` from its answer, or note why it is refused."""
+        paragraph = paragraphs[index]
+        result = results[index]
         assert result is not None
         improved, detected_lang = result
         if detected_lang:
             detected[detected_lang] += 1
         try:
-            replacement = paragraph.rebuild(improved)
+            replacement, relative = paragraph.rebuild_with_edits(improved)
         except PlaceholderError as exc:
-            outcome.refused.append(
-                f"{_paragraph_label(text, paragraph, index)} was not changed: the service altered "
-                f"protected markup ({exc})"
+            refused.append(
+                (
+                    index,
+                    f"{_paragraph_label(text, paragraph, index)} was not changed: the service "
+                    f"altered protected markup ({exc})",
+                )
             )
-            continue
+            return
         except ValueError as exc:  # e.g. an empty answer for a non-empty paragraph
-            outcome.refused.append(
-                f"{_paragraph_label(text, paragraph, index)} was not changed: the service's "
-                f"answer cannot be used ({exc})"
+            refused.append(
+                (
+                    index,
+                    f"{_paragraph_label(text, paragraph, index)} was not changed: the service's "
+                    f"answer cannot be used ({exc})",
+                )
             )
-            continue
-        if replacement != text[paragraph.start : paragraph.end]:
-            outcome.replacements.append((paragraph, replacement, clip_of[index]))
+            return
+        span = text[paragraph.start : paragraph.end]
+        if replacement != span:
+            # The edits are relative to the paragraph's own text, which is the span for every
+            # paragraph made from the document (Outcome.edits checks it again).
+            known = (span, relative) if paragraph.original == span else None
+            added.append((index, paragraph, replacement, known))
+
+    async def work() -> None:
+        """Rebuild the paragraphs whose answers are in, yielding to the event loop often."""
+        turn_ends = time.perf_counter() + REBUILD_SLICE
+        while ready:
+            finish(ready.popleft())
+            if ready and time.perf_counter() >= turn_ends:
+                await asyncio.sleep(0)
+                turn_ends = time.perf_counter() + REBUILD_SLICE
+
+    missing = [i for i, r in enumerate(results) if r is None]
+    if missing:
+        capabilities = backend.capabilities.peek("write")
+        loop = asyncio.get_running_loop()
+        arrived: list[asyncio.Future[None]] = [loop.create_future()]
+
+        def take(k: int, improvement: Improvement) -> None:
+            index = missing[k]
+            if results[index] is not None:
+                return
+            value = (improvement.text, improvement.detected_source_language)
+            cache.put(backend.cache_key, paragraphs[index].prose, mode, *value)
+            results[index] = value
+            ready.append(index)
+
+        def on_result(indexes: Sequence[int], improvements: Sequence[Improvement]) -> None:
+            for k, improvement in zip(indexes, improvements, strict=True):
+                take(k, improvement)
+            if not arrived[0].done():
+                arrived[0].set_result(None)
+
+        request = asyncio.ensure_future(
+            backend.client.rephrase(
+                [paragraphs[i].prose for i in missing],
+                target_lang=mode.target_lang,
+                writing_style=mode.writing_style,
+                tone=mode.tone,
+                on_progress=on_progress,
+                on_result=on_result,
+                capabilities=capabilities,
+            )
+        )
+        try:
+            while not request.done():
+                if ready:
+                    await work()
+                    continue
+                await asyncio.wait((request, arrived[0]), return_when=asyncio.FIRST_COMPLETED)
+                if arrived[0].done():
+                    arrived[0] = loop.create_future()
+            improvements = request.result()
+        finally:
+            if not request.done():
+                # Cancelled, or rebuilding failed: stop the requests in flight.
+                request.cancel()
+                await asyncio.wait((request,))
+            if not request.cancelled():
+                request.exception()  # retrieved: whatever stopped us is what propagates
+        outcome.sent_texts = len(missing)
+        if len(improvements) != len(missing):
+            raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
+        for k, improvement in enumerate(improvements):
+            take(k, improvement)  # texts the client did not report one by one
+    await work()
+    for index, paragraph, replacement, known in sorted(added, key=lambda a: a[0]):
+        outcome.add(paragraph, replacement, clip_of[index], known)
+    outcome.refused = [message for _, message in sorted(refused)]
     if detected:
         outcome.detected_language = detected.most_common(1)[0][0]
     return outcome

@@ -80,6 +80,9 @@ MIN_SPLIT_LIMIT = 512
 
 Sleep = Callable[[float], Awaitable[object]]
 ProgressCallback = Callable[[int, int], None]
+#: ``on_result(text_indexes, improvements)``: texts (indexes into ``texts``) whose every piece
+#: has arrived, and their improvements, as each request completes.
+ResultCallback = Callable[[list[int], list[Improvement]], None]
 
 
 def user_agent(suffix: str | None = None) -> str:
@@ -183,6 +186,62 @@ def _merge(plan: BatchPlan, results: Sequence[Sequence[Improvement]]) -> list[Im
         assert first is not None
         merged.append(Improvement(text, first.target_language, first.detected_source_language))
     return merged
+
+
+class _Assembly:
+    """Joins each text's improvement as soon as all its pieces have arrived."""
+
+    def __init__(self, plan: BatchPlan) -> None:
+        self.plan = plan
+        self.left = [0] * plan.text_count
+        for owners in plan.owners:
+            for owner in owners:
+                self.left[owner] += 1
+        # Pieces of split texts so far: ((request, position), sent, improvement), any order.
+        self.pieces: dict[int, list[tuple[tuple[int, int], str, Improvement]]] = {}
+        self.done: list[Improvement | None] = [None] * plan.text_count
+
+    def add(self, r: int, got: Sequence[Improvement]) -> tuple[list[int], list[Improvement]]:
+        """Take request ``r``'s improvements; the texts they complete, and their improvements."""
+        texts: list[int] = []
+        improvements: list[Improvement] = []
+        for j, (sent, owner, improvement) in enumerate(
+            zip(self.plan.requests[r], self.plan.owners[r], got, strict=True)
+        ):
+            self.left[owner] -= 1
+            if self.left[owner] == 0 and owner not in self.pieces:
+                whole = improvement  # sent whole: nothing to join
+            else:
+                parts = self.pieces.setdefault(owner, [])
+                parts.append(((r, j), sent, improvement))
+                if self.left[owner]:
+                    continue
+                del self.pieces[owner]
+                whole = self._join(parts)
+            self.done[owner] = whole
+            texts.append(owner)
+            improvements.append(whole)
+        return texts, improvements
+
+    @staticmethod
+    def _join(parts: list[tuple[tuple[int, int], str, Improvement]]) -> Improvement:
+        """One text's pieces joined as :meth:`BatchPlan.join` does; languages from the first."""
+        parts.sort(key=lambda part: part[0])  # requests complete in any order
+        single = BatchPlan(
+            requests=(tuple(sent for _, sent, _ in parts),),
+            owners=((0,) * len(parts),),
+            text_count=1,
+        )
+        (text,) = single.join([[improvement.text for _, _, improvement in parts]])
+        first = parts[0][2]
+        return Improvement(text, first.target_language, first.detected_source_language)
+
+    def result(self) -> list[Improvement]:
+        finished: list[Improvement] = []
+        for improvement in self.done:
+            assert improvement is not None, "a text is missing pieces"
+            finished.append(improvement)
+        return finished
 
 
 def _check_style(value: str | None, field: str) -> None:
@@ -529,13 +588,18 @@ class ServiceClient:
         on_progress: ProgressCallback | None = None,
         capabilities: Capabilities | None = None,
         limit: int = DEFAULT_LIMIT,
+        on_result: ResultCallback | None = None,
     ) -> list[Improvement]:
         """Improve any number of texts of any length; one improvement per text, in order.
 
         Texts are packed into requests of at most ``limit`` body bytes (a text too large is
         split and re-joined), sent ``max_concurrency`` at a time; ``on_progress(done, total)``
-        is called after each request. With ``capabilities`` (of the write product), a style or
-        tone without the ``prefer_`` prefix that the target does not support is refused early.
+        is called after each request, and before it ``on_result(text_indexes, improvements)``
+        with the texts that request completed (a split text once all its pieces arrived), so
+        a caller can use answers while later requests are in flight (the list returned holds
+        the same improvements). An exception from a callback fails the call. With
+        ``capabilities`` (of the write product), a style or tone without the ``prefer_``
+        prefix that the target does not support is refused early.
         A request the service answers 413 is resent in halves (down to 512-byte bodies).
         Any failure fails the whole call (the other requests are cancelled): never partial data.
         """
@@ -586,7 +650,7 @@ class ServiceClient:
             raise InvalidRequest(f"The texts cannot be packed into requests: {exc}.") from None
 
         total = plan.total_requests
-        results: list[tuple[Improvement, ...] | None] = [None] * total
+        assembly = _Assembly(plan)
         pending = iter(range(total))
         done = 0
         deadline_at = self._deadline_at()
@@ -633,8 +697,10 @@ class ServiceClient:
         async def worker() -> None:
             nonlocal done
             for r in pending:
-                results[r] = await send(plan.requests[r], limit)
+                completed, improvements = assembly.add(r, await send(plan.requests[r], limit))
                 done += 1
+                if on_result is not None and completed:
+                    on_result(completed, improvements)
                 if on_progress is not None:
                     on_progress(done, total)
 
@@ -645,11 +711,7 @@ class ServiceClient:
         except BaseExceptionGroup as eg:
             raise _first_error(eg) from None
 
-        finished: list[tuple[Improvement, ...]] = []
-        for got in results:
-            assert got is not None
-            finished.append(got)
-        return _merge(plan, finished)
+        return assembly.result()
 
     @staticmethod
     def _check_capabilities(

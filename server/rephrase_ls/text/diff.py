@@ -29,8 +29,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
+from itertools import accumulate, compress
+from operator import itemgetter, not_
 
-__all__ = ["TextEdit", "apply_edits", "matching_blocks", "tokenize", "word_edits"]
+__all__ = [
+    "TextEdit",
+    "apply_edits",
+    "edits_from_blocks",
+    "matching_blocks",
+    "tokenize",
+    "word_edits",
+]
 
 # Pieces whose token-count product is at most this go straight to SequenceMatcher.
 _SMALL = 10_000
@@ -74,9 +83,14 @@ def _token_pattern() -> re.Pattern[str]:
     extend = f"(?:[{mark_class}]|\u200d[^\\s])*"
     # Scripts written without spaces: each ideograph / kana is a word of its own.
     ideograph = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+    letter = f"[^\\W{ideograph}]"  # a word character that is not an ideograph
+    joiner = f"[{mark_class}\u200d]"  # a mark or a zero-width joiner, inside a word
+    # A word is any run of letters and joiners. Written as letters-then-joiners loops (not as
+    # one alternation repeated per character) so that plain words match in one class scan:
+    # the same tokens, ~20 % faster on prose.
     return re.compile(
-        rf"\s+|[{ideograph}]{extend}|(?:[^\W{ideograph}]|[{mark_class}\u200d])+"
-        rf"|[^\w\s]{extend}"
+        rf"\s+|[{ideograph}]{extend}|{letter}+(?:{joiner}+{letter}*)*"
+        rf"|{joiner}+(?:{letter}+{joiner}*)*|[^\w\s]{extend}"
     )
 
 
@@ -232,39 +246,106 @@ def matching_blocks(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int, 
     token out of the alignment is both much faster (difflib's cost grows with how often an
     element repeats) and better: a space says nothing about where a word went.
     """
-    a_words = [i for i, token in enumerate(a) if not token[0].isspace()]
-    b_words = [j for j, token in enumerate(b) if not token[0].isspace()]
-    pairs: list[tuple[int, int]] = []
-    for wi, wj, n in _align([a[i] for i in a_words], [b[j] for j in b_words]):
-        first_i, first_j = a_words[wi], b_words[wj]
-        if first_i and first_j and a[first_i - 1] == b[first_j - 1] and a[first_i - 1].isspace():
-            pairs.append((first_i - 1, first_j - 1))
-        previous_i = previous_j = -1
-        for k in range(n):
-            i, j = a_words[wi + k], b_words[wj + k]
-            if k and i - previous_i == j - previous_j == 2 and a[i - 1] == b[j - 1]:
-                pairs.append((i - 1, j - 1))
-            pairs.append((i, j))
-            previous_i, previous_j = i, j
-        if (
-            previous_i + 1 < len(a)
-            and previous_j + 1 < len(b)
-            and a[previous_i + 1] == b[previous_j + 1]
-            and a[previous_i + 1].isspace()
-        ):
-            pairs.append((previous_i + 1, previous_j + 1))
+    first_char = itemgetter(0)
+    a_word = list(map(not_, map(str.isspace, map(first_char, a))))
+    b_word = list(map(not_, map(str.isspace, map(first_char, b))))
+    a_words = list(compress(range(len(a)), a_word))
+    b_words = list(compress(range(len(b)), b_word))
     blocks: list[tuple[int, int, int]] = []
     last_i = last_j = -1
-    for i, j in pairs:
+
+    def add_space(i: int, j: int) -> None:
+        """Add a matched whitespace pair unless the run before claimed it already."""
+        nonlocal last_i, last_j
         if i <= last_i or j <= last_j:
-            continue  # a space claimed by the run before (runs meet at one whitespace token)
+            return  # runs meet at one whitespace token: it belongs to the run before
+        add_run(i, j, 1)
+
+    def add_run(i: int, j: int, size: int) -> None:
+        nonlocal last_i, last_j
         if blocks and blocks[-1][0] + blocks[-1][2] == i and blocks[-1][1] + blocks[-1][2] == j:
-            start_i, start_j, size = blocks[-1]
-            blocks[-1] = (start_i, start_j, size + 1)
+            start_i, start_j, previous = blocks[-1]
+            blocks[-1] = (start_i, start_j, previous + size)
         else:
-            blocks.append((i, j, 1))
-        last_i, last_j = i, j
+            blocks.append((i, j, size))
+        last_i, last_j = i + size - 1, j + size - 1
+
+    def add_words(wi: int, wj: int, k0: int, k1: int) -> None:
+        """Add words ``k0..k1-1`` of the aligned run at (wi, wj) and the equal whitespace
+        between them. Usually the whole stretch is the same on both sides (one comparison in
+        C); where it is not (a space changed), halve it until it is."""
+        first_i, first_j = a_words[wi + k0], b_words[wj + k0]
+        end_i, end_j = a_words[wi + k1 - 1] + 1, b_words[wj + k1 - 1] + 1
+        if k1 - k0 == 1 or (
+            end_i - first_i == end_j - first_j and a[first_i:end_i] == b[first_j:end_j]
+        ):
+            add_run(first_i, first_j, end_i - first_i)
+            return
+        middle = (k0 + k1) // 2
+        add_words(wi, wj, k0, middle)
+        i, j = a_words[wi + middle], b_words[wj + middle]
+        before_i, before_j = a_words[wi + middle - 1], b_words[wj + middle - 1]
+        if i - before_i == j - before_j == 2 and a[i - 1] == b[j - 1]:
+            add_run(i - 1, j - 1, 1)
+        add_words(wi, wj, middle, k1)
+
+    aligned = _align(list(compress(a, a_word)), list(compress(b, b_word)))
+    for wi, wj, n in aligned:
+        first_i, first_j = a_words[wi], b_words[wj]
+        if first_i and first_j and a[first_i - 1] == b[first_j - 1] and not a_word[first_i - 1]:
+            add_space(first_i - 1, first_j - 1)
+        end_i, end_j = a_words[wi + n - 1] + 1, b_words[wj + n - 1] + 1
+        add_words(wi, wj, 0, n)
+        if end_i < len(a) and end_j < len(b) and a[end_i] == b[end_j] and not a_word[end_i]:
+            add_space(end_i, end_j)
     return blocks
+
+
+def edits_from_blocks(
+    a: Sequence[str], b: Sequence[str], blocks: Iterable[tuple[int, int, int]]
+) -> list[TextEdit]:
+    """The edits turning ``"".join(a)`` into ``"".join(b)``, given matching runs of the pieces.
+
+    ``blocks`` are runs ``(i, j, size)`` in increasing order on both sides; inside a run,
+    pieces that turn out to differ are edited like unmatched ones (the runs may come from an
+    alignment of other, similar pieces). Offsets are into ``"".join(a)``; the edits are
+    sorted, disjoint, not touching, and none replaces a text with itself.
+    """
+    a_text = "".join(a)
+    a_starts = [0, *accumulate(map(len, a))]
+    edits: list[TextEdit] = []
+
+    def edit(i0: int, i1: int, j0: int, j1: int) -> None:
+        start, end, new_text = a_starts[i0], a_starts[i1], "".join(b[j0:j1])
+        if edits and edits[-1].end == start:  # separated by empty pieces only: one edit
+            last = edits.pop()
+            start, new_text = last.start, last.new_text + new_text
+        if a_text[start:end] != new_text:
+            edits.append(TextEdit(start, end, new_text))
+
+    i = j = 0
+    for bi, bj, size in blocks:
+        if size <= 0:
+            continue
+        if bi < i or bj < j or bi + size > len(a) or bj + size > len(b):
+            raise ValueError(f"matching run ({bi}, {bj}, {size}) is out of order or outside")
+        if a[bi : bi + size] == b[bj : bj + size]:
+            runs = [(bi, bj, size)]
+        else:  # split the run where its pieces differ
+            runs = []
+            for k in range(size):
+                if a[bi + k] == b[bj + k]:
+                    if runs and runs[-1][0] + runs[-1][2] == bi + k:
+                        runs[-1] = (runs[-1][0], runs[-1][1], runs[-1][2] + 1)
+                    else:
+                        runs.append((bi + k, bj + k, 1))
+        for ri, rj, rn in runs:
+            if ri > i or rj > j:
+                edit(i, ri, j, rj)
+            i, j = ri + rn, rj + rn
+    if i < len(a) or j < len(b):
+        edit(i, len(a), j, len(b))
+    return edits
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")

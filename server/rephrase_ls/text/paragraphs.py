@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from rephrase_ls.text.diff import matching_blocks, tokenize
+from rephrase_ls.text.diff import TextEdit, edits_from_blocks, matching_blocks, tokenize, word_edits
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.placeholders import Masked, mask
 
@@ -104,6 +104,12 @@ class Paragraph:
         masked = mask(" ".join(lines), joined_spans)
         return cls(trimmed[0][0], trimmed[-1][1], masked.text, lines, gaps, masked)
 
+    @property
+    def original(self) -> str:
+        """The text the paragraph replaces (``document[start:end]`` for a paragraph made by
+        :meth:`from_segments`): its lines with the gaps between them."""
+        return _interleave(self.lines, self.gaps)
+
     def rebuild(self, improved: str) -> str:
         """The replacement for ``document[start:end]`` given the service's ``improved`` prose.
 
@@ -113,6 +119,17 @@ class Paragraph:
         :class:`~rephrase_ls.text.placeholders.PlaceholderError` when a placeholder did not
         come back intact, ``ValueError`` when the answer is empty.
         """
+        return self._rebuild(improved, want_edits=False)[0]
+
+    def rebuild_with_edits(self, improved: str) -> tuple[str, list[TextEdit]]:
+        """:meth:`rebuild`, and the minimal word edits turning :attr:`original` into the
+        replacement (offsets relative to ``start``), from the same word alignment the line
+        breaks were laid out with (no second alignment). Raises as :meth:`rebuild` does."""
+        replacement, edits = self._rebuild(improved, want_edits=True)
+        assert edits is not None
+        return replacement, edits
+
+    def _rebuild(self, improved: str, *, want_edits: bool) -> tuple[str, list[TextEdit] | None]:
         if not isinstance(improved, str):
             raise TypeError("the improved text must be a str")
         # Placeholders are still in: protected text is never touched here.
@@ -132,11 +149,11 @@ class Paragraph:
             raise ValueError("the service returned no text for a paragraph that has some")
         protected = tuple((s - lead, e - lead) for s, e in protected)
         if not self.gaps:
-            return result
+            return result, (word_edits(self.lines[0], result) if want_edits else None)
         original = " ".join(self.lines)
         if result == original:
-            return _interleave(self.lines, self.gaps)
-        return _lay_out(original, self.lines, self.gaps, result, protected)
+            return _interleave(self.lines, self.gaps), ([] if want_edits else None)
+        return _lay_out(original, self.lines, self.gaps, result, protected, want_edits)
 
 
 def _interleave(lines: Sequence[str], gaps: Sequence[str]) -> str:
@@ -158,18 +175,18 @@ def _lay_out(
     gaps: Sequence[str],
     improved: str,
     protected: Sequence[Span],
-) -> str:
-    """Put each gap on a whitespace token of ``improved`` (see :meth:`Paragraph.rebuild`)."""
+    want_edits: bool = False,
+) -> tuple[str, list[TextEdit] | None]:
+    """Put each gap on a whitespace token of ``improved`` (see :meth:`Paragraph.rebuild`);
+    with ``want_edits``, also the edits turning the lines and gaps into the result."""
     o_tokens = tokenize(original)
     u_tokens = tokenize(improved)
     o_starts = _starts(o_tokens)
     u_starts = _starts(u_tokens)
-    # Runs of matched whitespace alone say nothing about where words went: ignore them.
-    blocks = [
-        (i, j, n)
-        for i, j, n in matching_blocks(o_tokens, u_tokens)
-        if any(not token.isspace() for token in o_tokens[i : i + n])
-    ]
+    matched = matching_blocks(o_tokens, u_tokens)
+    # Runs of matched whitespace alone say nothing about where words went: ignore them. (Two
+    # whitespace tokens are never neighbours, so such a run is one token long.)
+    blocks = [(i, j, n) for i, j, n in matched if n > 1 or not o_tokens[i].isspace()]
     block_starts = [i for i, _, _ in blocks]
 
     def free_space(u: int) -> bool:
@@ -208,8 +225,10 @@ def _lay_out(
         separators.append(position)
         position += 1
     exact: list[int | None] = []
+    separator_tokens: list[int] = []
     for position in separators:
         t = bisect_left(o_starts, position)
+        separator_tokens.append(t)
         b = bisect_right(block_starts, t) - 1
         u = None
         if b >= 0:
@@ -249,16 +268,24 @@ def _lay_out(
     placed: dict[int, list[str]] = {}
     for gap_index, slot in enumerate(slots):
         placed.setdefault(slot, []).append(gaps[gap_index])
-    pieces = []
-    for u, token in enumerate(u_tokens):
-        pieces.append(_joined_gaps(placed[u]) if u in placed else token)
+    pieces = list(u_tokens)
+    for u, placed_gaps in placed.items():
+        if u < end_slot:
+            pieces[u] = _joined_gaps(placed_gaps)
     if end_slot in placed:
         # No whitespace at all in the answer: a line break after the last word is only kept
         # when it carries text.
         tail = [gap for gap in placed[end_slot] if not gap.isspace()]
         if tail:
             pieces.append(_joined_gaps(tail))
-    return "".join(pieces)
+    if not want_edits:
+        return "".join(pieces), None
+    # The original as pieces that line up with the tokens: each separating space is its gap.
+    # The alignment of the tokens holds for the pieces wherever the pieces are still equal.
+    o_pieces = list(o_tokens)
+    for t, gap in zip(separator_tokens, gaps, strict=True):
+        o_pieces[t] = gap
+    return "".join(pieces), edits_from_blocks(o_pieces, pieces, matched)
 
 
 def _choose(
