@@ -274,6 +274,7 @@ def inline_protected(text: str, start: int = 0, end: int | None = None) -> list[
 _ATX = re.compile(r"#{1,6}(?=[ \t]|$)")
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _FENCE = re.compile(r"(`{3,})(?!.*`)|(~{3,})")
+_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
 _THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _SETEXT = re.compile(r"(=+|-+)[ \t]*$")
 _BULLET = re.compile(r"([-+*])(?=[ \t]|$)")
@@ -476,11 +477,12 @@ class _Scanner:
         first = self._front_matter()
         line = self._line
         para = self.para
+        containers = self.containers  # changed in place only
         for i in range(first, len(starts)):
             s, e = starts[i], ends[i]
             # Fast paths for the most common top-level lines (the general step is `_line`),
             # by the open leaf block first; each does what `_line` would do for that line.
-            if not self.containers:
+            if not containers:
                 leaf = self.leaf
                 if leaf == _FENCED:
                     # code: only a fence character at most 3 spaces in may close the block
@@ -537,6 +539,30 @@ class _Scanner:
                             self._emit([(m.end(), e if close is None else close.start())])
                             para = self.para
                             continue
+                    elif leaf != _PARA and leaf != _NONE:
+                        pass  # a table or indented code: the general step decides
+                    elif c in "`~":
+                        m = _FENCE.match(text, s, e)
+                        if m is not None:
+                            self._close_para()
+                            self.leaf = _FENCED
+                            self.fence_char = c
+                            self.fence_len = len(m.group(1) or m.group(2))
+                            para = self.para
+                            continue
+                    elif (
+                        # a table row (a delimiter row holds a "-"), a line starting with a
+                        # number that is not a list marker, or inline math: paragraph text
+                        (c == "|" and (leaf == _NONE or text.find("-", s, e) < 0))
+                        or ("0" <= c <= "9" and _ORDERED.match(text, s, e) is None)
+                        or (c == "$" and (leaf == _PARA or not text.startswith("$$", s)))
+                    ):
+                        if leaf == _PARA:
+                            para.append((i, s))
+                        else:
+                            self.leaf = _PARA
+                            self.para = para = [(i, s)]
+                        continue
             elif self._items_only:
                 leaf = self.leaf
                 if s == e:
@@ -612,7 +638,7 @@ class _Scanner:
         if all_matched:
             if leaf == _FENCED:
                 if fc - col <= 3:
-                    m = re.match(r"`{3,}|~{3,}", text[fp:e])
+                    m = _FENCE_RUN.match(text[fp:e])
                     if (
                         m
                         and m.group()[0] == self.fence_char
