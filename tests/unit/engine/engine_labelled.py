@@ -146,6 +146,31 @@ def load_detection_sample() -> list[tuple[str, str]]:
     return pairs
 
 
+def load_unsupported_sample() -> list[tuple[str, str]]:
+    """(language, sentence) pairs of ``detect_unsupported.tsv``: sentences in languages the
+    engine does not support (Dutch, Polish, Catalan...), for which detection must say None."""
+    pairs = []
+    lines = (DATA / "detect_unsupported.tsv").read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        lang, sep, text = line.partition("\t")
+        if not sep or not text:
+            raise ValueError(f"detect_unsupported.tsv:{n}: expected language<TAB>sentence")
+        pairs.append((lang, text))
+    return pairs
+
+
+def unsupported_misdetections(pairs: list[tuple[str, str]]) -> list[str]:
+    """The sentences of ``pairs`` that were given a language (each should give None)."""
+    wrong = []
+    for lang, text in pairs:
+        detected = detect_language(text)
+        if detected is not None:
+            wrong.append(f"[{lang}] detected {detected!r}: {text!r}")
+    return wrong
+
+
 def evaluate_detection(pairs: list[tuple[str, str]]) -> Figures:
     """Detection figures on ``(language, sentence)`` pairs."""
     fig = Figures()
@@ -179,5 +204,10 @@ if __name__ == "__main__":
             f"  clean changed {f.false_change_rate:5.1%} ({f.clean_changed}/{f.clean})"
             f"  detection {f.detection_accuracy:6.1%} ({f.detect_right}/{f.detect_total})"
         )
-    for line in all_sets.failures:
+    unsupported = load_unsupported_sample()
+    misdetected = unsupported_misdetections(unsupported)
+    print(
+        f"unsupported languages: None for {len(unsupported) - len(misdetected)}/{len(unsupported)}"
+    )
+    for line in [*all_sets.failures, *misdetected]:
         print(" ", line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rephrase_ls.offline.engine import detect_language, improve
+from rephrase_ls.offline.engine.detect import enough_words, evidence
 from rephrase_ls.offline.engine.spelling import speller
 
 
@@ -28,6 +29,63 @@ def test_detect(text: str, lang: str) -> None:
 @pytest.mark.parametrize("text", ["", "   ", "12345 67", "{{0}} {{1}}", "xqzv brrk", "ok"])
 def test_detect_unsure(text: str) -> None:
     assert detect_language(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # table cells, headings, labels: too little evidence (it was "it" for "col a")
+        "col a",
+        "col a col b",
+        "Name Type Default",
+        "see above",
+        "Einleitung und Überblick",
+        "Das ist gut.",
+        "Il fait beau.",
+        "a b c d e f",  # six words, but nearly no letters and no clear language
+    ],
+)
+def test_short_text_is_not_detected(text: str) -> None:
+    assert detect_language(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("The build passed on every platform.", "en"),  # 6 words
+        ("Die Besprechung beginnt morgen früh um acht Uhr.", "de"),  # a noun may be a name
+        ("Vielleicht funktioniert irgendwann wahrscheinlich", "de"),  # 4 words, 46 letters
+        ("Understanding international relationships together", "en"),
+    ],
+)
+def test_short_but_sufficient_text_is_detected(text: str, lang: str) -> None:
+    assert detect_language(text) == lang
+
+
+def test_evidence_thresholds() -> None:
+    assert not enough_words(2, 100)
+    assert not enough_words(4, 29)
+    assert enough_words(4, 30)
+    assert enough_words(5, 5)
+    # capitalised unknown words inside a sentence (names, German nouns) are not counted
+    found = evidence("Die Besprechung beginnt morgen früh.")
+    assert (found.words, found.letters) == (4, 20)
+    assert not enough_words(found.words, found.letters)
+
+
+def test_dutch_is_not_taken_for_another_language_and_so_not_corrected() -> None:
+    # The review's example: detected as a supported language, "erin" became "rein" and
+    # "tekst" became "test".
+    text = "Er staan nog drie fouten in de tekst die we erin hebben laten staan."
+    assert detect_language(text) is None
+
+
+def test_names_do_not_count_against_a_language() -> None:
+    # Capitalised words no profile knows are names: they neither vote nor dilute.
+    text = "Yesterday Krzysztof and Małgorzata visited Wrocław with Zbigniew and Grzegorz."
+    assert detect_language(text) == "en"
+    # but unknown lower-case words do (Polish)
+    assert detect_language("wczoraj krzysztof i małgorzata odwiedzili wrocław z bratem") is None
 
 
 def test_detect_rejects_non_text() -> None:

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from engine_labelled import Figures, evaluate_all, load_sets
+from engine_labelled import (
+    Figures,
+    evaluate_all,
+    load_sets,
+    load_unsupported_sample,
+    unsupported_misdetections,
+)
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +53,14 @@ def test_detection_at_least_95_percent_on_8_word_sentences(
 def test_engine_finds_most_known_errors(figures: tuple[dict[str, Figures], Figures]) -> None:
     _, total = figures
     assert total.recall >= 0.80, total.failures
+
+
+def test_unsupported_languages_are_not_detected() -> None:
+    """Dutch, Norwegian, Polish, Swedish, Danish, Romanian, Catalan, Czech, Turkish,
+    Indonesian (and a blind batch with more): at least 95 % must give None, or the engine
+    would "correct" them as another language."""
+    pairs = load_unsupported_sample()
+    assert len(pairs) >= 100
+    assert len({lang for lang, _ in pairs}) >= 10
+    wrong = unsupported_misdetections(pairs)
+    assert len(wrong) <= 0.05 * len(pairs), wrong

@@ -2,8 +2,19 @@
 
 The profiles (``data/profiles.json.gz``, built by ``build_profiles``) hold the most frequent
 words of each language. A text's score for a language is the sum over its words of the log
-probability of the word (a floor for words the profile lacks); words no profile knows are
-ignored. The best language wins when it leads the runner-up by ``MARGIN`` per scored word.
+probability of the word (a floor for words the profile lacks); words no profile knows do not
+score but still count as evidence against every language. The best language wins only when
+
+- the text has enough words (``MIN_WORDS``, or ``MIN_SHORT_WORDS`` with ``MIN_LETTERS``);
+- it leads the runner-up by ``MARGIN`` per scored word;
+- its profile knows at least ``MIN_COVERAGE`` of the text's words (Dutch or Polish text is
+  mostly unknown words with a few shared ones, which must not decide);
+- and it clearly beats the runner-up: its profile knows ``COVERAGE_LEAD`` more of the words
+  than the runner-up's does, or it leads by ``STRONG_MARGIN`` per scored word (Catalan shares
+  most of its short words with Spanish, French and Italian: neither holds for it).
+
+A capitalised word inside a sentence that no profile knows (a name) does not count. The
+thresholds were calibrated on tests/data/engine (docs/offline-engine.md).
 """
 
 from __future__ import annotations
@@ -12,14 +23,20 @@ import gzip
 import json
 import math
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Final
 
-from .tokens import WORD, tokenize
+from .tokens import BREAK, PUNCT, WORD, tokenize
 
-MIN_WORDS: Final = 2
+MIN_WORDS: Final = 5
+MIN_SHORT_WORDS: Final = 3
+MIN_LETTERS: Final = 30
 MARGIN: Final = 0.5
+MIN_COVERAGE: Final = 0.5
+COVERAGE_LEAD: Final = 0.1
+STRONG_MARGIN: Final = 2.0
 MAX_WORDS: Final = 300
 MAX_CHARS: Final = 20_000
 _SPLIT = re.compile(r"['’-]")
@@ -40,43 +57,100 @@ def _profiles() -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     return logp, floors
 
 
-def _words(text: str) -> list[str]:
-    """The plain words of ``text``: what the tokenizer protects (code, links, quotes, words
-    with digits, placeholders) does not vote; "l'homme" gives "l" and "homme"."""
-    out: list[str] = []
+def _words(text: str) -> list[tuple[str, bool]]:
+    """The plain words of ``text`` with whether each is capitalised inside a sentence. What the
+    tokenizer protects (code, links, quotes, words with digits, placeholders) does not vote;
+    "l'homme" gives "l" and "homme". A line break or ``. ! ?`` starts a sentence."""
+    out: list[tuple[str, bool]] = []
+    sentence_start = True
     for token in tokenize(text):
-        if token.kind == WORD:
-            out.extend(_SPLIT.split(token.text))
+        kind = token.kind
+        if kind == WORD:
+            inner = not sentence_start
+            for part in _SPLIT.split(token.text):
+                if part:
+                    out.append((part, inner and part[0].isupper()))
+                    inner = True
+            sentence_start = False
+        elif kind == BREAK or (kind == PUNCT and token.text[0] in ".!?"):
+            sentence_start = True
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a text says about its language (see :func:`evidence`)."""
+
+    scores: dict[str, float]
+    """Log-probability of the scored words per language."""
+    known: dict[str, int]
+    """Per language, how many of the counted words its profile knows."""
+    scored: int
+    """Counted words known to at least one profile."""
+    words: int
+    """Counted words: plain words, less capitalised words inside a sentence no profile knows."""
+    letters: int
+    """Letters of the counted words."""
+
+
+def evidence(text: str) -> Evidence:
+    """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words)."""
+    logp, floors = _profiles()
+    totals = dict.fromkeys(logp, 0.0)
+    known = dict.fromkeys(logp, 0)
+    scored = words = letters = 0
+    for raw, capitalised in _words(text[:MAX_CHARS]):
+        word = raw.lower()
+        hits = [lang for lang, table in logp.items() if word in table]
+        if not hits:
+            if capitalised:
+                continue  # a name
+        else:
+            scored += 1
+            for lang, table in logp.items():
+                totals[lang] += table.get(word, floors[lang])
+            for lang in hits:
+                known[lang] += 1
+        words += 1
+        letters += len(word)
+        if words >= MAX_WORDS:
+            break
+    return Evidence(totals, known, scored, words, letters)
 
 
 def scores(text: str) -> tuple[dict[str, float], int]:
     """Log-probability per language and the number of words that were scored."""
-    logp, floors = _profiles()
-    totals = dict.fromkeys(logp, 0.0)
-    scored = 0
-    for raw in _words(text[:MAX_CHARS]):
-        word = raw.lower()
-        hits = [lang for lang, table in logp.items() if word in table]
-        if not hits:
-            continue
-        scored += 1
-        for lang, table in logp.items():
-            totals[lang] += table.get(word, floors[lang])
-        if scored >= MAX_WORDS:
-            break
-    return totals, scored
+    found = evidence(text)
+    return found.scores, found.scored
+
+
+def enough_words(words: int, letters: int) -> bool:
+    """Whether ``words`` counted words of ``letters`` letters in all are enough to decide."""
+    return words >= MIN_WORDS or (words >= MIN_SHORT_WORDS and letters >= MIN_LETTERS)
+
+
+def decide(found: Evidence) -> str | None:
+    """The language ``found`` points to by the rules of this module, or ``None``."""
+    if not enough_words(found.words, found.letters) or found.scored == 0:
+        return None
+    ranked = sorted(found.scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    (best, best_score), (_, second_score) = ranked[0], ranked[1]
+    lead = (best_score - second_score) / found.scored
+    if lead < MARGIN:
+        return None
+    coverage = found.known[best] / found.words
+    rival = max(n for lang, n in found.known.items() if lang != best) / found.words
+    if coverage < MIN_COVERAGE:
+        return None
+    if coverage - rival < COVERAGE_LEAD and lead < STRONG_MARGIN:
+        return None
+    return best
 
 
 def detect_language(text: str) -> str | None:
-    """Base code (``de en es fr it pt``) of the language of ``text``; ``None`` when unsure."""
+    """Base code (``de en es fr it pt``) of the language of ``text``; ``None`` when unsure:
+    too few words, no clear winner, or too many words the winner does not know (another
+    language)."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    totals, scored = scores(text)
-    if scored < MIN_WORDS:
-        return None
-    ranked = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
-    (best, best_score), (_, second_score) = ranked[0], ranked[1]
-    if best_score - second_score < MARGIN * scored:
-        return None
-    return best
+    return decide(evidence(text))
