@@ -17,6 +17,7 @@ from . import rules, styles, variants
 from .detect import detect_language
 from .spelling import LANGUAGES, match_case, speller
 from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, tokenize
+from .variant_detect import detect_variant
 
 __all__ = [
     "STYLE_LANGUAGES",
@@ -24,6 +25,7 @@ __all__ = [
     "SUPPORTED_LANGUAGES",
     "SUPPORTED_TARGETS",
     "detect_language",
+    "detect_variant",
     "improve",
 ]
 
