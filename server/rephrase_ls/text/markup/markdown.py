@@ -484,64 +484,24 @@ class _Scanner:
             # by the open leaf block first; each does what `_line` would do for that line.
             if not containers:
                 leaf = self.leaf
-                if leaf == _FENCED:
-                    # code: only a fence character at most 3 spaces in may close the block
-                    if s == e:
-                        continue
-                    c = text[s]
-                    if c == " ":
-                        p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
-                        if p == e or (
-                            text[p] != "\t" and (p - s >= 4 or text[p] != self.fence_char)
-                        ):
-                            continue
-                    elif c != self.fence_char and c != "\t":
-                        continue
-                elif leaf == _MATH:
-                    if text[s:e].rstrip().endswith("$$"):
+                if s == e:
+                    if leaf == _PARA:
+                        self._emit_para(para)
+                        self.para = para = []
                         self.leaf = _NONE
-                    continue
-                elif leaf == _HTML:
-                    html_end = self.html_end
-                    if html_end is None:
-                        if _BLANK.match(text, s, e) is not None:
-                            self.leaf = _NONE
-                    elif html_end.search(text, s, e) is not None:
+                    elif leaf == _TABLE or (leaf == _HTML and self.html_end is None):
                         self.leaf = _NONE
-                    continue
-                elif s == e:
-                    if leaf in (_PARA, _NONE):
-                        self._close_para()
-                        para = self.para
-                    elif leaf == _TABLE:
-                        self.leaf = _NONE
-                    continue  # indented code goes on over blank lines
-                else:
-                    c = text[s]
+                    continue  # code, fenced or indented, and math go on over blank lines
+                c = text[s]
+                if leaf <= _PARA:  # _NONE or _PARA
                     if c.isalpha() or c in _PLAIN_START:
                         if leaf == _PARA:
                             para.append((i, s))
-                            continue
-                        if leaf == _NONE:
+                        else:
                             self.leaf = _PARA
                             self.para = para = [(i, s)]
-                            continue
-                    elif c == "|" and leaf == _TABLE:
-                        self._emit_row(i, s)  # a `|` never starts another block
                         continue
-                    elif leaf == _CODE and (c == "\t" or text.startswith("    ", s)):
-                        continue
-                    elif c == "#":
-                        m = _ATX.match(text, s, e)
-                        if m is not None:
-                            self._close_leaf()
-                            close = _ATX_CLOSE.search(text, m.end(), e)
-                            self._emit([(m.end(), e if close is None else close.start())])
-                            para = self.para
-                            continue
-                    elif leaf != _PARA and leaf != _NONE:
-                        pass  # a table or indented code: the general step decides
-                    elif c in "`~":
+                    if c in "`~":
                         m = _FENCE.match(text, s, e)
                         if m is not None:
                             self._close_para()
@@ -562,6 +522,44 @@ class _Scanner:
                         else:
                             self.leaf = _PARA
                             self.para = para = [(i, s)]
+                        continue
+                elif leaf == _FENCED:
+                    # code: only a fence character at most 3 spaces in may close the block
+                    if c == " ":
+                        p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
+                        if p == e or (
+                            text[p] != "\t" and (p - s >= 4 or text[p] != self.fence_char)
+                        ):
+                            continue
+                    elif c != self.fence_char and c != "\t":
+                        continue
+                    line(i, s, e)
+                    para = self.para
+                    continue
+                elif leaf == _MATH:
+                    if text[s:e].rstrip().endswith("$$"):
+                        self.leaf = _NONE
+                    continue
+                elif leaf == _HTML:
+                    html_end = self.html_end
+                    if html_end is None:
+                        if _BLANK.match(text, s, e) is not None:
+                            self.leaf = _NONE
+                    elif html_end.search(text, s, e) is not None:
+                        self.leaf = _NONE
+                    continue
+                elif c == "|" and leaf == _TABLE:
+                    self._emit_row(i, s)  # a `|` never starts another block
+                    continue
+                elif leaf == _CODE and (c == "\t" or text.startswith("    ", s)):
+                    continue
+                if c == "#":  # in a paragraph, a table, indented code or no block
+                    m = _ATX.match(text, s, e)
+                    if m is not None:
+                        self._close_leaf()
+                        close = _ATX_CLOSE.search(text, m.end(), e)
+                        self._emit([(m.end(), e if close is None else close.start())])
+                        para = self.para
                         continue
             elif self._items_only:
                 leaf = self.leaf
