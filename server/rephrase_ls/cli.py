@@ -8,6 +8,16 @@ import sys
 from rephrase_ls import __version__
 
 
+def _host_port(value: str) -> str:
+    """``HOST:PORT`` with a port from 1 to 65535 (argparse reports anything else)."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(
+            f"expected HOST:PORT with a port from 1 to 65535, got {value!r}"
+        )
+    return f"{host or '127.0.0.1'}:{port}"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rephrase-ls",
@@ -18,7 +28,10 @@ def _build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="run the language server (the default)")
     serve.add_argument(
-        "--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio (debugging)"
+        "--tcp",
+        metavar="HOST:PORT",
+        type=_host_port,
+        help="listen on TCP instead of stdio (debugging)",
     )
     serve.add_argument("--log-level", default="INFO", help="log level for the server's own log")
     serve.add_argument(

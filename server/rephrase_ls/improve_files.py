@@ -128,6 +128,17 @@ async def _run(args: argparse.Namespace) -> int:
             blocks = prose_blocks(text, None, path.resolve().as_uri())
             paragraphs = select_paragraphs(text, 0, len(text), blocks)
             choice = resolve_language(text, settings, caps)
+            unknown = choice.language is None or (
+                caps is not None and caps.find(choice.language) is None
+            )
+            if args.language and caps is not None and choice.source == "settings" and unknown:
+                known = ", ".join(sorted({lang.lang for lang in caps.languages}))
+                print(
+                    f"rephrase-ls: --language {args.language}: not a language the service "
+                    f"can improve (known: {known})",
+                    file=sys.stderr,
+                )
+                return 2
             prefix = "prefer_" if settings.prefer_fallback else ""
             if args.style:
                 mode = Mode(choice.target_lang, writing_style=prefix + args.style)

@@ -165,3 +165,15 @@ def test_an_unusable_key_is_a_clear_error_that_never_shows_the_key(tmp_path: Pat
         assert result.returncode == 2
         assert "REPHRASE_API_KEY is not valid" in result.stderr
         assert "secret" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_language_and_tcp_arguments_are_clear_errors(tmp_path: Path) -> None:
+    doc = tmp_path / "a.md"
+    doc.write_text("this is the the plan.\n", encoding="utf-8")
+    result = run("improve", "--language", "xx", str(doc), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "--language xx: not a language the service can improve" in result.stderr
+    for bad in ("foo", "127.0.0.1:99999"):
+        result = run("serve", "--tcp", bad, cwd=tmp_path)
+        assert result.returncode == 2
+        assert "expected HOST:PORT" in result.stderr and "Traceback" not in result.stderr

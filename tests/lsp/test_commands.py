@@ -149,3 +149,30 @@ async def test_project_file_key_is_ignored_with_a_warning(editor: Editor) -> Non
     assert any("apiKey is ignored" in m.message for m in editor.client.messages)
     for message in [*editor.client.messages, *editor.client.log_messages]:
         assert "abc123secret" not in message.message
+
+
+async def test_more_bad_arguments_and_refusals(editor: Editor) -> None:
+    text = "Some English text that is long enough to detect.\n\n```\ncode\n```\n"
+    uri = editor.open("x.md", text)
+    with pytest.raises(JsonRpcInvalidParams, match="uri"):
+        await editor.command("rephrase.listStyles", editor.uri("not-open.md"))
+    far = {"start": {"line": 40, "character": 0}, "end": {"line": 41, "character": 0}}
+    with pytest.raises(JsonRpcInvalidParams, match="range"):
+        await editor.command("rephrase.improve", uri, far)
+    with pytest.raises(JsonRpcInvalidParams, match="targetLang"):
+        await editor.command(
+            "rephrase.improve", uri, None, {"targetLang": "en-GB", "writingStyle": "casual"}
+        )
+    code = {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 4}}
+    result = await editor.command("rephrase.improve", uri, code)
+    assert result["applied"] is False and "no prose" in result["reason"]
+    assert editor.text(uri) == text
+
+
+async def test_a_broken_project_file_is_not_edited(editor: Editor) -> None:
+    uri = editor.open("a.md", "We need to organize the colors of this page before the meeting.\n")
+    toml = editor.root / ".rephrase.toml"
+    toml.write_text('tone = "friendly\nbroken = [\n', encoding="utf-8")
+    with pytest.raises(JsonRpcInvalidParams, match="not valid TOML"):
+        await editor.command("rephrase.setStyle", uri, "business")
+    assert toml.read_text(encoding="utf-8") == 'tone = "friendly\nbroken = [\n'

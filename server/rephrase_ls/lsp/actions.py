@@ -32,7 +32,11 @@ PROGRESS_THRESHOLD = 9 * 1024
 
 
 class Refusal(Exception):
-    """The improvement cannot be applied; the message tells the writer why and what to do."""
+    """Nothing is applied; the message tells the writer why and what to do (shown as ``kind``)."""
+
+    def __init__(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -233,8 +237,9 @@ class _Progress:
 async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.WorkspaceEdit | None:
     """Improve what ``req`` asks for; the edit, or None after telling the writer why not.
 
-    Raises :class:`Refusal` for a stale document; service errors are shown and give None;
-    cancellation propagates.
+    Raises :class:`Refusal` (to be shown) when nothing can be applied: a stale document, a
+    service error, no prose, nothing to improve. Gives None when every paragraph was refused
+    (each already named in a message). Cancellation propagates.
     """
     from rephrase_ls.improve import improve_paragraphs, with_context
     from rephrase_ls.service.errors import AuthorizationFailed, ServiceError
@@ -254,8 +259,9 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     try:
         backend = ls.backends.get(settings)
     except ServiceError as exc:
-        ls.say(f"rephrase: {exc.message} Nothing was changed.", types.MessageType.Error)
-        return None
+        raise Refusal(
+            f"rephrase: {exc.message} Nothing was changed.", types.MessageType.Error
+        ) from None
     try:
         await backend.capabilities.get("write")
     except ServiceError as exc:
@@ -269,8 +275,10 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         start, end = ls.to_offsets(state, req.range)
     paragraphs = select_paragraphs(state.text, start, end, state.blocks)
     if not paragraphs:
-        ls.say("rephrase: there is no prose to improve here (only code, math or markup).")
-        return None
+        raise Refusal(
+            "rephrase: there is no prose to improve here (only code, math or markup).",
+            types.MessageType.Info,
+        )
     paragraphs, clips = with_context(state.text, paragraphs, state.blocks)
 
     progress = _Progress(ls, "Improving text")
@@ -293,11 +301,10 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             from rephrase_ls.backend import key_source
 
             source = f" (the key comes from {key_source(settings)})"
-        ls.say(
+        raise Refusal(
             f"rephrase: {exc.message}{retried}{source} Nothing was changed.",
             types.MessageType.Error,
-        )
-        return None
+        ) from None
     except asyncio.CancelledError:
         progress.end("cancelled; nothing was changed")
         raise
@@ -314,9 +321,9 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         )
     edits = outcome.edits(state.text)
     if not edits:
-        if not outcome.refused:
-            ls.say(f"rephrase: no improvements found ({mode.label()}).")
-        return None
+        if outcome.refused:
+            return None  # each refused paragraph was named above
+        raise Refusal(f"rephrase: no improvements found ({mode.label()}).", types.MessageType.Info)
     text_edits = [
         types.TextEdit(range=ls.to_range(state, e.start, e.end), new_text=e.new_text) for e in edits
     ]
@@ -350,7 +357,7 @@ async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.
     try:
         edit = await compute_edit(ls, req)
     except Refusal as exc:
-        ls.say(str(exc), types.MessageType.Warning)
+        ls.say(str(exc), exc.kind)
         return action
     except asyncio.CancelledError:
         return action
@@ -368,12 +375,12 @@ async def apply_request(ls: RephraseServer, req: ActionRequest) -> dict[str, Any
     try:
         edit = await compute_edit(ls, req)
     except Refusal as exc:
-        ls.say(str(exc), types.MessageType.Warning)
+        ls.say(str(exc), exc.kind)
         return {"applied": False, "reason": str(exc)}
     except asyncio.CancelledError:
         return {"applied": False, "reason": "cancelled"}
     if edit is None:
-        return {"applied": False, "edits": 0}
+        return {"applied": False, "reason": "every paragraph was refused (see the messages)"}
     count = sum(
         len(d.edits) for d in edit.document_changes or [] if isinstance(d, types.TextDocumentEdit)
     )

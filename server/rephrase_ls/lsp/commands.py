@@ -114,6 +114,8 @@ async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.listStyles [uri]``."""
     _max_args(args, 1, "rephrase.listStyles")
     uri = _open_uri(ls, _arg(args, 0, "uri", str))
+    if uri not in ls.workspace.text_documents:
+        raise _invalid(f"argument 1 (uri): {uri} is not open in the editor")
     settings, backend, caps = await _write_caps(ls, uri)
     choice = _choice_for(ls, uri, settings, backend)
     targets = sorted(lang.lang for lang in caps.targets()) if caps is not None else []
@@ -141,6 +143,10 @@ async def _set_project_keys(
     path = ls.settings.project_file_path(uri)
     file_uri = from_fs_path(str(path)) or path.as_uri()
     old, version = ls.settings.project_text(path)
+    parsed = project_file.parse(path, old)
+    if parsed.error:
+        # Editing a file that does not parse would leave it broken and the setting unused.
+        raise _invalid(f"{parsed.error}. Fix the file first; nothing was changed.")
     new = old
     for key, value in changes.items():
         new = project_file.set_key(new, key, value)
@@ -373,6 +379,11 @@ async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         )
     if tone and tone.removeprefix("prefer_") not in TONE_NAMES:
         raise _invalid(f"argument 3 (options.tone): {tone!r} is not one of {', '.join(TONE_NAMES)}")
+    if target and (style or tone):
+        raise _invalid(
+            "argument 3 (options): targetLang (a variant conversion) excludes writingStyle and "
+            "tone; give one"
+        )
     kind, value = "default", None
     if style:
         kind, value = "style", style
@@ -381,6 +392,14 @@ async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     elif target:
         kind, value = "variant", target
     rng = _range_arg(raw_range) if raw_range is not None else None
+    if rng is not None:
+        lines = ls.workspace.text_documents[uri].lines
+        for name, pos in (("start", rng.start), ("end", rng.end)):
+            # The line just after a final line break exists (at character 0) in LSP.
+            if pos.line > len(lines) or (pos.line == len(lines) and pos.character > 0):
+                raise _invalid(
+                    f"argument 2 (range): the {name} line {pos.line} is past the document's end"
+                )
     req = ActionRequest(uri, None, rng, rng is None, kind, value)
     return await apply_request(ls, req)
 
