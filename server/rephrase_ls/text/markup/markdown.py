@@ -431,7 +431,11 @@ class _Scanner:
                 continue
             protected = _merge(protected) if len(segs) == 1 else _clip(segs, protected)
             # segments are trimmed and the spans sorted, disjoint and inside them: build directly
-            if _has_prose(text, segs, protected):
+            # (a letter or digit before the first span is prose: no need to search further)
+            first = segs[0][0]
+            if (protected and protected[0][0] > first and text[first].isalnum()) or _has_prose(
+                text, segs, protected
+            ):
                 blocks.append(trusted(tuple(segs), tuple(protected)))
         return blocks
 
