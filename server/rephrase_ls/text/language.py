@@ -103,3 +103,10 @@ def detect(text: str) -> str | None:
     from rephrase_ls.offline.engine import detect_language
 
     return detect_language(text)
+
+
+def detect_variant(text: str, language: str) -> str | None:
+    """The variant the spellings of a text point to (en-GB/en-US, pt-PT/pt-BR) or None."""
+    from rephrase_ls.offline.engine import detect_variant as engine_detect_variant
+
+    return engine_detect_variant(text, language)

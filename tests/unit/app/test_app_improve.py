@@ -102,8 +102,11 @@ def _caps() -> Capabilities:
         ),
         ("Hallo Welt, wie geht es dir heute, mein Freund?", {"language": "fr"}, ("fr", "settings")),
         ("We need to organize the colors of this page soon.", {}, ("en-US", "detected")),
+        # A detected document keeps its own spelling variant instead of being converted.
+        ("We analysed the colour of the organisation in the centre.", {}, ("en-GB", "detected")),
+        # No spelling evidence either way: the configured variant.
         (
-            "We need to organize the colors of this page soon.",
+            "We need to finish the work on this page before the meeting.",
             {"englishVariant": "en-GB"},
             ("en-GB", "detected"),
         ),
