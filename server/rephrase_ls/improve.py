@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rephrase_ls.settings import Settings
 from rephrase_ls.text.diff import TextEdit, word_edits
-from rephrase_ls.text.language import detect, document_override, normalize_language
+from rephrase_ls.text.language import detect, detect_variant, document_override, normalize_language
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
@@ -75,9 +75,13 @@ def resolve_language(
     elif settings.language:
         language, source = settings.language, "settings"
     else:
-        detected = detect((sample if sample is not None else text)[:DETECTION_SAMPLE])
+        excerpt = (sample if sample is not None else text)[:DETECTION_SAMPLE]
+        detected = detect(excerpt)
         if detected:
             language, source = detected, "detected"
+            if detected in ("en", "pt"):
+                # A British document is improved as en-GB, not converted to American spelling.
+                language = detect_variant(excerpt, detected) or detected
         elif service_detected:
             language, source = service_detected, "service"
         else:
