@@ -39,7 +39,7 @@ DETECTION_SAMPLE = 4000
 #: Paragraphs are rebuilt while later requests are in flight, in slices of at most this many
 #: seconds of CPU between two turns of the event loop, so answers are read (and the next
 #: requests sent) without waiting for the rebuilding.
-REBUILD_SLICE = 0.001
+REBUILD_SLICE = 0.002
 
 
 @dataclass(frozen=True)
