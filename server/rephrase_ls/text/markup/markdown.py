@@ -568,29 +568,41 @@ class _Scanner:
             elif self._items_only:
                 leaf = self.leaf
                 if s == e:
-                    if leaf in (_PARA, _NONE):
+                    if leaf <= _PARA:  # _NONE or _PARA
                         # a blank line inside list items: ends the paragraph, the items go on
                         self._close_para()
                         para = self.para
                         continue
-                elif leaf in (_PARA, _NONE, _FENCED):
+                    if leaf in (_FENCED, _CODE, _MATH):
+                        continue  # they go on over blank lines
+                elif leaf <= _PARA or leaf == _FENCED:
                     # a line indented (with spaces) at least to the innermost item's content:
                     # every container matches, so only the leaf decides
                     spaces = _SPACES.match(text, s, e)
                     p = spaces.end() if spaces is not None else s
-                    extra = p - s - self.containers[-1][1]
+                    extra = p - s - containers[-1][1]
                     if p < e and extra >= 0 and text[p] != "\t":
                         c = text[p]
                         if leaf == _FENCED:
                             if c != self.fence_char or extra >= 4:
                                 continue
-                        elif extra < 4 and (c.isalpha() or c in _PLAIN_START):
-                            if leaf == _PARA:
-                                para.append((i, p))
-                            else:
-                                self.leaf = _PARA
-                                self.para = para = [(i, p)]
-                            continue
+                        elif extra < 4:
+                            if c.isalpha() or c in _PLAIN_START:
+                                if leaf == _PARA:
+                                    para.append((i, p))
+                                else:
+                                    self.leaf = _PARA
+                                    self.para = para = [(i, p)]
+                                continue
+                            if c in "`~":
+                                m = _FENCE.match(text, p, e)
+                                if m is not None:
+                                    self._close_para()
+                                    self.leaf = _FENCED
+                                    self.fence_char = c
+                                    self.fence_len = len(m.group(1) or m.group(2))
+                                    para = self.para
+                                    continue
             line(i, s, e)
             para = self.para
         self._close_leaf()
