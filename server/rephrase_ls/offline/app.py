@@ -84,6 +84,7 @@ class OfflineOptions:
     later_shape: bool = False
     workers: int = 0
     preload: bool = False
+    overlap_latency: bool = False
 
     def __post_init__(self) -> None:
         if not self.auth_scheme or any(c.isspace() for c in self.auth_scheme):
@@ -448,13 +449,18 @@ class _OfflineService:
 
     async def rephrase(self, request: Request) -> Response:
         options, state = self.options, self.state
-        # The work (body, validation, detection, engine) starts at once and runs during the
-        # simulated latency, as a real service's processing is part of its response time: the
-        # answer comes after max(latency, work). Its errors still answer in their turn below.
-        work = asyncio.ensure_future(self._work(request))
+        # By default the latency is added to every answer: latency, then the work. With
+        # ``overlap_latency`` the work (body, validation, detection, engine) starts at once and
+        # runs during the latency, as a real service's processing is part of its response time:
+        # the answer comes after max(latency, work). Errors answer in their turn either way.
+        work: asyncio.Future[tuple[list[dict[str, Any]], int]] | None = None
+        if options.overlap_latency:
+            work = asyncio.ensure_future(self._work(request))
         try:
             if options.latency_ms:
                 await asyncio.sleep(options.latency_ms / 1000)
+            if work is None:
+                work = asyncio.ensure_future(self._work(request))
             caller = self.authenticate(request)
             if caller.free_tier:
                 raise _ApiError(403, "Text improvement is available only with a paid-tier key; "
@@ -483,7 +489,8 @@ class _OfflineService:
                 raise _ApiError(456, f"Quota exceeded: the account's character limit of {limit} "
                                 "characters has been reached.")
         finally:
-            await _discard(work)
+            if work is not None:
+                await _discard(work)
 
         if state.malformed > 0:
             state.malformed -= 1

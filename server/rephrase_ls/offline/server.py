@@ -98,8 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--key", action="append", dest="keys", metavar="KEY",
                         help="accept only this key (repeatable; default: any non-empty key)")
     parser.add_argument("--latency", type=_non_negative_float, default=0.0, metavar="MS",
-                        help="every rephrase answer takes at least MS milliseconds (the "
-                        "engine works meanwhile)")
+                        help="add MS milliseconds to every rephrase answer")
+    parser.add_argument("--overlap-latency", action="store_true",
+                        help="let the engine work during the --latency delay, so an answer "
+                        "takes max(latency, work) instead of latency + work")
     parser.add_argument("--fail", type=_fail_spec, action="append", default=[],
                         metavar="STATUS:COUNT",
                         help="the next COUNT rephrase requests answer STATUS (repeatable, "
@@ -141,6 +143,7 @@ def options_from_args(args: argparse.Namespace) -> OfflineOptions:
         later_shape=args.later_shape,
         workers=cpu_count() if args.workers is None else args.workers,
         preload=args.preload,
+        overlap_latency=args.overlap_latency,
     )
 
 

@@ -793,17 +793,24 @@ async def test_latency_overlaps_the_engine_work(
         return real_improve(text, target_lang, **kwargs)
 
     monkeypatch.setattr(offline_engine, "improve", slow_improve)
-    client = make_client(OfflineOptions(latency_ms=300))
+    # By default the latency is added to the work (the knob's documented meaning).
+    start = time.perf_counter()
+    added_client = make_client(OfflineOptions(latency_ms=300))
+    added = await rephrase(added_client, text=[EN], target_lang="en-US")
+    assert added.status_code == 200
+    assert time.perf_counter() - start >= 0.45
+    client = make_client(OfflineOptions(latency_ms=300, overlap_latency=True))
     start = time.perf_counter()
     response = await rephrase(client, text=[EN], target_lang="en-US")
     elapsed = time.perf_counter() - start
     assert response.status_code == 200
     assert response.json()["improvements"][0]["text"] == real_improve(EN, "en-us")
-    # max(300 ms, 150 ms of work), not their sum (450 ms).
+    # With overlap_latency: max(300 ms, 150 ms of work), not their sum (450 ms).
     assert 0.3 <= elapsed < 0.44
     # Errors found by that work still wait for the latency and come in their turn: 403 first.
     start = time.perf_counter()
-    refused = await rephrase(make_client(OfflineOptions(latency_ms=300), key="a:fx"),
+    overlapping = OfflineOptions(latency_ms=300, overlap_latency=True)
+    refused = await rephrase(make_client(overlapping, key="a:fx"),
                              text=[EN], target_lang="xx")
     assert refused.status_code == 403 and time.perf_counter() - start >= 0.3
 
