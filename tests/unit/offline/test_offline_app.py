@@ -783,36 +783,37 @@ async def test_trace_id_on_every_answer(client: httpx.AsyncClient) -> None:
 # Latency overlaps the work; worker processes
 
 
-async def test_latency_overlaps_the_engine_work(
+async def test_latency_is_added_or_overlaps_the_engine_work(
     make_client: ClientFactory, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """When the engine starts, relative to the request: after the latency by default, at once
+    with overlap_latency. (Lower bounds and wide margins only: the machine may be slow.)"""
     real_improve = offline_engine.improve
+    started: list[float] = []
 
-    def slow_improve(text: str, target_lang: str, **kwargs: Any) -> str:
-        time.sleep(0.15)
+    def recording_improve(text: str, target_lang: str, **kwargs: Any) -> str:
+        started.append(time.perf_counter())
         return real_improve(text, target_lang, **kwargs)
 
-    monkeypatch.setattr(offline_engine, "improve", slow_improve)
-    # By default the latency is added to the work (the knob's documented meaning).
+    monkeypatch.setattr(offline_engine, "improve", recording_improve)
     start = time.perf_counter()
     added_client = make_client(OfflineOptions(latency_ms=300))
     added = await rephrase(added_client, text=[EN], target_lang="en-US")
     assert added.status_code == 200
-    assert time.perf_counter() - start >= 0.45
-    client = make_client(OfflineOptions(latency_ms=300, overlap_latency=True))
+    assert started[-1] - start >= 0.3  # the work waited for the latency
+    assert time.perf_counter() - start >= 0.3
+
+    overlapping = OfflineOptions(latency_ms=600, overlap_latency=True)
     start = time.perf_counter()
-    response = await rephrase(client, text=[EN], target_lang="en-US")
-    elapsed = time.perf_counter() - start
+    response = await rephrase(make_client(overlapping), text=[EN], target_lang="en-US")
     assert response.status_code == 200
     assert response.json()["improvements"][0]["text"] == real_improve(EN, "en-us")
-    # With overlap_latency: max(300 ms, 150 ms of work), not their sum (450 ms).
-    assert 0.3 <= elapsed < 0.44
+    assert started[-1] - start < 0.6  # the work began during the latency
+    assert time.perf_counter() - start >= 0.6  # and the answer still waited for it
     # Errors found by that work still wait for the latency and come in their turn: 403 first.
     start = time.perf_counter()
-    overlapping = OfflineOptions(latency_ms=300, overlap_latency=True)
-    refused = await rephrase(make_client(overlapping, key="a:fx"),
-                             text=[EN], target_lang="xx")
-    assert refused.status_code == 403 and time.perf_counter() - start >= 0.3
+    refused = await rephrase(make_client(overlapping, key="a:fx"), text=[EN], target_lang="xx")
+    assert refused.status_code == 403 and time.perf_counter() - start >= 0.6
 
 
 def test_api_errors_survive_pickling() -> None:
