@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import difflib
+import logging
 import os
 import shutil
 import sys
@@ -93,7 +94,7 @@ async def _run(args: argparse.Namespace) -> int:
         improve_paragraphs,
         resolve_language,
     )
-    from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.service.errors import BadRequest, ServiceError
     from rephrase_ls.text.diff import apply_edits
     from rephrase_ls.text.markup import prose_blocks
     from rephrase_ls.text.paragraphs import select_paragraphs
@@ -153,8 +154,15 @@ async def _run(args: argparse.Namespace) -> int:
                     backend, text, paragraphs, mode, cache, on_progress=_TerminalProgress(str(path))
                 )
             except ServiceError as exc:
+                hint = ""
+                if isinstance(exc, BadRequest) and mode.target_lang is None:
+                    hint = (
+                        " The text's language could not be determined: give it with --language"
+                        " (or a 'rephrase: language=xx' comment in the file)."
+                    )
                 print(
-                    f"rephrase-ls: {path}: {exc.message} The file was not changed.", file=sys.stderr
+                    f"rephrase-ls: {path}: {exc.message}{hint} The file was not changed.",
+                    file=sys.stderr,
                 )
                 failed += 1
                 continue
@@ -195,6 +203,8 @@ async def _run(args: argparse.Namespace) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of ``rephrase-ls improve``."""
     args = _parser().parse_args(argv)
+    # Messages for the writer are printed below; the library's own warnings would repeat them.
+    logging.getLogger("rephrase_ls").setLevel(logging.ERROR)
     try:
         return asyncio.run(_run(args))
     except KeyboardInterrupt:

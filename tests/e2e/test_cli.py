@@ -177,3 +177,14 @@ def test_bad_language_and_tcp_arguments_are_clear_errors(tmp_path: Path) -> None
         result = run("serve", "--tcp", bad, cwd=tmp_path)
         assert result.returncode == 2
         assert "expected HOST:PORT" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_unsupported_language_is_left_alone_with_advice(tmp_path: Path) -> None:
+    doc = tmp_path / "nl.md"
+    text = "De trein vertrekt elke tien minuten van het station naar de stad en weer terug.\n"
+    doc.write_text(text, encoding="utf-8")
+    result = run("improve", "--write", str(doc), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "--language" in result.stderr and "was not changed" in result.stderr
+    assert "X-Trace-ID" not in result.stderr  # the library's log lines are not repeated
+    assert doc.read_text(encoding="utf-8") == text

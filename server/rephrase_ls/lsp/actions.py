@@ -242,7 +242,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     (each already named in a message). Cancellation propagates.
     """
     from rephrase_ls.improve import improve_paragraphs, with_context
-    from rephrase_ls.service.errors import AuthorizationFailed, ServiceError
+    from rephrase_ls.service.errors import AuthorizationFailed, BadRequest, ServiceError
     from rephrase_ls.text.paragraphs import select_paragraphs
 
     doc = ls.workspace.text_documents.get(req.uri)
@@ -296,6 +296,11 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
         ls.note(f"rephrase request failed ({detail}): {exc.message}", types.MessageType.Error)
         retried = f" (retried {exc.retries} times)" if exc.retries else ""
+        if isinstance(exc, BadRequest) and mode.target_lang is None:
+            retried += (
+                ". The document's language could not be determined: set rephrase.language "
+                "or add a 'rephrase: language=xx' comment."
+            )
         source = ""
         if isinstance(exc, AuthorizationFailed) and not backend.embedded:
             from rephrase_ls.backend import key_source
