@@ -26,6 +26,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         blocks = markdown_blocks(text)
         assert prose_blocks(text, "markdown") == blocks
         calibration = _calibration()
-        cpu, wall = _best(lambda text=text: _markdown_cold(text), args.repeat)
+        cpu, wall = _best(partial(_markdown_cold, text), args.repeat)
         lines = text.count("\n")
         verdict = "met" if cpu <= BUDGET_MS * args.size_kb / 1024 else "MISSED"
         print(
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print("markdown-it-py parse (reference, not used at run time)")
         for name, text in shapes.items():
-            cpu, wall = _best(lambda text=text: md.parse(text), 1)
+            cpu, wall = _best(partial(md.parse, text), 1)
             print(f"{name:8} {cpu:8.1f} ms CPU")
 
     others = {
@@ -145,8 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         text = _scaled(_read(file_name), 100 * 1024)
         if label == "gitcommit":
             text = _read(file_name).split("# ----")[0] * (100 * 1024 // 600)
-        cpu, _ = _best(lambda text=text, lid=language_id: cold(text, lid), 3)
-        again, _ = _best(lambda text=text, lid=language_id: prose_blocks(text, lid), 3)
+        cpu, _ = _best(partial(cold, text, language_id), 3)
+        again, _ = _best(partial(prose_blocks, text, language_id), 3)
         rate = len(text) / 1024 / (cpu / 1000) if cpu else float("inf")
         print(f"{label:10} {cpu:8.1f} ms CPU  {rate:8.0f} KB/s   again {again:6.2f} ms")
     return 0
