@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 
 from rephrase_ls.settings import Settings
 from rephrase_ls.text.diff import TextEdit, word_edits
-from rephrase_ls.text.language import detect, detect_variant, document_override, normalize_language
+from rephrase_ls.text.language import (
+    detect,
+    detect_variant,
+    document_override,
+    is_directive,
+    normalize_language,
+)
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
@@ -194,6 +200,35 @@ class ImprovementCache:
         while self._chars > self.max_chars and self._items:
             (_, old_text, *_), (old_improved, _) = self._items.popitem(last=False)
             self._chars -= len(old_text) + len(old_improved)
+
+
+def without_directives(text: str, blocks: Sequence[ProseBlock]) -> list[ProseBlock]:
+    """The blocks without the lines that are a ``rephrase: language=xx`` directive.
+
+    The directive is an instruction to rephrase-ls in a comment, not prose: improved as the
+    first words of a paragraph it would come back as "Rephrase: language=…".
+    """
+    if "rephrase" not in text:
+        return list(blocks)
+    from rephrase_ls.text.markup import ProseBlock
+
+    out: list[ProseBlock] = []
+    for block in blocks:
+        runs: list[list[tuple[int, int]]] = [[]]
+        for start, end in block.segments:
+            if is_directive(text[start:end]):
+                runs.append([])
+            else:
+                runs[-1].append((start, end))
+        if len(runs) == 1:
+            out.append(block)
+            continue
+        for run in runs:
+            if run:
+                lo, hi = run[0][0], run[-1][1]
+                protected = tuple(p for p in block.protected if lo <= p[0] and p[1] <= hi)
+                out.append(ProseBlock(tuple(run), protected))
+    return out
 
 
 def with_context(

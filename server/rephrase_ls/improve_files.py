@@ -93,6 +93,7 @@ async def _run(args: argparse.Namespace) -> int:
         default_mode,
         improve_paragraphs,
         resolve_language,
+        without_directives,
     )
     from rephrase_ls.service.errors import BadRequest, ServiceError
     from rephrase_ls.text.diff import apply_edits
@@ -126,7 +127,7 @@ async def _run(args: argparse.Namespace) -> int:
             except ServiceError as exc:
                 print(f"rephrase-ls: language list unavailable: {exc.message}", file=sys.stderr)
                 caps = backend.capabilities.peek("write")
-            blocks = prose_blocks(text, None, path.resolve().as_uri())
+            blocks = without_directives(text, prose_blocks(text, None, path.resolve().as_uri()))
             paragraphs = select_paragraphs(text, 0, len(text), blocks)
             choice = resolve_language(text, settings, caps)
             unknown = choice.language is None or (

@@ -198,10 +198,11 @@ class RephraseServer(LanguageServer):
         text = doc.source
         if current is not None and current.version == doc.version and current.text is text:
             return current
+        from rephrase_ls.improve import without_directives
         from rephrase_ls.text.markup import prose_blocks
         from rephrase_ls.text.positions import LineIndex
 
-        blocks = prose_blocks(text, doc.language_id, doc.uri)
+        blocks = without_directives(text, prose_blocks(text, doc.language_id, doc.uri))
         state = DocumentState(doc.version, text, LineIndex(text), blocks)
         self.documents[doc.uri] = state
         return state

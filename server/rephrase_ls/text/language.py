@@ -110,3 +110,12 @@ def detect_variant(text: str, language: str) -> str | None:
     from rephrase_ls.offline.engine import detect_variant as engine_detect_variant
 
     return engine_detect_variant(text, language)
+
+
+# The directive as prose sees it once the comment leader is outside the segment.
+_DIRECTIVE_PROSE = re.compile(rf"\s*rephrase[ \t]*:[ \t]*language[ \t]*[=:][ \t]*{_CODE}\s*")
+
+
+def is_directive(prose: str) -> bool:
+    """Whether ``prose`` is only a ``rephrase: language=xx`` directive (never improved)."""
+    return _DIRECTIVE_PROSE.fullmatch(prose) is not None

@@ -147,3 +147,15 @@ async def test_a_cut_paragraph_is_sent_whole_and_only_edits_inside_the_cut_apply
     # A whole paragraph is not widened or clipped.
     whole = select_paragraphs(text, 0, len(text), blocks)
     assert with_context(text, whole, blocks)[1] == [None]
+
+
+def test_language_directives_are_not_prose() -> None:
+    from rephrase_ls.improve import without_directives
+
+    text = "# rephrase: language=en-GB\n# the colour is nice\n# and so is this\nx = 1\n"
+    blocks = without_directives(text, prose_blocks(text, "python", "file:///a.py"))
+    paragraphs = select_paragraphs(text, 0, len(text), blocks)
+    assert [p.prose for p in paragraphs] == ["the colour is nice and so is this"]
+    # A document without a directive keeps its blocks as they are.
+    plain = "the colour is nice\n"
+    assert without_directives(plain, prose_blocks(plain)) == prose_blocks(plain)
