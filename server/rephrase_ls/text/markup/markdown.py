@@ -367,7 +367,7 @@ class _Scanner:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = Lines(text)
-        self.pending: list[list[tuple[int, int]]] = []  # trimmed segments of each block
+        self.pending: list[tuple[tuple[int, int], ...]] = []  # trimmed segments of each block
         # open containers: ("q", 0) for a block quote, ("i", content column) for a list item
         # or footnote definition
         self.containers: list[tuple[str, int]] = []
@@ -379,11 +379,11 @@ class _Scanner:
 
     # -- emitting --------------------------------------------------------------------------
 
-    def _emit(self, segs: list[tuple[int, int]]) -> None:
-        text = self.text
-        trimmed = [t for t in (trim(text, s, e) for s, e in segs) if t[0] < t[1]]
-        if trimmed:
-            self.pending.append(trimmed)
+    def _emit(self, start: int, end: int) -> None:
+        """A one-line block (a heading), trimmed; nothing if it is empty."""
+        s, e = trim(self.text, start, end)
+        if s < e:
+            self.pending.append(((s, e),))
 
     def _finish(self) -> list[ProseBlock]:
         """Protect the inline markup of every pending block and build the blocks.
@@ -427,7 +427,7 @@ class _Scanner:
             if protected is None:
                 # a segment nearly always starts with a letter: check that before searching
                 if text[segs[0][0]].isalnum() or _has_prose(text, segs, ()):
-                    blocks.append(trusted(tuple(segs)))
+                    blocks.append(trusted(segs))
                 continue
             protected = _merge(protected) if len(segs) == 1 else _clip(segs, protected)
             # segments are trimmed and the spans sorted, disjoint and inside them: build directly
@@ -436,7 +436,7 @@ class _Scanner:
             if (protected and protected[0][0] > first and text[first].isalnum()) or _has_prose(
                 text, segs, protected
             ):
-                blocks.append(trusted(tuple(segs), tuple(protected)))
+                blocks.append(trusted(segs, tuple(protected)))
         return blocks
 
     def _close_para(self) -> None:
@@ -456,7 +456,7 @@ class _Scanner:
                 e = s + len(text[s:e].rstrip(_SPACE))
             segs.append((s, e))
         if segs:
-            self.pending.append(segs)
+            self.pending.append(tuple(segs))
 
     def _emit_row(self, line: int, start: int) -> None:
         """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
@@ -467,7 +467,7 @@ class _Scanner:
             if cs < ce and (text[cs] in _SPACE or text[ce - 1] in _SPACE):
                 cs, ce = trim(text, cs, ce)
             if cs < ce:
-                pending.append([(cs, ce)])
+                pending.append(((cs, ce),))
 
     def _close_leaf(self) -> None:
         if self.leaf == _PARA:
@@ -562,7 +562,7 @@ class _Scanner:
                     if m is not None:
                         self._close_leaf()
                         close = _ATX_CLOSE.search(text, m.end(), e)
-                        self._emit([(m.end(), e if close is None else close.start())])
+                        self._emit(m.end(), e if close is None else close.start())
                         para = self.para
                         continue
             elif self._items_only:
@@ -812,7 +812,7 @@ class _Scanner:
             close = _ATX_CLOSE.search(text, hs, e)
             if close is not None:
                 he = close.start()
-            self._emit([(hs, he)])
+            self._emit(hs, he)
             return
         if ch in "`~":
             m = _FENCE.match(text, p, e)
