@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 
 import pytest
@@ -13,7 +14,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from rephrase_ls.text.markup import prose_blocks
+from rephrase_ls.text.markup import ProseBlock, markdown, prose_blocks
 from rephrase_ls.text.markup.markdown import Lines, inline_protected, markdown_blocks
 
 _MD = (
@@ -217,6 +218,37 @@ def test_dispatch_by_language_id_and_extension() -> None:
     assert prose_blocks(source, None, "file:///home/me/notes.markdown") == expected
 
 
+def test_blocks_built_without_checks_pass_them() -> None:
+    # the scanner builds its blocks with ProseBlock.trusted: the validating constructor must
+    # accept every one of them and give an equal block
+    text = "\n".join([data("README.md"), data("guide.md"), "| a | b |\n|---|---|\n| c | d |\n"])
+    blocks = markdown_blocks(text)
+    assert len(blocks) > 50
+    for block in blocks:
+        again = ProseBlock(block.segments, block.protected)
+        assert again == block and hash(again) == hash(block)
+
+
+def test_garbage_collector_state_is_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert gc.isenabled()
+    markdown_blocks("A paragraph only this test uses.\n")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        markdown_blocks("Another paragraph only this test uses.\n")
+        assert not gc.isenabled()  # a caller that paused it keeps it paused
+    finally:
+        gc.enable()
+
+    def fail(self: object) -> list[ProseBlock]:
+        raise RuntimeError("scanner failed")
+
+    monkeypatch.setattr(markdown._Scanner, "run", fail)
+    with pytest.raises(RuntimeError):
+        markdown_blocks("A third paragraph only this test uses.\n")
+    assert gc.isenabled()
+
+
 def test_crlf_and_lf_give_the_same_prose() -> None:
     lf = data("README.md")
     crlf = lf.replace("\n", "\r\n")
@@ -263,6 +295,14 @@ _FRAGMENTS = [
     "- item\n\n  para in the item\n  more of it",
     "- item\n\n  ```\n  code in the item\n\n  more code\n  ```",
     "1. item\n   wrapped\n\n       indented code in the item",
+    # lines the scanner's fast paths take (numbers and math starting a line, pipes without a
+    # delimiter row, code and blank lines inside items, math and HTML blocks with blank lines)
+    "2024 was the year it started",
+    "$x$ starts this line",
+    "| only | pipes |",
+    "- item\n\n  ~~~\n  tilde code\n\n  ~~~",
+    "$$\n\nx = 1\n$$",
+    "<!--\n\ncomment\n-->",
     "",
 ]
 
