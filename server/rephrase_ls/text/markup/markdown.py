@@ -342,6 +342,8 @@ def _advance_cols(text: str, pos: int, end: int, col: int, target: int) -> tuple
 # A cell and the pipe after it (or the row's end; a lone backslash at the end ends a cell too).
 # Written as an unrolled loop: a repeated alternation is many times slower in `re`.
 _CELL = re.compile(r"([^|\\]*(?:\\.[^|\\]*)*)(?:\||\\$|$)")
+# The same with the spaces and tabs before the cell's content outside the group.
+_CELL_CONTENT = re.compile(r"[ \t]*([^|\\]*(?:\\.[^|\\]*)*)(?:\||\\$|$)")
 
 
 def _row_start(text: str, start: int, end: int) -> tuple[int, int]:
@@ -462,11 +464,11 @@ class _Scanner:
         """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
         text, pending = self.text, self.pending
         s, e = _row_start(text, start, self.lines.ends[line])
-        for m in _CELL.finditer(text, s, e):
+        for m in _CELL_CONTENT.finditer(text, s, e):
             cs, ce = m.span(1)
-            if cs < ce and (text[cs] in _SPACE or text[ce - 1] in _SPACE):
-                cs, ce = trim(text, cs, ce)
-            if cs < ce:
+            if cs < ce:  # it starts with neither a space nor a tab: only its end may need trimming
+                if text[ce - 1] in _SPACE:
+                    ce = cs + len(text[cs:ce].rstrip(_SPACE))
                 pending.append(((cs, ce),))
 
     def _close_leaf(self) -> None:
