@@ -121,12 +121,24 @@ def _clip(
 ) -> list[tuple[int, int]]:
     """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching."""
     clipped: list[tuple[int, int]] = []
+    n = len(segs)
     i = 0
+    seg_start, seg_end = segs[0]
     for s, e in spans:
-        while i < len(segs) and segs[i][1] <= s:
+        while seg_end <= s:
             i += 1
+            if i == n:
+                return clipped
+            seg_start, seg_end = segs[i]
+        if seg_start <= s and e <= seg_end:  # inside one segment: the common case
+            if clipped and s <= clipped[-1][1]:
+                if e > clipped[-1][1]:
+                    clipped[-1] = (clipped[-1][0], e)
+            else:
+                clipped.append((s, e))
+            continue
         j = i
-        while j < len(segs) and segs[j][0] < e:
+        while j < n and segs[j][0] < e:
             cs, ce = max(s, segs[j][0]), min(e, segs[j][1])
             if cs < ce:
                 if clipped and cs <= clipped[-1][1]:
