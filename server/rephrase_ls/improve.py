@@ -46,6 +46,8 @@ DETECTION_SAMPLE = 4000
 #: seconds of CPU between two turns of the event loop, so answers are read (and the next
 #: requests sent) without waiting for the rebuilding.
 REBUILD_SLICE = 0.002
+#: The pause after each slice while requests are in flight (see ``improve_paragraphs``).
+REBUILD_PAUSE = 0.0005
 
 
 @dataclass(frozen=True)
@@ -386,13 +388,17 @@ async def improve_paragraphs(
             known = (span, relative) if paragraph.original == span else None
             added.append((index, paragraph, replacement, known))
 
-    async def work() -> None:
-        """Rebuild the paragraphs whose answers are in, yielding to the event loop often."""
+    async def work(in_flight: bool) -> None:
+        """Rebuild the paragraphs whose answers are in, yielding to the event loop often.
+
+        While requests are in flight each slice is followed by a short pause rather than a
+        bare yield: reading an answer and sending the next request takes the client several
+        turns of the loop, and a slice between each of them would delay every request."""
         turn_ends = time.perf_counter() + REBUILD_SLICE
         while ready:
             finish(ready.popleft())
             if ready and time.perf_counter() >= turn_ends:
-                await asyncio.sleep(0)
+                await asyncio.sleep(REBUILD_PAUSE if in_flight else 0)
                 turn_ends = time.perf_counter() + REBUILD_SLICE
 
     missing = [i for i, r in enumerate(results) if r is None]
@@ -430,7 +436,7 @@ async def improve_paragraphs(
         try:
             while not request.done():
                 if ready:
-                    await work()
+                    await work(in_flight=True)
                     continue
                 await asyncio.wait((request, arrived[0]), return_when=asyncio.FIRST_COMPLETED)
                 if arrived[0].done():
@@ -448,7 +454,7 @@ async def improve_paragraphs(
             raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
         for k, improvement in enumerate(improvements):
             take(k, improvement)  # texts the client did not report one by one
-    await work()
+    await work(in_flight=False)
     for index, paragraph, replacement, known in sorted(added, key=lambda a: a[0]):
         outcome.add(paragraph, replacement, clip_of[index], known)
     outcome.refused = [message for _, message in sorted(refused)]
