@@ -111,7 +111,7 @@ def make_paragraphs(total_bytes: int, seed: int) -> list[str]:
     return paragraphs
 
 
-def time_packing(texts: list[str], runs: int) -> tuple[float, int]:
+def time_packing(texts: list[str], runs: int) -> tuple[float, float, int]:
     """Best and median seconds to pack ``texts`` (the client's JSON body); and request count."""
 
     def encode(pieces: list[str]) -> bytes:
@@ -124,7 +124,7 @@ def time_packing(texts: list[str], runs: int) -> tuple[float, int]:
         plan = plan_batches(texts, encode, measure=json_text_size)
         times.append(time.perf_counter() - started)
     assert plan is not None
-    return min(times), statistics.median(times), plan.total_requests  # type: ignore[return-value]
+    return min(times), statistics.median(times), plan.total_requests
 
 
 def serve_echo(latency_ms: float) -> None:
@@ -169,12 +169,16 @@ def serve_echo(latency_ms: float) -> None:
     uvicorn.Server(config).run(sockets=[sock])
 
 
-def start_service(latency_ms: float, backend: str) -> tuple[subprocess.Popen[str], str]:
+def start_service(
+    latency_ms: float, backend: str, overlap: bool = False
+) -> tuple[subprocess.Popen[str], str]:
     if backend == "offline":
         command = [sys.executable, "-m", "rephrase_ls", "offline-service"]
         # --preload: word lists load before timing starts, as in a service that has been
         # running for a while (otherwise each worker's first request per language pays ~0.5 s).
         command += ["--port", "0", "--latency", str(latency_ms), "--preload"]
+        if overlap:
+            command.append("--overlap-latency")
     else:
         command = [sys.executable, __file__, "--serve-echo", "--latency", str(latency_ms)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -221,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
         default="offline",
         help="the offline service (default), or a bare echo to isolate the client's overhead",
     )
+    parser.add_argument(
+        "--overlap-latency",
+        action="store_true",
+        help="let the offline service work during its latency (max(latency, work) per answer) "
+        "instead of adding the latency to its work",
+    )
     parser.add_argument("--serve-echo", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_echo:
@@ -245,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         f"for {total / 1e6:.2f} MB = {per_mb * 1e3:.1f} ms per MB (goal ≤ 50)"
     )
 
-    process, url = start_service(args.latency, args.backend)
+    process, url = start_service(args.latency, args.backend, args.overlap_latency)
     try:
         wall, cpu, requests = asyncio.run(run_rephrase(url, texts, args.concurrency))
     finally:

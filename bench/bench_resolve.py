@@ -1,8 +1,9 @@
 """Benchmark: resolving one paragraph's "Improve" against the offline service on loopback with
 200 ms of latency (goal: overhead ≤ 10 ms above the latency, median).
 
-Starts ``rephrase-ls offline-service --port 0 --latency 200`` (one engine worker: a paragraph's
-engine work, a few ms, runs inside the latency, see docs/offline-service.md) and ``rephrase-ls``
+Starts ``rephrase-ls offline-service --port 0 --latency 200 --overlap-latency`` (one engine
+worker: a paragraph's engine work, a few ms, runs inside the latency, see
+docs/offline-service.md) and ``rephrase-ls``
 with ``REPHRASE_API_KEY`` set and ``serverUrl`` in the workspace's ``.rephrase.toml``, as a
 VS Code-like client (resolves ``edit`` lazily, versioned document changes). A generated Markdown
 document is opened; for ``--resolves`` different paragraphs (so the improvement cache never
@@ -85,7 +86,7 @@ async def run(resolves: int, warm_up: int, latency: float, seed: int) -> int:
     lines = document.paragraph_lines
     if len(lines) < 2 * (resolves + warm_up) + 1:
         raise RuntimeError("the document has too few paragraphs")
-    service = offline_service("--latency", f"{latency:g}", "--workers", "1")
+    service = offline_service("--latency", f"{latency:g}", "--workers", "1", "--overlap-latency")
     with service as (url, _process), workspace(url) as root:
         # Different paragraphs of the same shape (the server's own are kept for it).
         tail = lines[warm_up + resolves :] + lines[:warm_up]
