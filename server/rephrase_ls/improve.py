@@ -331,6 +331,60 @@ async def improve_paragraphs(
     on_progress: Callable[[int, int], None] | None = None,
     clips: Sequence[Clip] | None = None,
 ) -> Outcome:
+    """Improve the paragraphs (see :func:`improve_in_one_language`); when the service refuses
+    because some paragraphs are in another language than ``target_lang`` (a quotation, a
+    passage in another language), leave those as they are, say so, and improve the rest.
+
+    The paragraphs are checked one by one only after such a refusal, so the usual case pays
+    nothing; answers already received were cached and are not paid for twice.
+    """
+    from rephrase_ls.service.errors import BadRequest
+
+    try:
+        return await improve_in_one_language(
+            backend, text, paragraphs, mode, cache, on_progress, clips
+        )
+    except BadRequest:
+        if mode.target_lang is None or len(paragraphs) < 2:
+            raise
+        base = mode.target_lang.split("-")[0].lower()
+        keep: list[int] = []
+        foreign: list[tuple[int, str]] = []
+        for index, paragraph in enumerate(paragraphs):
+            language = detect(paragraph.prose)
+            if language is not None and language != base:
+                foreign.append((index, language))
+            else:
+                keep.append(index)
+        if not foreign or not keep:
+            raise
+        clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
+        outcome = await improve_in_one_language(
+            backend,
+            text,
+            [paragraphs[i] for i in keep],
+            mode,
+            cache,
+            on_progress,
+            [clip_of[i] for i in keep],
+        )
+        outcome.refused[:0] = [
+            f"{_paragraph_label(text, paragraphs[i], i)} was left as it is: it is in {language}, "
+            f"not {mode.target_lang} (improving and translating at once is not possible)"
+            for i, language in foreign
+        ]
+        return outcome
+
+
+async def improve_in_one_language(
+    backend: Backend,
+    text: str,
+    paragraphs: Sequence[Paragraph],
+    mode: Mode,
+    cache: ImprovementCache,
+    on_progress: Callable[[int, int], None] | None = None,
+    clips: Sequence[Clip] | None = None,
+) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
     Each paragraph is rebuilt (and its word edits computed) as soon as its answer arrives,

@@ -188,3 +188,23 @@ def test_an_unsupported_language_is_left_alone_with_advice(tmp_path: Path) -> No
     assert "--language" in result.stderr and "was not changed" in result.stderr
     assert "X-Trace-ID" not in result.stderr  # the library's log lines are not repeated
     assert doc.read_text(encoding="utf-8") == text
+
+
+def test_a_passage_in_another_language_is_left_alone_and_the_rest_improved(tmp_path: Path) -> None:
+    doc = tmp_path / "mixed.md"
+    quote = (
+        "> Wir müssen die Farben dieser Seite vor dem Treffen morgen früh noch einmal "
+        "gründlich besprechen."
+    )
+    doc.write_text(
+        "We need to organize the the colors of this page before the meeting starts.\n\n"
+        f"{quote}\n\nthis is the end of the the document.\n",
+        encoding="utf-8",
+    )
+    result = run("improve", "--write", str(doc), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "paragraph 2 (line 3" in result.stderr and "it is in de" in result.stderr
+    assert doc.read_text(encoding="utf-8") == (
+        "We need to organize the colors of this page before the meeting starts.\n\n"
+        f"{quote}\n\nThis is the end of the document.\n"
+    )
