@@ -202,7 +202,7 @@ async def test_429_then_success_honours_retry_after() -> None:
             assert sleep.delays == [0.2, 0.2]
 
 
-async def test_503_then_success_backs_off() -> None:
+async def test_500_then_success_backs_off() -> None:
     with offline_service(fail=[(500, 1)]) as url:
         sleep = RecordingSleep()
 

@@ -423,8 +423,13 @@ class ServiceClient:
         params: dict[str, str] | None = None,
         content: bytes | None = None,
         content_type: str | None = None,
+        expected: frozenset[int] = frozenset(),
     ) -> httpx.Response:
-        """Send with retries within ``deadline_at`` and return the 2xx response."""
+        """Send with retries within ``deadline_at`` and return the 2xx response.
+
+        A failure with a status in ``expected`` (a probe whose refusal is handled) is logged at
+        INFO, not WARNING.
+        """
         url = self.base_url + path
         headers = self._headers(content_type)
         retry = 0
@@ -450,7 +455,8 @@ class ServiceClient:
             status = error.status if error.status is not None else type(error).__name__
             error.retries = retry
             if not error.retryable or retry >= self.config.max_retries:
-                log.warning(
+                log.log(
+                    logging.INFO if error.status in expected else logging.WARNING,
                     "%s %s failed: %s (X-Trace-ID %s): %s",
                     method,
                     path,
@@ -507,9 +513,16 @@ class ServiceClient:
             ) from None
 
     async def _get_json(
-        self, path: str, what: str, deadline_at: float, params: dict[str, str] | None = None
+        self,
+        path: str,
+        what: str,
+        deadline_at: float,
+        params: dict[str, str] | None = None,
+        expected: frozenset[int] = frozenset(),
     ) -> Any:
-        response = await self._send("GET", path, params=params, deadline_at=deadline_at, what=what)
+        response = await self._send(
+            "GET", path, params=params, deadline_at=deadline_at, what=what, expected=expected
+        )
         return self._json(response, what)
 
     async def _get_for_product(self, path: str, product: str, what: str) -> Any:
@@ -519,7 +532,11 @@ class ServiceClient:
         deadline_at = self._deadline_at()
         param = self._product_param
         try:
-            return await self._get_json(path, what, deadline_at, {param: product})
+            # A 400 here may be the later shape's "renamed to resource", and a 404 a removed
+            # endpoint: both are handled, so they are not warnings.
+            return await self._get_json(
+                path, what, deadline_at, {param: product}, expected=frozenset({400, 404})
+            )
         except BadRequest as exc:
             if param != "product" or not _says_product_renamed(exc.service_message):
                 raise
@@ -539,7 +556,9 @@ class ServiceClient:
         what = "the product list"
         deadline_at = self._deadline_at()
         try:
-            data = await self._get_json(self._products_path, what, deadline_at)
+            data = await self._get_json(
+                self._products_path, what, deadline_at, expected=frozenset({404})
+            )
         except NotFound:
             if self._products_path != PRODUCTS_PATH:
                 raise
