@@ -19,16 +19,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import re
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _lsp_client import (
+    LISTENING,
     LspClient,
     load_average,
     markdown_document,
@@ -72,14 +76,38 @@ def count_edits(resolved: dict[str, Any]) -> int:
     )
 
 
-async def run(size: int, latency: float, concurrency: int, seed: int) -> int:
+@contextlib.contextmanager
+def fake_service(latency: float) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``bench/_fake_service.py``: the offline service's lists, a rephrase costing ~no CPU."""
+    script = Path(__file__).with_name("_fake_service.py")
+    process = subprocess.Popen(
+        [sys.executable, str(script), "--latency", f"{latency:g}"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line.startswith(LISTENING):
+            raise RuntimeError(f"the fake service did not start: {line!r}")
+        yield line[len(LISTENING) :].strip(), process
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+async def run(size: int, latency: float, concurrency: int, seed: int, backend: str) -> int:
     import httpx
 
     document = markdown_document(size, seed)
     warm = markdown_document(20_000, seed + 1)
     # --overlap-latency: the service's own processing happens within its latency, as with a
     # real service, so the figure measures the language server, not the offline engine's CPU.
-    service = offline_service("--latency", f"{latency:g}", "--preload", "--overlap-latency")
+    service = (
+        offline_service("--latency", f"{latency:g}", "--preload", "--overlap-latency")
+        if backend == "offline"
+        else fake_service(latency)
+    )
     with service as (url, _process), workspace(url) as root:
         (root / ".rephrase.toml").write_text(
             f'serverUrl = "{url}"\nmaxConcurrency = {concurrency}\n', encoding="utf-8"
@@ -139,10 +167,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=100.0, help="ms")
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--backend",
+        choices=["offline", "fake"],
+        default="offline",
+        help="the offline service (its engine shares the 2 cores with the server), or "
+        "bench/_fake_service.py (a rephrase costing ~no CPU: the server's own figure)",
+    )
     args = parser.parse_args(argv)
     if args.latency <= 0 or args.concurrency < 1 or args.size < 10_000:
         parser.error("--latency must be > 0, --concurrency ≥ 1, --size ≥ 10000")
-    return asyncio.run(run(args.size, args.latency, args.concurrency, args.seed))
+    return asyncio.run(run(args.size, args.latency, args.concurrency, args.seed, args.backend))
 
 
 if __name__ == "__main__":
