@@ -423,11 +423,14 @@ def markdown_document(size: int = 1_000_000, seed: int = 1) -> Document:
 @contextlib.contextmanager
 def offline_service(*args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``rephrase-ls offline-service --port 0 ARGS`` in its own process; its address."""
-    process = subprocess.Popen(
-        [*SERVER, "offline-service", "--port", "0", *args],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    with service_process([*SERVER, "offline-service", "--port", "0", *args]) as started:
+        yield started
+
+
+@contextlib.contextmanager
+def service_process(command: list[str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """A service ``command`` that prints the offline service's "listening on" line; its address."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()

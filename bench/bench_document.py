@@ -22,23 +22,21 @@ import asyncio
 import contextlib
 import math
 import re
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _lsp_client import (
-    LISTENING,
     LspClient,
     load_average,
     markdown_document,
     offline_service,
     rss_mb,
     server_env,
+    service_process,
     workspace,
 )
 
@@ -76,24 +74,10 @@ def count_edits(resolved: dict[str, Any]) -> int:
     )
 
 
-@contextlib.contextmanager
-def fake_service(latency: float) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def fake_service(latency: float) -> contextlib.AbstractContextManager[tuple[str, Any]]:
     """``bench/_fake_service.py``: the offline service's lists, a rephrase costing ~no CPU."""
     script = Path(__file__).with_name("_fake_service.py")
-    process = subprocess.Popen(
-        [sys.executable, str(script), "--latency", f"{latency:g}"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        if not line.startswith(LISTENING):
-            raise RuntimeError(f"the fake service did not start: {line!r}")
-        yield line[len(LISTENING) :].strip(), process
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
+    return service_process([sys.executable, str(script), "--latency", f"{latency:g}"])
 
 
 async def run(size: int, latency: float, concurrency: int, seed: int, backend: str) -> int:
