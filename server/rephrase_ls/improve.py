@@ -183,14 +183,12 @@ class ImprovementCache:
         self._items = OrderedDict()
         self._chars = 0
         self.max_chars = max_chars
-        self.hits = 0
 
     def get(self, backend: str, text: str, mode: Mode) -> tuple[str, str] | None:
         key = (backend, text, mode.target_lang, mode.writing_style, mode.tone)
         value = self._items.get(key)
         if value is not None:
             self._items.move_to_end(key)
-            self.hits += 1
         return value
 
     def put(self, backend: str, text: str, mode: Mode, improved: str, detected: str) -> None:

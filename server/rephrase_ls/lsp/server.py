@@ -185,13 +185,6 @@ class RephraseServer(LanguageServer):
 
     # -- documents ---------------------------------------------------------------------------------
 
-    def document(self, uri: str) -> TextDocument:
-        """The open document, or a clear error when the editor never opened it."""
-        doc = self.workspace.text_documents.get(uri)
-        if doc is None:
-            raise KeyError(uri)
-        return doc
-
     def state(self, doc: TextDocument) -> DocumentState:
         """Derived state for the document's current version, cached."""
         current = self.documents.get(doc.uri)
@@ -284,19 +277,6 @@ class RephraseServer(LanguageServer):
                 f"rephrase-ls: could not load the service's language list: {exc.message}",
                 types.MessageType.Warning,
             )
-
-
-SERVER_COMMANDS = (
-    "rephrase.listStyles",
-    "rephrase.setStyle",
-    "rephrase.setTone",
-    "rephrase.setLanguage",
-    "rephrase.languages",
-    "rephrase.pairFeatures",
-    "rephrase.usage",
-    "rephrase.improve",
-    "rephrase.applyAction",
-)
 
 
 def create_server() -> RephraseServer:
