@@ -624,23 +624,25 @@ async def test_language_rule_on_long_texts(client: httpx.AsyncClient) -> None:
 
 
 async def test_latency_knob(make_client: ClientFactory) -> None:
-    client = make_client(OfflineOptions(latency_ms=1000))
+    client = make_client(OfflineOptions(latency_ms=1500))
     start = time.perf_counter()
-    assert (await rephrase(client, text=[EN], target_lang="en-US")).status_code == 200
-    assert time.perf_counter() - start >= 1.0
-    # Lists are not delayed (a wide margin: the machine may be loaded).
-    start = time.perf_counter()
-    await client.get("/v2/usage")
-    assert time.perf_counter() - start < 1.0
+    improving = asyncio.ensure_future(rephrase(client, text=[EN], target_lang="en-US"))
+    # Lists are not delayed: the usage answer comes while the rephrase still waits.
+    assert (await client.get("/v2/usage")).status_code == 200
+    assert not improving.done()
+    assert (await improving).status_code == 200
+    assert time.perf_counter() - start >= 1.5
 
 
 async def test_latency_does_not_block_other_requests(make_client: ClientFactory) -> None:
-    client = make_client(OfflineOptions(latency_ms=600))
+    client = make_client(OfflineOptions(latency_ms=1500))
     start = time.perf_counter()
     responses = await asyncio.gather(
         *(rephrase(client, text=[EN], target_lang="en-US") for _ in range(5)))
     assert all(r.status_code == 200 for r in responses)
-    assert time.perf_counter() - start < 2.4  # 5 × 600 ms in sequence would be 3 s
+    # 5 × 1.5 s in sequence would be 7.5 s; together they take 1.5 s and a little. The bound
+    # is wide on purpose: the machine may be loaded.
+    assert time.perf_counter() - start < 5.0
 
 
 async def test_fail_knob_in_order_then_success(make_client: ClientFactory) -> None:
@@ -803,17 +805,17 @@ async def test_latency_is_added_or_overlaps_the_engine_work(
     assert started[-1] - start >= 0.3  # the work waited for the latency
     assert time.perf_counter() - start >= 0.3
 
-    overlapping = OfflineOptions(latency_ms=600, overlap_latency=True)
+    overlapping = OfflineOptions(latency_ms=1500, overlap_latency=True)
     start = time.perf_counter()
     response = await rephrase(make_client(overlapping), text=[EN], target_lang="en-US")
     assert response.status_code == 200
     assert response.json()["improvements"][0]["text"] == real_improve(EN, "en-us")
-    assert started[-1] - start < 0.6  # the work began during the latency
-    assert time.perf_counter() - start >= 0.6  # and the answer still waited for it
+    assert started[-1] - start < 1.5  # the work began during the latency
+    assert time.perf_counter() - start >= 1.5  # and the answer still waited for it
     # Errors found by that work still wait for the latency and come in their turn: 403 first.
     start = time.perf_counter()
     refused = await rephrase(make_client(overlapping, key="a:fx"), text=[EN], target_lang="xx")
-    assert refused.status_code == 403 and time.perf_counter() - start >= 0.6
+    assert refused.status_code == 403 and time.perf_counter() - start >= 1.5
 
 
 def test_api_errors_survive_pickling() -> None:

@@ -277,17 +277,13 @@ def test_any_answer_is_laid_out_without_splitting_or_losing_words(
         assert lines_in_result <= len(paragraph.lines) + improved.count("\n")
 
 
-def test_selecting_in_a_one_megabyte_document_is_fast() -> None:
-    import time
-
+def test_selecting_anywhere_in_a_one_megabyte_document() -> None:
+    # How fast is measured by bench/bench_code_actions.py, not asserted here.
     text = ("A wrapped line of prose that goes on\nand on for a while.\n\n- item\n\n") * 15_000
     blocks = plain_blocks(text)
-    started = time.perf_counter()
     for offset in range(0, len(text), len(text) // 1000):
         (paragraph,) = select_paragraphs(text, offset, offset, blocks) or (None,)
         assert paragraph is None or paragraph.start - 2 <= offset <= paragraph.end
-    elapsed = time.perf_counter() - started
-    assert elapsed < 1.0, elapsed  # about a thousand code-action look-ups
 
 
 def test_line_breaks_in_the_answer_never_drop_a_line_prefix() -> None:

@@ -121,22 +121,15 @@ def test_encoding_names_are_normalized() -> None:
     assert normalize_encoding("utf_32") == "utf-32"
 
 
-def test_large_document_set_up_and_lookups_are_fast() -> None:
-    import time
-
+def test_large_document_lookups_round_trip() -> None:
+    # How fast is measured by bench/, not asserted here (machines are shared and noisy).
     text = ("Zeile mit Umlauten äöü und 😀 Emoji.\n" * 30_000)[:1_000_000]
-    started = time.perf_counter()
     index = LineIndex(text)
-    index.position(len(text) - 1, "utf-16")
-    index.position(len(text) - 1, "utf-8")
-    setup = time.perf_counter() - started
-    started = time.perf_counter()
-    for n in range(10_000):
-        line, character = index.position((n * 97) % len(text), "utf-16")
-        index.offset(line, character, "utf-16")
-    lookups = time.perf_counter() - started
-    assert setup < 2.0, setup
-    assert lookups < 1.0, lookups  # 20 000 conversions: O(log n) each
+    assert index.position(len(text) - 1, "utf-8")[0] == text.count("\n")
+    for n in range(2_000):
+        offset = (n * 97) % len(text)
+        line, character = index.position(offset, "utf-16")
+        assert index.offset(line, character, "utf-16") == offset
 
 
 @settings(max_examples=40)
