@@ -369,7 +369,15 @@ def _row_start(text: str, start: int, end: int) -> tuple[int, int]:
 def _table_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Cell spans of a table row: split at unescaped pipes, outer pipes dropped."""
     s, e = _row_start(text, start, end)
-    cells = [m.span(1) for m in _CELL.finditer(text, s, e)]
+    if text.find("\\", s, e) < 0:
+        # no escapes (nearly every row): the cells are the pieces between pipes, which
+        # str.split finds several times faster than the pattern
+        cells = []
+        for cell in text[s:e].split("|"):
+            cells.append((s, s + len(cell)))
+            s += len(cell) + 1
+    else:
+        cells = [m.span(1) for m in _CELL.finditer(text, s, e)]
     if len(cells) > 1 and cells[-1][0] == cells[-1][1]:
         cells.pop()  # after the closing pipe
     return cells
@@ -476,6 +484,15 @@ class _Scanner:
         """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
         text, pending = self.text, self.pending
         s, e = _row_start(text, start, self.lines.ends[line])
+        if text.find("\\", s, e) < 0:
+            # no escapes: split at every pipe, as `_table_cells` does
+            for cell in text[s:e].split("|"):
+                n = len(cell)
+                lead = n - len(cell.lstrip(_SPACE))
+                if lead < n:  # not blank
+                    pending.append(((s + lead, s + len(cell.rstrip(_SPACE))),))
+                s += n + 1
+            return
         for m in _CELL_CONTENT.finditer(text, s, e):
             cs, ce = m.span(1)
             if cs < ce:  # it starts with neither a space nor a tab: only its end may need trimming
@@ -498,134 +515,232 @@ class _Scanner:
         containers = self.containers  # changed in place only
         for i in range(first, len(starts)):
             s, e = starts[i], ends[i]
-            # Fast paths for the most common top-level lines (the general step is `_line`),
-            # by the open leaf block first; each does what `_line` would do for that line.
-            if not containers:
-                leaf = self.leaf
-                if s == e:
-                    if leaf == _PARA:
-                        self._emit_para(para)
-                        self.para = para = []
-                        self.leaf = _NONE
-                    elif leaf == _TABLE or (leaf == _HTML and self.html_end is None):
-                        self.leaf = _NONE
-                    continue  # code, fenced or indented, and math go on over blank lines
-                c = text[s]
-                if leaf <= _PARA:  # _NONE or _PARA
-                    if c.isalpha() or c in _PLAIN_START:
-                        if leaf == _PARA:
-                            para.append((i, s))
-                        else:
-                            self.leaf = _PARA
-                            self.para = para = [(i, s)]
-                        continue
-                    if c in "`~":
-                        m = _FENCE.match(text, s, e)
-                        if m is not None:
-                            self._close_para()
-                            self.leaf = _FENCED
-                            self.fence_char = c
-                            self.fence_len = len(m.group(1) or m.group(2))
-                            para = self.para
-                            continue
-                    elif (
-                        # a table row (a delimiter row holds a "-"), a line starting with a
-                        # number that is not a list marker, or inline math: paragraph text
-                        (c == "|" and (leaf == _NONE or text.find("-", s, e) < 0))
-                        or ("0" <= c <= "9" and _ORDERED.match(text, s, e) is None)
-                        or (c == "$" and (leaf == _PARA or not text.startswith("$$", s)))
-                    ):
-                        if leaf == _PARA:
-                            para.append((i, s))
-                        else:
-                            self.leaf = _PARA
-                            self.para = para = [(i, s)]
-                        continue
-                elif leaf == _FENCED:
-                    # code: only a fence character at most 3 spaces in may close the block
-                    if c == " ":
-                        p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
-                        if p == e or (
-                            text[p] != "\t" and (p - s >= 4 or text[p] != self.fence_char)
-                        ):
-                            continue
-                    elif c != self.fence_char and c != "\t":
-                        continue
-                    line(i, s, e)
+            # Fast paths for the most common lines (the general step is `_line`), by the open
+            # leaf block first; each does what `_line` would do for that line.
+            if containers:
+                # inside list items only, `_in_items` takes most lines; when it closes every
+                # container, the line is a top-level one and goes on below
+                done = _QUOTE not in containers and self._in_items(i, s, e)
+                if done or containers:
+                    if not done:
+                        line(i, s, e)
                     para = self.para
                     continue
-                elif leaf == _MATH:
-                    if text[s:e].rstrip().endswith("$$"):
-                        self.leaf = _NONE
+            leaf = self.leaf
+            if s == e:
+                if leaf == _PARA:
+                    self._emit_para(para)
+                    self.para = para = []
+                    self.leaf = _NONE
+                elif leaf == _TABLE or (leaf == _HTML and self.html_end is None):
+                    self.leaf = _NONE
+                continue  # code, fenced or indented, and math go on over blank lines
+            c = text[s]
+            if leaf <= _PARA:  # _NONE or _PARA
+                if c.isalpha() or c in _PLAIN_START:
+                    if leaf == _PARA:
+                        para.append((i, s))
+                    else:
+                        self.leaf = _PARA
+                        self.para = para = [(i, s)]
                     continue
-                elif leaf == _HTML:
-                    html_end = self.html_end
-                    if html_end is None:
-                        if _BLANK.match(text, s, e) is not None:
-                            self.leaf = _NONE
-                    elif html_end.search(text, s, e) is not None:
-                        self.leaf = _NONE
-                    continue
-                elif c == "|" and leaf == _TABLE:
-                    self._emit_row(i, s)  # a `|` never starts another block
-                    continue
-                elif leaf == _CODE and (c == "\t" or text.startswith("    ", s)):
-                    continue
-                if c == "#":  # in a paragraph, a table, indented code or no block
-                    m = _ATX.match(text, s, e)
+                if c in "`~":
+                    m = _FENCE.match(text, s, e)
                     if m is not None:
-                        self._close_leaf()
-                        close = _ATX_CLOSE.search(text, m.end(), e)
-                        self._emit(m.end(), e if close is None else close.start())
-                        para = self.para
-                        continue
-            elif self._items_only:
-                leaf = self.leaf
-                if s == e:
-                    if leaf <= _PARA:  # _NONE or _PARA
-                        # a blank line inside list items: ends the paragraph, the items go on
                         self._close_para()
+                        self.leaf = _FENCED
+                        self.fence_char = c
+                        self.fence_len = len(m.group(1) or m.group(2))
                         para = self.para
                         continue
-                    if leaf in (_FENCED, _CODE, _MATH):
-                        continue  # they go on over blank lines
-                elif leaf <= _PARA or leaf == _FENCED:
-                    # a line indented (with spaces) at least to the innermost item's content:
-                    # every container matches, so only the leaf decides
-                    spaces = _SPACES.match(text, s, e)
-                    p = spaces.end() if spaces is not None else s
-                    extra = p - s - containers[-1][1]
-                    if p < e and extra >= 0 and text[p] != "\t":
-                        c = text[p]
-                        if leaf == _FENCED:
-                            if c != self.fence_char or extra >= 4:
-                                continue
-                        elif extra < 4:
-                            if c.isalpha() or c in _PLAIN_START:
-                                if leaf == _PARA:
-                                    para.append((i, p))
-                                else:
-                                    self.leaf = _PARA
-                                    self.para = para = [(i, p)]
-                                continue
-                            if c in "`~":
-                                m = _FENCE.match(text, p, e)
-                                if m is not None:
-                                    self._close_para()
-                                    self.leaf = _FENCED
-                                    self.fence_char = c
-                                    self.fence_len = len(m.group(1) or m.group(2))
-                                    para = self.para
-                                    continue
+                elif c in "-+*" or "0" <= c <= "9":
+                    if c >= "0" and _ORDERED.match(text, s, e) is None:
+                        # a line starting with a number that is not a list marker: text
+                        if leaf == _PARA:
+                            para.append((i, s))
+                        else:
+                            self.leaf = _PARA
+                            self.para = para = [(i, s)]
+                        continue
+                    if self._list_item(i, s, s, e, 0):
+                        para = self.para
+                        continue
+                elif (
+                    # a table row (a delimiter row holds a "-") or inline math: paragraph text
+                    (c == "|" and (leaf == _NONE or text.find("-", s, e) < 0))
+                    or (c == "$" and (leaf == _PARA or not text.startswith("$$", s)))
+                    # a link text or image, not a footnote nor a link reference definition
+                    # (which cannot interrupt a paragraph)
+                    or (
+                        c == "["
+                        and not text.startswith("[^", s)
+                        and (leaf == _PARA or not self._is_ref_def(s, e))
+                    )
+                ):
+                    if leaf == _PARA:
+                        para.append((i, s))
+                    else:
+                        self.leaf = _PARA
+                        self.para = para = [(i, s)]
+                    continue
+            elif leaf == _FENCED:
+                # code: only a fence character at most 3 spaces in may close the block
+                p = s if c != " " else _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
+                if p < e and text[p] == "\t":
+                    line(i, s, e)
+                elif (
+                    p < e and p - s < 4 and text[p] == self.fence_char and self._closes_fence(p, e)
+                ):
+                    self.leaf = _NONE
+                continue
+            elif leaf == _MATH:
+                if text[s:e].rstrip().endswith("$$"):
+                    self.leaf = _NONE
+                continue
+            elif leaf == _HTML:
+                html_end = self.html_end
+                if html_end is None:
+                    if _BLANK.match(text, s, e) is not None:
+                        self.leaf = _NONE
+                elif html_end.search(text, s, e) is not None:
+                    self.leaf = _NONE
+                continue
+            elif c == "|" and leaf == _TABLE:
+                self._emit_row(i, s)  # a `|` never starts another block
+                continue
+            elif leaf == _CODE and (c == "\t" or text.startswith("    ", s)):
+                continue
+            if c == "#":  # in a paragraph, a table, indented code or no block
+                m = _ATX.match(text, s, e)
+                if m is not None:
+                    self._close_leaf()
+                    close = _ATX_CLOSE.search(text, m.end(), e)
+                    self._emit(m.end(), e if close is None else close.start())
+                    para = self.para
+                    continue
             line(i, s, e)
             para = self.para
         self._close_leaf()
         return self._finish()
 
-    @property
-    def _items_only(self) -> bool:
-        """Whether every open container is a list item (blank lines keep them open)."""
-        return _QUOTE not in self.containers
+    def _in_items(self, i: int, s: int, e: int) -> bool:
+        """Fast paths for a line when every open container is a list item; ``False`` if the
+        line needs `_line` or, with every container closed, is a top-level line.
+
+        Only lines indented with spaces are taken: blank lines, paragraph text and fences at
+        the innermost item's content, lazy continuation lines, new list items at any depth,
+        and any other line that closes every item.
+        """
+        text, containers = self.text, self.containers
+        leaf = self.leaf
+        if s == e:
+            if leaf <= _PARA:  # _NONE or _PARA
+                # a blank line inside list items: ends the paragraph, the items go on
+                self._close_para()
+                return True
+            return leaf in (_FENCED, _CODE, _MATH)  # they go on over blank lines
+        if leaf > _PARA and leaf != _FENCED:
+            return False
+        p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
+        if p == e or text[p] == "\t":
+            return False
+        c = text[p]
+        marker = c in "-+*" or "0" <= c <= "9"
+        extra = p - s - containers[-1][1]
+        if extra >= 0:
+            # indented at least to the innermost item's content: every container matches,
+            # so only the leaf decides
+            if leaf == _FENCED:
+                if c == self.fence_char and extra < 4 and self._closes_fence(p, e):
+                    self.leaf = _NONE
+                return True
+            if extra >= 4:
+                return False
+            if c.isalpha() or c in _PLAIN_START:
+                if leaf == _PARA:
+                    self.para.append((i, p))
+                else:
+                    self.leaf = _PARA
+                    self.para = [(i, p)]
+                return True
+            if c in "`~":
+                m = _FENCE.match(text, p, e)
+                if m is not None:
+                    self._close_para()
+                    self.leaf = _FENCED
+                    self.fence_char = c
+                    self.fence_len = len(m.group(1) or m.group(2))
+                    return True
+                return False
+            return marker and self._list_item(i, s, p, e, len(containers))
+        # less indented: the items up to the first one it does not reach stay open
+        if leaf == _PARA and (c.isalpha() or c in _PLAIN_START):
+            self.para.append((i, p))  # a lazy continuation line
+            return True
+        matched = 0
+        for _, indent in containers:
+            if indent > p - s:
+                break
+            matched += 1
+        if marker and self._list_item(i, s, p, e, matched):
+            return True
+        if matched == 0 and (leaf != _PARA or self._starts_block(p, e, p - s, lazy=True)):
+            # not a lazy continuation: every item ends, the line is a top-level one
+            self._close_leaf()
+            containers.clear()
+        return False
+
+    def _list_item(self, i: int, s: int, p: int, e: int, matched: int) -> bool:
+        """Fast path for a list item whose text starts with a letter: ``p`` is its marker,
+        indented with spaces only; ``matched`` is the number of open containers it continues.
+
+        Closes the open leaf block and the other containers, opens the item and starts its
+        paragraph, as `_line` would; ``False`` (nothing done) for any other line.
+        """
+        text, containers = self.text, self.containers
+        if p - s - (containers[matched - 1][1] if matched else 0) >= 4:
+            return False  # indented code or a lazy continuation line
+        m = (_BULLET if text[p] in "-+*" else _ORDERED).match(text, p, e)
+        if m is None:
+            return False
+        after = m.end()
+        q = _SPACES.match(text, after, e).end()  # type: ignore[union-attr]
+        if q == e or not 0 < q - after <= 4:
+            return False  # an empty item, or one whose text is indented code
+        c = text[q]
+        if not (c.isalpha() or c in _PLAIN_START):
+            return False  # the text might open a block or another container
+        if (
+            self.leaf == _PARA
+            and matched == len(containers)
+            and m.re is _ORDERED
+            and m.group(1) != "1"
+        ):
+            return False  # it cannot interrupt a paragraph: paragraph text
+        self._close_leaf()
+        del containers[matched:]
+        containers.append(("i", q - s))  # the marker and the spaces are one column each
+        self.leaf = _PARA
+        self.para = [(i, q)]
+        return True
+
+    def _closes_fence(self, p: int, e: int) -> bool:
+        """Whether the line whose text starts at ``p`` (at most 3 columns in) closes the open
+        fenced code block: a run of its fence character at least as long, then only spaces.
+        """
+        text = self.text
+        m = _FENCE_RUN.match(text, p, e)
+        return (
+            m is not None
+            and text[p] == self.fence_char
+            and m.end() - p >= self.fence_len
+            and not text[m.end() : e].strip()
+        )
+
+    def _is_ref_def(self, p: int, e: int) -> bool:
+        """Whether the line at ``p`` is a link reference definition (one line, not prose)."""
+        m = _REF_DEF.match(self.text, p, e)
+        return m is not None and bool(self.text[m.end() : e].strip())
 
     def _front_matter(self) -> int:
         text, starts, ends = self.text, self.lines.starts, self.lines.ends
@@ -859,12 +974,14 @@ class _Scanner:
                 self.leaf = _HTML
                 self.html_end = None
                 return
-        if self.leaf != _PARA and ch == "[" and not text.startswith("[^", p):
-            m = _REF_DEF.match(text, p, e)
-            if m is not None and text[m.end() : e].strip():
-                # a link reference definition (one line) is not prose
-                self._close_leaf()
-                return
+        if (
+            self.leaf != _PARA
+            and ch == "["
+            and not text.startswith("[^", p)
+            and self._is_ref_def(p, e)
+        ):
+            self._close_leaf()
+            return
         if self.leaf == _PARA:
             if "-" in text[p:e] and _TABLE_DELIM.match(text, p, e):
                 hl, hs = self.para[-1]
