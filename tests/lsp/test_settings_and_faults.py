@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -257,6 +258,60 @@ async def _start(tmp_path: Path, params_hook=None, configuration=None, env=None)
         params_hook(params)
     await client.initialize_session(params)
     return client, ed
+
+
+def _answer_configuration(client: LanguageClient, gate: asyncio.Event) -> None:
+    """Make the client answer ``workspace/configuration`` only once ``gate`` is set."""
+    client.protocol.fm._features.pop(types.WORKSPACE_CONFIGURATION)
+
+    @client.feature(types.WORKSPACE_CONFIGURATION)
+    async def late(ls: LanguageClient, params: types.ConfigurationParams) -> list[Any]:
+        await gate.wait()
+        return [ls.get_configuration(section=i.section, scope_uri=i.scope_uri)
+                for i in params.items]
+
+
+async def test_code_actions_wait_for_settings_on_their_way(tmp_path: Path) -> None:
+    client, ed = await _start(tmp_path, configuration={"": {"actions": ["improve"]}})
+    gate = asyncio.Event()
+    _answer_configuration(client, gate)
+    try:
+        uri = ed.open("a.md", "We need to organize the colors of this page soon.\n")
+        listing = asyncio.ensure_future(ed.code_actions(uri, (0, 0), (0, 5)))
+        await asyncio.sleep(0.3)
+        assert not listing.done()  # waiting for the editor's settings, not using defaults
+        gate.set()
+        assert list(by_title(await listing)) == ["Improve"]
+    finally:
+        gate.set()
+        await client.shutdown_session()
+        await client.stop()
+
+
+async def test_a_client_that_never_answers_configuration_is_waited_for_once(
+    tmp_path: Path,
+) -> None:
+    client, ed = await _start(tmp_path, configuration={"": {"actions": ["improve"]}})
+    gate = asyncio.Event()
+    _answer_configuration(client, gate)
+    try:
+        uri = ed.open("a.md", "We need to organize the colors of this page soon.\n")
+        # After the wait, the defaults (all actions); then no more waiting.
+        assert "Improve document" in by_title(await ed.code_actions(uri, (0, 0), (0, 5)))
+        assert "Improve document" in by_title(await ed.code_actions(uri, (0, 0), (0, 5)))
+        said = [m.message for m in client.log_messages if "did not answer" in m.message]
+        assert len(said) == 1, said
+        # When the answer comes, it is used.
+        gate.set()
+        for _ in range(200):
+            if list(by_title(await ed.code_actions(uri, (0, 0), (0, 5)))) == ["Improve"]:
+                break
+            await asyncio.sleep(0.05)
+        assert list(by_title(await ed.code_actions(uri, (0, 0), (0, 5)))) == ["Improve"]
+    finally:
+        gate.set()
+        await client.shutdown_session()
+        await client.stop()
 
 
 async def test_initialization_options_when_the_client_has_no_configuration(tmp_path: Path) -> None:

@@ -410,9 +410,13 @@ def register(server: RephraseServer) -> None:
             resolve_provider=True,
         ),
     )
-    def on_code_action(
+    async def on_code_action(
         ls: RephraseServer, params: types.CodeActionParams
     ) -> list[types.CodeAction]:
+        # Just after a document opened (or the settings changed) the editor's settings may
+        # still be on their way: wait for them (the client, not the network) so the list
+        # follows them.
+        await ls.settings.settle(params.text_document.uri)
         return list_actions(ls, params)
 
     @server.feature(types.CODE_ACTION_RESOLVE)

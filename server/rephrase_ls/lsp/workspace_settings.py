@@ -10,6 +10,7 @@ allowed to carry the API key.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,12 @@ class SettingsManager:
         self._disk: dict[Path, tuple[tuple[int, int], str]] = {}
         #: The last settings composed per project file, from the same editor values and text.
         self._composed: dict[Path, tuple[dict[str, Any], str | None, Settings]] = {}
+        #: The client's answer being awaited, per folder (one question at a time).
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: Folders whose answer took too long for ``settle``: it no longer waits for them.
+        self._slow: set[str] = set()
+        #: Bumped by ``didChangeConfiguration``: an answer asked for before it is not kept.
+        self._generation = 0
 
     # -- where things are ---------------------------------------------------------------------
 
@@ -130,6 +137,9 @@ class SettingsManager:
     def changed(self, pushed: Any) -> None:
         """``didChangeConfiguration``: forget cached editor settings."""
         self._editor.clear()
+        self._pending.clear()
+        self._slow.clear()
+        self._generation += 1
         if isinstance(pushed, dict) and pushed:
             self.pushed = pushed.get("rephrase", pushed)
         self._warned.clear()
@@ -162,23 +172,58 @@ class SettingsManager:
         cached = self._editor.get(folder)
         if cached is not None:
             return cached
-        values: dict[str, Any] = {}
-        if self._client_has_configuration:
-            try:
-                result = await self.server.workspace_configuration_async(
-                    types.ConfigurationParams(
-                        items=[types.ConfigurationItem(scope_uri=uri, section="rephrase")]
-                    )
-                )
-                first = result[0] if result else None
-                values = first if isinstance(first, dict) else {}
-            except Exception as exc:  # a client that says it can but fails
-                log.warning("workspace/configuration failed: %s", exc)
-                values = self._fallback_editor_settings()
-        else:
+        if not self._client_has_configuration:
             values = self._fallback_editor_settings()
-        self._editor[folder] = values
+            self._editor[folder] = values
+            return values
+        pending = self._pending.get(folder)
+        if pending is None:
+            pending = asyncio.ensure_future(self._ask_client(uri, folder, self._generation))
+            self._pending[folder] = pending
+
+            def forget(done: asyncio.Future[dict[str, Any]], folder: str = folder) -> None:
+                if self._pending.get(folder) is done:
+                    del self._pending[folder]
+
+            pending.add_done_callback(forget)
+        # Shielded: a cancelled request does not cancel the question other requests wait on.
+        return await asyncio.shield(pending)
+
+    async def _ask_client(self, uri: str, folder: str, generation: int) -> dict[str, Any]:
+        values: dict[str, Any]
+        try:
+            result = await self.server.workspace_configuration_async(
+                types.ConfigurationParams(
+                    items=[types.ConfigurationItem(scope_uri=uri, section="rephrase")]
+                )
+            )
+            first = result[0] if result else None
+            values = first if isinstance(first, dict) else {}
+        except Exception as exc:  # a client that says it can but fails
+            log.warning("workspace/configuration failed: %s", exc)
+            values = self._fallback_editor_settings()
+        if generation == self._generation:  # not asked before a didChangeConfiguration
+            self._editor[folder] = values
+            self._slow.discard(folder)
         return values
+
+    async def settle(self, uri: str, timeout: float = 2.0) -> None:
+        """Wait, at most ``timeout`` seconds, for the editor settings of ``uri``'s folder when
+        they are not known yet (just after a document opened or the settings changed), so that
+        requests answered from the cache use them rather than the defaults. A client that takes
+        longer is not waited for again until it has answered."""
+        folder = str(self.folder_of(uri))
+        if folder in self._editor or folder in self._slow:
+            return
+        try:
+            await asyncio.wait_for(self.fetch_editor(uri), timeout)
+        except TimeoutError:
+            self.server.note(
+                f"rephrase: the editor did not answer workspace/configuration in {timeout:.0f} s; "
+                "using the settings known so far until it does",
+                types.MessageType.Warning,
+            )
+            self._slow.add(folder)
 
     def _compose(self, uri: str, editor: dict[str, Any]) -> Settings:
         from rephrase_ls import project_file
