@@ -26,6 +26,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate
+from operator import sub
 
 from rephrase_ls.text.markup import ProseBlock, register_format
 
@@ -413,45 +414,50 @@ class _Scanner:
         The span of each block (line breaks and `>` leaders included, so that code spans and
         links may cross lines) is scanned; what is found is clipped to the segments. All spans
         are joined with NULs, which no pattern crosses, and scanned in one pass rather than one
-        call per block; a document that contains NULs itself is scanned block by block.
+        call per block; a document that contains NULs itself is scanned block by block. The
+        scanner emits the blocks in document order, apart from each other, so the spans found
+        are in block order too and the blocks come out in document order.
         """
         text, pending = self.text, self.pending
+        if not pending:
+            return []
         firsts = [segs[0][0] for segs in pending]
         lasts = [segs[-1][1] for segs in pending]
-        # protected spans of the blocks that have any: block index -> spans (text offsets)
-        found: dict[int, list[tuple[int, int]]] = {}
-        if "\x00" in text:
-            for k, (first, last) in enumerate(zip(firsts, lasts, strict=True)):
-                spans = inline_protected(text, first, last)
-                if spans:
-                    found[k] = spans
+        if "\x00" not in text:
+            joined = "\x00".join([text[s:e] for s, e in zip(firsts, lasts, strict=True)])
+            spans = _scan(joined, 0, len(joined))
+            # where each block's NUL is in `joined`: the spans of block k start before bounds[k]
+            bounds = list(accumulate(map((1).__add__, map(sub, lasts, firsts))))
         else:
-            joined = "\x00".join(map(text.__getitem__, map(slice, firsts, lasts)))
-            # offset of each block in `joined`
-            bases = [
-                0,
-                *accumulate(last - first + 1 for first, last in zip(firsts, lasts, strict=True)),
-            ]
-            k = -1
-            base = next_base = 0
-            shift = 0
-            for ms, me in _scan(joined, 0, len(joined)):
-                if ms >= next_base:
-                    k = bisect_right(bases, ms, k + 1) - 1
-                    base, next_base = bases[k], bases[k + 1]
-                    shift = firsts[k] - base
-                    spans = found[k] = []
-                spans.append((ms + shift, me + shift))
+            spans = [span for s, e in zip(firsts, lasts, strict=True) for span in _scan(text, s, e)]
+            bounds = [last + 1 for last in lasts]
+        # the spans are sorted and each lies inside one block: those of a block are the next
+        # ones that start before its bound
+        spans.append((bounds[-1], 0))  # a sentinel after every block
+        next_start = spans[0][0]
+        j = 0
         trusted = ProseBlock.trusted
         blocks = []
-        for k, segs in enumerate(pending):
-            protected = found.get(k)
-            if protected is None:
-                # a segment nearly always starts with a letter: check that before searching
+        for segs, last, bound in zip(pending, lasts, bounds, strict=True):
+            if next_start >= bound:
+                # no inline markup; a segment nearly always starts with a letter: check that
+                # before searching
                 if text[segs[0][0]].isalnum() or _has_prose(text, segs, ()):
                     blocks.append(trusted(segs))
                 continue
-            protected = _merge(protected) if len(segs) == 1 else _clip(segs, protected)
+            shift = last + 1 - bound  # from `joined` to the text
+            k = j + 1
+            next_start = spans[k][0]
+            if next_start >= bound and len(segs) == 1:  # one span in one segment: the common case
+                s, e = spans[j]
+                protected = [(s + shift, e + shift)]
+            else:
+                while next_start < bound:
+                    k += 1
+                    next_start = spans[k][0]
+                found = [(s + shift, e + shift) for s, e in spans[j:k]]
+                protected = _merge(found) if len(segs) == 1 else _clip(segs, found)
+            j = k
             # segments are trimmed and the spans sorted, disjoint and inside them: build directly
             # (a letter or digit before the first span is prose: no need to search further)
             first = segs[0][0]
@@ -520,7 +526,10 @@ class _Scanner:
             if containers:
                 # inside list items only, `_in_items` takes most lines; when it closes every
                 # container, the line is a top-level one and goes on below
-                done = _QUOTE not in containers and self._in_items(i, s, e)
+                if _QUOTE not in containers:
+                    done = self._in_items(i, s, e)
+                else:
+                    done = containers == [_QUOTE] and self._in_quote(i, s, e)
                 if done or containers:
                     if not done:
                         line(i, s, e)
@@ -536,6 +545,8 @@ class _Scanner:
                     self.leaf = _NONE
                 continue  # code, fenced or indented, and math go on over blank lines
             c = text[s]
+            if leaf == _CODE and c != " " and c != "\t":
+                self.leaf = leaf = _NONE  # a line that is not indented ends indented code
             if leaf <= _PARA:  # _NONE or _PARA
                 if c.isalpha() or c in _PLAIN_START:
                     if leaf == _PARA:
@@ -562,20 +573,69 @@ class _Scanner:
                             self.leaf = _PARA
                             self.para = para = [(i, s)]
                         continue
-                    if self._list_item(i, s, s, e, 0):
+                    if self._list_item(i, s, s, e, 0) or (c != "+" and self._rule(s, e)):
                         para = self.para
                         continue
+                elif c in "=_":
+                    if self._rule(s, e):
+                        para = self.para
+                        continue
+                elif c == ">":
+                    # a block quote whose text starts with a letter
+                    p = s + 2 if text.startswith("> ", s) else s + 1
+                    if p < e and (text[p].isalpha() or text[p] in _PLAIN_START):
+                        self._close_leaf()
+                        containers.append(_QUOTE)
+                        self.leaf = _PARA
+                        self.para = para = [(i, p)]
+                        continue
+                elif c == "<":
+                    if self._html_block(s, e):
+                        para = self.para
+                        continue
+                    if leaf == _PARA:
+                        para.append((i, s))
+                    else:
+                        self.leaf = _PARA
+                        self.para = para = [(i, s)]
+                    continue
+                elif c == " ":
+                    p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
+                    if p == e:  # a blank line
+                        self._close_leaf()
+                        para = self.para
+                        continue
+                    if p - s >= 4 and text[p] != "\t":
+                        # indented code, unless it continues a paragraph
+                        if leaf == _PARA:
+                            para.append((i, p))
+                        else:
+                            self.leaf = _CODE
+                        continue
+                    if text[p].isalpha() or text[p] in _PLAIN_START:
+                        if leaf == _PARA:
+                            para.append((i, p))
+                        else:
+                            self.leaf = _PARA
+                            self.para = para = [(i, p)]
+                        continue
+                elif c == "$" and leaf == _NONE and text.startswith("$$", s):
+                    # a math block, or display math on one line
+                    self.leaf = _NONE if text[s + 2 : e].rstrip().endswith("$$") else _MATH
+                    continue
                 elif (
-                    # a table row (a delimiter row holds a "-") or inline math: paragraph text
+                    c == "["
+                    and leaf == _NONE
+                    and text[s + 1 : s + 2] != "^"
+                    and self._is_ref_def(s, e)
+                ):
+                    continue  # a link reference definition (it cannot interrupt a paragraph)
+                elif (
+                    # a table row (a delimiter row holds a "-"), inline math, a link text or
+                    # image (not a footnote definition): paragraph text
                     (c == "|" and (leaf == _NONE or text.find("-", s, e) < 0))
                     or (c == "$" and (leaf == _PARA or not text.startswith("$$", s)))
-                    # a link text or image, not a footnote nor a link reference definition
-                    # (which cannot interrupt a paragraph)
-                    or (
-                        c == "["
-                        and not text.startswith("[^", s)
-                        and (leaf == _PARA or not self._is_ref_def(s, e))
-                    )
+                    or (c == "[" and not text.startswith("[^", s))
                 ):
                     if leaf == _PARA:
                         para.append((i, s))
@@ -688,6 +748,69 @@ class _Scanner:
             # not a lazy continuation: every item ends, the line is a top-level one
             self._close_leaf()
             containers.clear()
+        return False
+
+    def _in_quote(self, i: int, s: int, e: int) -> bool:
+        """Fast paths for a line inside one block quote; ``False`` if it needs `_line`.
+
+        Taken: blank lines (they end the quote), text that starts with a letter right after
+        the `>` and its space, and lazy continuation lines that start with a letter.
+        """
+        text = self.text
+        if s == e:
+            self._close_leaf()
+            self.containers.clear()
+            return True
+        leaf = self.leaf
+        if leaf > _PARA:
+            return False
+        if text[s] == ">":
+            p = s + 2 if text.startswith("> ", s) else s + 1
+            if p == e:  # a blank line inside the quote
+                self._close_leaf()
+                return True
+            c = text[p]
+        elif leaf == _PARA:
+            p = s  # a lazy continuation line if it is paragraph text
+            c = text[p]
+        else:
+            return False
+        if not (c.isalpha() or c in _PLAIN_START):
+            return False
+        if leaf == _PARA:
+            self.para.append((i, p))
+        else:
+            self.leaf = _PARA
+            self.para = [(i, p)]
+        return True
+
+    def _rule(self, p: int, e: int) -> bool:
+        """Whether the line at ``p`` is a thematic break, or a setext underline under a
+        paragraph; either closes the paragraph and is not prose.
+        """
+        text = self.text
+        if (self.leaf == _PARA and text[p] in "=-" and _SETEXT.match(text, p, e)) or (
+            text[p] in "*-_" and _THEMATIC.match(text, p, e)
+        ):
+            self._close_leaf()
+            return True
+        return False
+
+    def _html_block(self, p: int, e: int) -> bool:
+        """Whether an HTML block starts at ``p``: it is opened (or closed on the same line)."""
+        text = self.text
+        for start, end in _HTML_START:
+            if start.match(text, p, e):
+                self._close_leaf()
+                if end is None or not end.search(text, p, e):
+                    self.leaf = _HTML
+                    self.html_end = end
+                return True
+        if self.leaf != _PARA and _HTML_TYPE7.match(text, p, e):
+            self._close_leaf()
+            self.leaf = _HTML
+            self.html_end = None
+            return True
         return False
 
     def _list_item(self, i: int, s: int, p: int, e: int, matched: int) -> bool:
@@ -960,20 +1083,8 @@ class _Scanner:
             rest = text[p + 2 : e].rstrip()
             self.leaf = _NONE if rest.endswith("$$") else _MATH
             return
-        if ch == "<":
-            for start, end in _HTML_START:
-                if start.match(text, p, e):
-                    self._close_leaf()
-                    if end is not None and end.search(text, p, e):
-                        return
-                    self.leaf = _HTML
-                    self.html_end = end
-                    return
-            if self.leaf != _PARA and _HTML_TYPE7.match(text, p, e):
-                self._close_leaf()
-                self.leaf = _HTML
-                self.html_end = None
-                return
+        if ch == "<" and self._html_block(p, e):
+            return
         if (
             self.leaf != _PARA
             and ch == "["
@@ -1024,8 +1135,7 @@ def _markdown_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
     finally:
         if paused:
             gc.enable()
-    blocks.sort(key=lambda b: b.segments[0][0])
-    return tuple(blocks)
+    return tuple(blocks)  # in document order
 
 
 register_format(
