@@ -11,12 +11,11 @@ Importing this package is cheap: dictionaries, profiles and variant lists load o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from . import rules, styles, variants
 from .detect import detect_language
 from .spelling import LANGUAGES, match_case, speller
-from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, tokenize
+from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, scan
 from .variant_detect import detect_variant
 
 __all__ = [
@@ -126,16 +125,27 @@ def _fix_quotes(tokens: list[Token], lang: str) -> None:
                     t.text = '"' + t.text[1:-1].strip("\u00a0\u202f") + '"'
 
 
-def _shadow(tokens: Iterable[Token]) -> tuple[str, list[str]]:
+def _shadow(text: str, lang: str) -> tuple[str, list[str]]:
+    """``text`` with each protected span replaced by its sentinel, and the spans in order
+    (quoted spans with their quotes made consistent, see :func:`_fix_quotes`)."""
     parts: list[str] = []
     saved: list[str] = []
-    for t in tokens:
-        mark = _MARK_OF.get(t.kind)
+    quoted: list[int] = []
+    mark_of = _MARK_OF
+    for kind, value in scan(text):
+        mark = mark_of.get(kind)
         if mark is None:
-            parts.append(t.text)
+            parts.append(value)
         else:
+            if kind == QUOTED:
+                quoted.append(len(saved))
             parts.append(mark)
-            saved.append(t.text)
+            saved.append(value)
+    if quoted:
+        tokens = [Token(QUOTED, saved[i]) for i in quoted]
+        _fix_quotes(tokens, lang)
+        for i, token in zip(quoted, tokens, strict=True):
+            saved[i] = token.text
     return "".join(parts), saved
 
 
@@ -165,7 +175,19 @@ def _spelling(s: str, lang: str, known_lower: frozenset[str]) -> str:
             return None if corrected is None else match_case(word, corrected)
         return None
 
-    return rules.words(s, fix)
+    # Most words are right: find the few that may change first (each distinct word once, with
+    # its cached correction), and visit only those in the text.
+    maybe = set()
+    for word in rules.distinct_words(s):
+        lower = word.lower()
+        if lower in known_lower:
+            continue
+        if word == lower:
+            if checker.correction(word) is not None:
+                maybe.add(word)
+        elif word[0].isupper() and word[1:] == lower[1:] and checker.correction(lower):
+            maybe.add(word)
+    return rules.words(s, fix, only=maybe)
 
 
 def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str]) -> str:
@@ -237,9 +259,7 @@ def improve(
     mode = _parse_mode(writing_style, tone)
     if not text.strip():
         return text
-    tokens = tokenize(text)
-    _fix_quotes(tokens, lang)
-    s, saved = _shadow(tokens)
+    s, saved = _shadow(text, lang)
     original_marks = "".join(_MARKS_RE.findall(s))
 
     s = rules.tidy_spaces(s)
@@ -247,6 +267,7 @@ def improve(
     s = rules.punctuation_spacing(s, lang)
     s = rules.missing_space(s, lang)
     s = rules.doubled_words(s, lang)
+    after_doubles = s
     keep = frozenset(w.lower() for w in known_words)
     s = _spelling(s, lang, keep)
     s = _variant(s, target, keep)
@@ -259,6 +280,8 @@ def improve(
         s = rules.english_articles(s)
     s = rules.sentence_capitals(s, lang)
     # Corrections and capitals can create new doubles ("teh the", "the The"): once more, so
-    # that improving an improved text changes nothing.
-    s = rules.doubled_words(s, lang)
+    # that improving an improved text changes nothing (not needed when nothing changed since:
+    # the rule is idempotent, see tests/unit/engine/test_engine_rules.py).
+    if s != after_doubles:
+        s = rules.doubled_words(s, lang)
     return _restore(s, saved, original_marks)

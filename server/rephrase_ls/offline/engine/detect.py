@@ -23,12 +23,14 @@ import gzip
 import json
 import math
 import re
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Final
 
-from .tokens import BREAK, PUNCT, WORD, tokenize
+from .tokens import BREAK, PUNCT, RUN, WORD, scan
 
 MIN_WORDS: Final = 5
 MIN_SHORT_WORDS: Final = 3
@@ -40,41 +42,73 @@ STRONG_MARGIN: Final = 2.0
 MAX_WORDS: Final = 300
 MAX_CHARS: Final = 20_000
 _SPLIT = re.compile(r"['’-]")
+# In a run (see tokens.scan): its words, and what starts a sentence.
+_RUN_PIECES = re.compile(r"([^\W\d_]+(?:['’-][^\W\d_]+)*)|[.!?\n\r]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Profiles:
+    """The profiles merged into one table, compact: for the word with index ``k``,
+    ``probs[k * len(langs) + i]`` is its log-probability in ``langs[i]`` (a floor where that
+    profile lacks it), and bit ``i`` of ``known[k]`` says whether that profile knows it."""
+
+    langs: tuple[str, ...]
+    index: dict[str, int]
+    probs: array[float]
+    known: bytes
 
 
 @lru_cache(maxsize=1)
-def _profiles() -> tuple[dict[str, dict[str, float]], dict[str, float]]:
-    """Per-language log-probabilities and floors, loaded on first use."""
+def _profiles() -> _Profiles:
+    """The profiles, loaded on first use."""
     resource = resources.files(__package__).joinpath("data", "profiles.json.gz")
     with resource.open("rb") as raw, gzip.GzipFile(fileobj=raw) as fh:
         counts: dict[str, dict[str, int]] = json.loads(fh.read().decode("utf-8"))
-    logp: dict[str, dict[str, float]] = {}
-    floors: dict[str, float] = {}
-    for lang, words in counts.items():
+    langs = tuple(sorted(counts))
+    logp: list[dict[str, float]] = []
+    floors: list[float] = []
+    for lang in langs:
+        words = counts[lang]
         total = float(sum(words.values()))
-        logp[lang] = {w: math.log(c / total) for w, c in words.items()}
-        floors[lang] = math.log(min(words.values()) / total) - 2.0
-    return logp, floors
+        logp.append({w: math.log(c / total) for w, c in words.items()})
+        floors.append(math.log(min(words.values()) / total) - 2.0)
+    vocabulary = sorted(set().union(*logp))
+    probs = array("d")
+    known = bytearray()
+    for word in vocabulary:
+        probs.extend(table.get(word, floor) for table, floor in zip(logp, floors, strict=True))
+        known.append(sum(1 << i for i, table in enumerate(logp) if word in table))
+    index = {word: k for k, word in enumerate(vocabulary)}
+    return _Profiles(langs, index, probs, bytes(known))
 
 
-def _words(text: str) -> list[tuple[str, bool]]:
+def _words(text: str) -> Iterator[tuple[str, bool]]:
     """The plain words of ``text`` with whether each is capitalised inside a sentence. What the
     tokenizer protects (code, links, quotes, words with digits, placeholders) does not vote;
     "l'homme" gives "l" and "homme". A line break or ``. ! ?`` starts a sentence."""
-    out: list[tuple[str, bool]] = []
     sentence_start = True
-    for token in tokenize(text):
-        kind = token.kind
-        if kind == WORD:
+    for kind, value in scan(text):
+        if kind == RUN:
+            for m in _RUN_PIECES.finditer(value):
+                word = m.group(1)
+                if word is None:
+                    sentence_start = True  # . ! ? or a line break
+                    continue
+                inner = not sentence_start
+                for part in _SPLIT.split(word):
+                    if part:
+                        yield part, inner and part[0].isupper()
+                        inner = True
+                sentence_start = False
+        elif kind == WORD:
             inner = not sentence_start
-            for part in _SPLIT.split(token.text):
+            for part in _SPLIT.split(value):
                 if part:
-                    out.append((part, inner and part[0].isupper()))
+                    yield part, inner and part[0].isupper()
                     inner = True
             sentence_start = False
-        elif kind == BREAK or (kind == PUNCT and token.text[0] in ".!?"):
+        elif kind == BREAK or (kind == PUNCT and value[0] in ".!?"):
             sentence_start = True
-    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,27 +129,44 @@ class Evidence:
 
 def evidence(text: str) -> Evidence:
     """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words)."""
-    logp, floors = _profiles()
-    totals = dict.fromkeys(logp, 0.0)
-    known = dict.fromkeys(logp, 0)
-    scored = words = letters = 0
+    profiles = _profiles()
+    index = profiles.index
+    # Count the words first (the tokenizer stops at the last one needed), then score each
+    # distinct word once.
+    counted: dict[str, int] = {}
+    words = letters = 0
     for raw, capitalised in _words(text[:MAX_CHARS]):
         word = raw.lower()
-        hits = [lang for lang, table in logp.items() if word in table]
-        if not hits:
-            if capitalised:
-                continue  # a name
-        else:
-            scored += 1
-            for lang, table in logp.items():
-                totals[lang] += table.get(word, floors[lang])
-            for lang in hits:
-                known[lang] += 1
+        if capitalised and word not in index:
+            continue  # a name
+        counted[word] = counted.get(word, 0) + 1
         words += 1
         letters += len(word)
         if words >= MAX_WORDS:
             break
-    return Evidence(totals, known, scored, words, letters)
+    n = len(profiles.langs)
+    probs, known_bits = profiles.probs, profiles.known
+    totals = [0.0] * n
+    known = [0] * n
+    scored = 0
+    for word, count in counted.items():
+        k = index.get(word)
+        if k is None:
+            continue
+        scored += count
+        base = k * n
+        bits = known_bits[k]
+        for i in range(n):
+            totals[i] += count * probs[base + i]
+            if bits >> i & 1:
+                known[i] += count
+    return Evidence(
+        dict(zip(profiles.langs, totals, strict=True)),
+        dict(zip(profiles.langs, known, strict=True)),
+        scored,
+        words,
+        letters,
+    )
 
 
 def scores(text: str) -> tuple[dict[str, float], int]:

@@ -9,7 +9,7 @@ unchanged and in order. Words next to a sentinel (no space between) are never to
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 PLACEHOLDER_MARK: Final = "\ue000"
@@ -22,6 +22,11 @@ _L = r"[^\W\d_]"
 _EDGE_BEFORE = r"(?<![\w'’\-\ue000-\ue002])"
 _EDGE_AFTER = r"(?![\w'’\-\ue000-\ue002])"
 WORD_RE: Final = re.compile(_EDGE_BEFORE + _L + "+" + _EDGE_AFTER)
+# The same words found faster: a whole word can only start where a run of the characters that
+# glue to it begins, so the scan tries each run once (a word when the whole run is letters,
+# else the run is skipped). Group 1 is the word, or "" for a skipped run.
+_GLUE = r"[\w'’\-\ue000-\ue002]"
+_WORD_OR_RUN = re.compile(rf"({_L}+){_EDGE_AFTER}|{_GLUE}+")
 _HSPACE = "[ \t\u00a0\u202f]"
 
 
@@ -50,6 +55,7 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
 
 _MULTI_SPACE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]{2,}(?=\S)")
 _REPEATED_PUNCT = re.compile(r"\.{4,}|(?<!\.)\.\.(?!\.)|!{2,}|\?{2,}|,{2,}|;{2,}|:{2,}")
+_DOUBLE_MARKS: Final = ("..", "!!", "??", ",,", ";;", "::")
 _SPACE_BEFORE = re.compile(
     rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.;:!?])(?=[\s\ue000]|$)|([,;])(?={_L})"
     rf"|([.!?])(?=[A-ZÀ-ÖØ-Þ]))"
@@ -57,8 +63,12 @@ _SPACE_BEFORE = re.compile(
 _SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))")
 _NO_SPACE_BEFORE_FR = re.compile(r"(?<=[\w\ue002])([;:!?])(?=\s|$)")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
-_MISSING_SPACE_SENTENCE = re.compile(rf"(?<={_L}{_L})([.!?])(?=[A-ZÀ-ÖØ-Þ]{_L}+{_EDGE_AFTER})")
-_MISSING_SPACE_COMMA = re.compile(rf"(?<={_L}{_L})([,;])(?={_L}{_L})")
+# The mark comes first in the pattern (and the letters before it are checked behind it), so
+# the scan jumps from mark to mark.
+_MISSING_SPACE_SENTENCE = re.compile(
+    rf"([.!?])(?<={_L}{_L}[.!?])(?=[A-ZÀ-ÖØ-Þ]{_L}+{_EDGE_AFTER})"
+)
+_MISSING_SPACE_COMMA = re.compile(rf"([,;])(?<={_L}{_L}[,;])(?={_L}{_L})")
 _DOUBLED = re.compile(
     _EDGE_BEFORE + rf"({_L}+(?:['’-]{_L}+)*)((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
 )
@@ -98,6 +108,9 @@ def tidy_spaces(s: str) -> str:
 
 def repeated_punctuation(s: str) -> str:
     """``,,`` -> ``,``, ``!!!`` -> ``!``, ``..`` -> ``.``, ``.....`` -> ``...``."""
+
+    if not any(double in s for double in _DOUBLE_MARKS):
+        return s  # every alternative of the pattern needs one of these
 
     def repl(m: re.Match[str]) -> str:
         run = m.group(0)
@@ -229,11 +242,27 @@ def english_articles(s: str) -> str:
     return _A_AN.sub(repl, s)
 
 
-def words(s: str, fn: Callable[[str, int], str | None]) -> str:
-    """Replace each plain word by ``fn(word, start)`` unless it returns ``None``."""
+def words(
+    s: str, fn: Callable[[str, int], str | None], only: Iterable[str] | None = None
+) -> str:
+    """Replace each plain word by ``fn(word, start)`` unless it returns ``None``. With
+    ``only``, ``fn`` is called for those words alone (it must return ``None`` for others)."""
 
     def repl(m: re.Match[str]) -> str:
         new = fn(m.group(0), m.start())
         return m.group(0) if new is None else new
 
-    return WORD_RE.sub(repl, s)
+    if only is None:
+        return WORD_RE.sub(repl, s)
+    chosen = sorted(only)
+    if not chosen:
+        return s
+    pattern = _EDGE_BEFORE + "(?:" + "|".join(map(re.escape, chosen)) + ")" + _EDGE_AFTER
+    return re.compile(pattern).sub(repl, s)
+
+
+def distinct_words(s: str) -> set[str]:
+    """The distinct plain words of ``s`` (those :func:`words` visits)."""
+    found = set(_WORD_OR_RUN.findall(s))
+    found.discard("")
+    return found

@@ -9,6 +9,7 @@ one token whose content is never changed; only the quote marks may be converted.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -21,9 +22,13 @@ PLACEHOLDER: Final = "h"  # {{N}}: never changed, not a word
 QUOTED: Final = "q"  # a quoted span: content never changed
 
 _LETTERS = r"[^\W\d_]"
-_TOKEN = re.compile(
-    "|".join(
-        (
+_ALTERNATIVES: Final = (
+            # The common case first: a plain word followed by a space, a line break, the end,
+            # or punctuation and then one of those. None of the alternatives below can match
+            # at such a word (they need a digit, "_", "@", "/", "://" or a mark next to it),
+            # so it is the same "w" token they would give, found without trying them.
+            rf"(?P<f>{_LETTERS}+(?:['’-]{_LETTERS}+)*)"
+            r"(?=[ \t\n\r]|[,;:!?.)\]]+(?:[ \t\n\r]|$)|$)",
             r"(?P<h>\{\{\d+\}\})",
             r"(?P<mark>[\ue000-\ue002]+)",  # the engine's sentinels, if present in input
             r"(?P<code>(?P<ticks>(?>`+))[^\n]*?(?P=ticks)|`+)",
@@ -40,9 +45,22 @@ _TOKEN = re.compile(
             r"(?P<s>[^\S\n\r]+)",
             r"(?P<n>\s+)",
             r"(?P<p>\.+|!+|\?+|,+|;+|:+|[\s\S])",
-        )
-    )
 )
+_TOKEN = re.compile("|".join(_ALTERNATIVES))
+RUN: Final = "r"  # (from scan() only) plain words, spaces and punctuation: nothing protected
+# A run: spaces and line breaks, and plain words (perhaps after "(" or "[") each followed by a
+# space, a line break, the end, or punctuation and then one of those -- the common case of
+# "f" above, so a run is
+# always a sequence of whole tokens of the kinds WORD, SPACE, BREAK and PUNCT (see scan()).
+_SCAN = re.compile(
+    rf"(?P<r>(?:[ \t\n\r]+|[(\[]*{_LETTERS}+(?:['’-]{_LETTERS}+)*[,;:!?.)\]]*(?![^ \t\n\r]))+)|"
+    + "|".join(_ALTERNATIVES)
+)
+# A run that may hold a word the tokenizer protects: a capital right after a letter (camelCase,
+# all caps), an uncased letter (ª º) next to a capital, or any letter outside Latin-1, whose
+# case these classes do not know. Such a run is split into tokens after all.
+_MAYBE_PROTECTED = re.compile(r"[^\W\d_]['’-]?[A-ZÀ-ÖØ-Þ]|[ªº]|[^\x00-\xff’]")
+_KEPT_KINDS: Final = frozenset((SPACE, BREAK, PUNCT, PLACEHOLDER, QUOTED))
 _CAMEL = re.compile(r"[a-zà-ÿ][A-ZÀ-Þ]|[A-ZÀ-Þ]{2}[a-zà-ÿ]")
 
 
@@ -54,22 +72,75 @@ class Token:
     text: str
 
 
+def iter_tokens(text: str) -> Iterator[tuple[str, str]]:
+    """The ``(kind, text)`` of each token of ``text`` in order, found as they are needed (a
+    caller that stops early does not pay for the rest of the text)."""
+    for m in _TOKEN.finditer(text):
+        group = m.lastgroup
+        value = m.group()
+        if group == "f" or group == "w":
+            yield _word_kind(value), value
+        elif group in _KEPT_KINDS:
+            yield group, value
+        else:
+            yield PROTECTED, value
+
+
+def scan(text: str) -> Iterator[tuple[str, str]]:
+    """Like :func:`iter_tokens`, but a run of plain words, spaces and punctuation comes as one
+    ``(RUN, text)``: the same text, in far fewer pieces, for callers that only need to know
+    what is protected. A run holds no token of another kind, so a caller may treat its text
+    as WORD, SPACE, BREAK and PUNCT tokens."""
+    for m in _SCAN.finditer(text):
+        group = m.lastgroup
+        if group == "r":
+            value = m.group()
+            if _MAYBE_PROTECTED.search(value) is None:
+                yield RUN, value
+            else:
+                # A run is whole tokens, so tokenizing its span gives the tokens the whole
+                # text would (the pattern still sees the text around it).
+                for t in _TOKEN.finditer(text, m.start(), m.end()):
+                    yield _kind(t), t.group()
+        else:
+            yield _kind(m), m.group()
+
+
+def _kind(m: re.Match[str]) -> str:
+    group = m.lastgroup
+    if group == "f" or group == "w":
+        return _word_kind(m.group())
+    if group in _KEPT_KINDS:
+        return group
+    return PROTECTED
+
+
+def _word_kind(value: str) -> str:
+    """WORD, or PROTECTED for camelCase and all-caps words (names of things, acronyms)."""
+    if value.islower():
+        return WORD
+    if _CAMEL.search(value) or (len(value) > 1 and value.isupper()):
+        return PROTECTED
+    return WORD
+
+
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens; ``"".join(t.text for t in tokens) == text``."""
     tokens: list[Token] = []
     append = tokens.append
+    kept = _KEPT_KINDS
     for m in _TOKEN.finditer(text):
         group = m.lastgroup
-        value = m.group(0)
-        if group == "w":
-            if _CAMEL.search(value) or (len(value) > 1 and value.isupper()):
-                append(Token(PROTECTED, value))
-            else:
-                append(Token(WORD, value))
-        elif group in ("s", "n", "p", "h", "q"):
-            append(Token(group, value))
+        if group == "f":
+            value = m.group()
+            append(Token(WORD if value.islower() else _word_kind(value), value))
+        elif group in kept:
+            append(Token(group, m.group()))
+        elif group == "w":
+            value = m.group()
+            append(Token(_word_kind(value), value))
         else:
-            append(Token(PROTECTED, value))
+            append(Token(PROTECTED, m.group()))
     return tokens
 
 
