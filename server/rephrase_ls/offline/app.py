@@ -723,9 +723,12 @@ def _validate(fields: Mapping[str, Any], later_shape: bool) -> _Job:
     _check_value("tone", tone, TONES)
 
     detected = [engine.detect_language(_sample(text, _TEXT_SAMPLE)) for text in texts]
+    # The texts read together decide for those too short to tell on their own; when every
+    # text told, reading them again together adds nothing.
+    joined: str | None = None
     if len(texts) == 1:
         joined = detected[0]
-    else:
+    elif None in detected:
         joined = engine.detect_language(
             _sample("\n\n".join(_sample(t, _TEXT_SAMPLE) for t in texts), _JOINED_SAMPLE))
     languages: list[str] = []

@@ -26,7 +26,8 @@ PIECES = [
     " ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u202f", "\u2028", ".", "..", "...", ",", ";", ":",
     "!", "?", ")", "(", "]", "[", "-", "'", "’", "‘", '"', "“", "”", "„", "«", "»", "`", "``",
     "{{1}}", "\ue001", "@", "a@b.io", "http://x.org/a", "www.x.org", "./a", "~/b", "C:\\d",
-    "a/b", "file.txt", "e.g.", "Ph.D.", "#", "😀", "\u0301", "1", "_",
+    "a/b", "file.txt", "e.g.", "Ph.D.", "#", "😀", "\u0301", "1", "_", "¼", "²", "ª", "µ", "ÿ",
+    "×", "÷",
 ]  # fmt: skip
 
 
@@ -82,6 +83,12 @@ def test_a_run_is_whole_plain_tokens(text: str) -> None:
         if kind == RUN:
             inside = [Token(k, v) for k, v in iter_tokens(value)]
             assert {t.kind for t in inside} <= {WORD, "s", BREAK, PUNCT}, inside
+
+
+def test_letters_without_case_are_seen() -> None:
+    # "A¼" is all caps to str.isupper (¼ is a letter to the pattern but has no case).
+    assert engine._shadow("so A¼ here", "en") == old_shadow("so A¼ here", "en")
+    assert [k for k, _ in scan("so A¼ here")] == ["w", "s", "x", "s", "w"]
 
 
 def test_a_plain_paragraph_is_one_run() -> None:

@@ -42,8 +42,9 @@ STRONG_MARGIN: Final = 2.0
 MAX_WORDS: Final = 300
 MAX_CHARS: Final = 20_000
 _SPLIT = re.compile(r"['’-]")
-# In a run (see tokens.scan): its words, and what starts a sentence.
-_RUN_PIECES = re.compile(r"([^\W\d_]+(?:['’-][^\W\d_]+)*)|[.!?\n\r]")
+# In a run (see tokens.scan): the parts of its words (group 1: the apostrophe or hyphen
+# before a part inside a word), and what starts a sentence (no groups).
+_RUN_PIECES = re.compile(r"(['’-]?)([^\W\d_]+)|[.!?\n\r]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,17 +90,15 @@ def _words(text: str) -> Iterator[tuple[str, bool]]:
     sentence_start = True
     for kind, value in scan(text):
         if kind == RUN:
-            for m in _RUN_PIECES.finditer(value):
-                word = m.group(1)
-                if word is None:
+            # In a run an apostrophe or hyphen is always inside a word (see tokens.scan).
+            for joiner, part in _RUN_PIECES.findall(value):
+                if not part:
                     sentence_start = True  # . ! ? or a line break
-                    continue
-                inner = not sentence_start
-                for part in _SPLIT.split(word):
-                    if part:
-                        yield part, inner and part[0].isupper()
-                        inner = True
-                sentence_start = False
+                elif joiner:
+                    yield part, part[0].isupper()  # "homme" in "l'homme"
+                else:
+                    yield part, not sentence_start and part[0].isupper()
+                    sentence_start = False
         elif kind == WORD:
             inner = not sentence_start
             for part in _SPLIT.split(value):

@@ -57,9 +57,10 @@ _SCAN = re.compile(
     + "|".join(_ALTERNATIVES)
 )
 # A run that may hold a word the tokenizer protects: a capital right after a letter (camelCase,
-# all caps), an uncased letter (ª º) next to a capital, or any letter outside Latin-1, whose
-# case these classes do not know. Such a run is split into tokens after all.
-_MAYBE_PROTECTED = re.compile(r"[^\W\d_]['’-]?[A-ZÀ-ÖØ-Þ]|[ªº]|[^\x00-\xff’]")
+# all caps), a character that counts as a letter here but has no case (² ³ ¹ ¼ ½ ¾: "A¼" is
+# all caps to str.isupper), or any character outside Latin-1, whose case these classes do not
+# know. Such a run is split into tokens after all.
+_MAYBE_PROTECTED = re.compile(r"[^\W\d_]['’-]?[A-ZÀ-ÖØ-Þ]|[ªº²³¹¼½¾]|[^\x00-\xff’]")
 _KEPT_KINDS: Final = frozenset((SPACE, BREAK, PUNCT, PLACEHOLDER, QUOTED))
 _CAMEL = re.compile(r"[a-zà-ÿ][A-ZÀ-Þ]|[A-ZÀ-Þ]{2}[a-zà-ÿ]")
 
