@@ -99,7 +99,8 @@ def tokenize(text: str) -> list[str]:
     return _token_pattern().findall(text)
 
 
-def _common_prefix(a: str, b: str) -> int:
+def common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix of ``a`` and ``b`` (compared in halves, in C)."""
     low, high = 0, min(len(a), len(b))
     while low < high:  # largest n with a[:n] == b[:n]
         middle = (low + high + 1) // 2
@@ -110,7 +111,8 @@ def _common_prefix(a: str, b: str) -> int:
     return low
 
 
-def _common_suffix(a: str, b: str, limit: int) -> int:
+def common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the longest common suffix of ``a`` and ``b``, at most ``limit``."""
     low, high = 0, limit
     len_a, len_b = len(a), len(b)
     while low < high:
@@ -133,10 +135,10 @@ def _boundary(text: str, position: int) -> bool:
 
 def _trimmed(a: str, b: str) -> tuple[int, int]:
     """Lengths of a common prefix and suffix that end / start on a token boundary in both."""
-    prefix = _common_prefix(a, b)
+    prefix = common_prefix(a, b)
     while prefix > 0 and not (_boundary(a, prefix) and _boundary(b, prefix)):
         prefix -= 1
-    suffix = _common_suffix(a, b, min(len(a), len(b)) - prefix)
+    suffix = common_suffix(a, b, min(len(a), len(b)) - prefix)
     len_a, len_b = len(a), len(b)
     while suffix > 0 and not (_boundary(a, len_a - suffix) and _boundary(b, len_b - suffix)):
         suffix -= 1

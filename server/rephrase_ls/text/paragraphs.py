@@ -20,7 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from rephrase_ls.text.diff import TextEdit, edits_from_blocks, matching_blocks, tokenize, word_edits
+from rephrase_ls.text.diff import (
+    TextEdit,
+    common_prefix,
+    common_suffix,
+    edits_from_blocks,
+    matching_blocks,
+    tokenize,
+    word_edits,
+)
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.placeholders import Masked, mask
 
@@ -157,7 +165,68 @@ class Paragraph:
         original = " ".join(self.lines)
         if result == original:
             return _interleave(self.lines, self.gaps), ([] if want_edits else None)
+        narrowed = _narrowed(original, self.lines, self.gaps, result, protected, want_edits)
+        if narrowed is not None:
+            return narrowed
         return _lay_out(original, self.lines, self.gaps, result, protected, want_edits)
+
+
+def _narrowed(
+    original: str,
+    lines: Sequence[str],
+    gaps: Sequence[str],
+    improved: str,
+    protected: Sequence[Span],
+    want_edits: bool,
+) -> tuple[str, list[TextEdit] | None] | None:
+    """:func:`_lay_out` on just the lines the answer changed, when that is fewer than all.
+
+    Most answers change a few words: the text before the first change and after the last is
+    the same on both sides, and so are the line breaks in it, which keep their places. Only
+    the lines from the first change to the last (with a line on either side when a change
+    touches a line's edge, so the break there is laid out with the words around it) are laid
+    out again. ``None`` when that is every line, or a protected span crosses the edge.
+    """
+    shortest = min(len(original), len(improved))
+    prefix = common_prefix(original, improved)
+    suffix = common_suffix(original, improved, shortest - prefix)
+    starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
+    change_end = len(original) - suffix  # the changed part of the original: [prefix, change_end)
+    first = bisect_right(starts, prefix) - 1
+    if starts[first] == prefix and first > 0:
+        first -= 1  # the change begins a line: the break before it is in play
+    last = bisect_right(starts, max(change_end - 1, prefix)) - 1
+    if change_end >= starts[last] + len(lines[last]) and last < len(lines) - 1:
+        last += 1  # the change reaches the end of a line: the break after it is in play
+    if first == 0 and last == len(lines) - 1:
+        return None
+    begin = starts[first]
+    end_o = starts[last] + len(lines[last])
+    end_u = end_o + len(improved) - len(original)
+    for s, e in protected:
+        if s < begin < e or s < end_u < e:
+            return None
+    sub_protected = [(s - begin, e - begin) for s, e in protected if begin <= s and e <= end_u]
+    sub_lines = lines[first : last + 1]
+    sub_improved = improved[begin:end_u]
+    sub_edits: list[TextEdit] | None
+    if first == last:
+        middle = sub_improved
+        sub_edits = word_edits(sub_lines[0], middle) if want_edits else None
+    else:
+        middle, sub_edits = _lay_out(
+            original[begin:end_o], sub_lines, gaps[first:last], sub_improved, sub_protected,
+            want_edits,
+        )
+    before = _interleave(lines[: first + 1], gaps[:first])[: -len(lines[first])]
+    after = _interleave(lines[last:], gaps[last:])[len(lines[last]) :]
+    replacement = before + middle + after
+    if sub_edits is None:
+        return replacement, None
+    shift = len(before)
+    return replacement, [
+        TextEdit(edit.start + shift, edit.end + shift, edit.new_text) for edit in sub_edits
+    ]
 
 
 def _interleave(lines: Sequence[str], gaps: Sequence[str]) -> str:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rephrase_ls.text.diff import apply_edits, word_edits
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.markup.plain import plain_blocks
-from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
+from rephrase_ls.text.paragraphs import Paragraph, _narrowed, select_paragraphs
 from rephrase_ls.text.placeholders import PlaceholderError
 
 WORDS = ["alpha", "beta", "Gamma", "naïve", "cafe\u0301", "Привет", "中文", "😀", "👍🏽", "x.", "y"]
@@ -73,6 +73,38 @@ def test_changed_words_keep_every_line_prefix_and_line_break(
         assert " ".join(pieces) == improved
         # And the edits that would be sent to the editor reproduce the result exactly.
         assert apply_edits(original, word_edits(original, result)) == result
+
+
+@settings(max_examples=300)
+@given(documents(), st.data())
+def test_laying_out_only_the_changed_lines(text: str, data: st.DataObject) -> None:
+    # _narrowed lays out just the lines from the first change to the last. Its result keeps
+    # every gap in order around exactly the answer's words, its edits reproduce it, and the
+    # lines before and after the change are untouched. (Where the word alignment is ambiguous,
+    # e.g. a repeated ideograph, it may place a break differently from laying out every line:
+    # it keeps the breaks outside the changed lines where they were.)
+    for paragraph in select_paragraphs(text, 0, len(text), plain_blocks(text)):
+        words = paragraph.prose.split(" ")
+        for _ in range(data.draw(st.integers(1, 3))):
+            k = data.draw(st.integers(0, len(words) - 1))
+            choice = data.draw(st.sampled_from(["omega", "très", "ok!", "🙂", "", "a b"]))
+            words[k] = choice or words[k] + words[k]
+        improved = " ".join(words)
+        original = " ".join(paragraph.lines)
+        if improved == original or len(paragraph.lines) < 2:
+            continue
+        narrowed = _narrowed(original, paragraph.lines, paragraph.gaps, improved, (), True)
+        if narrowed is None:
+            continue
+        result, edits = narrowed
+        assert edits is not None and apply_edits(paragraph.original, edits) == result
+        rest, pieces = result, []
+        for gap in paragraph.gaps:
+            head, found, rest = rest.partition(gap)
+            assert found
+            pieces.append(head)
+        pieces.append(rest)
+        assert " ".join(pieces) == improved
 
 
 def test_line_breaks_stay_where_the_neighbouring_words_are_unchanged() -> None:
