@@ -61,7 +61,10 @@ _SPACE_BEFORE = re.compile(
     rf"|([.!?])(?=[A-ZÀ-ÖØ-Þ]))"
 )
 _SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))")
-_NO_SPACE_BEFORE_FR = re.compile(r"(?<=[\w\ue002])([;:!?])(?=\s|$)")
+_NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")  # mark first: fast
+# What the patterns above need somewhere in the text (a cheap search before the full pass).
+_TWO_SPACES = re.compile(rf"{_HSPACE}{{2}}")
+_SPACE_THEN_MARK = re.compile(rf"{_HSPACE}[,.;:!?]")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
 # The mark comes first in the pattern (and the letters before it are checked behind it), so
 # the scan jumps from mark to mark.
@@ -103,12 +106,13 @@ def tidy_spaces(s: str) -> str:
                 return keep
         return " "
 
+    if _TWO_SPACES.search(s) is None:
+        return s
     return _MULTI_SPACE.sub(repl, s)
 
 
 def repeated_punctuation(s: str) -> str:
     """``,,`` -> ``,``, ``!!!`` -> ``!``, ``..`` -> ``.``, ``.....`` -> ``...``."""
-
     if not any(double in s for double in _DOUBLE_MARKS):
         return s  # every alternative of the pattern needs one of these
 
@@ -123,10 +127,14 @@ def repeated_punctuation(s: str) -> str:
 
 def punctuation_spacing(s: str, lang: str) -> str:
     """Remove spaces before ``, . ; : ! ?`` (French: ensure one before ``; : ! ?``)."""
+    spaced = _SPACE_THEN_MARK.search(s) is not None
     if lang == "fr":
-        s = _SPACE_BEFORE_FR.sub(lambda m: m.group(m.lastindex or 0), s)
+        if spaced:
+            s = _SPACE_BEFORE_FR.sub(lambda m: m.group(m.lastindex or 0), s)
         space = "\u202f" if "\u202f" in s else ("\u00a0" if "\u00a0" in s else " ")
         return _NO_SPACE_BEFORE_FR.sub(space + r"\1", s)
+    if not spaced:
+        return s
     return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
 
 
