@@ -232,9 +232,29 @@ _INLINE_ALTERNATIVES = (
 _INLINE = re.compile(("|".join(_INLINE_ALTERNATIVES)).replace("[^", "[^\x00"))
 # Bare URLs are found by a second pass that looks for "://" and "www." (a literal search is
 # much faster than stopping at every h, f and w), then reads the scheme before and the rest after.
-_URL_SCHEME = re.compile(r"(?:https?|ftp)$")
 _URL_REST = re.compile(_URL_TAIL.replace("[^", "[^\x00"))
-_WORD_BEFORE_URL = re.compile(r"[\w/@.]")
+
+
+_SCHEMES = ("https", "http", "ftp")
+
+
+def _url_scheme(text: str, start: int, pos: int) -> int:
+    """Where the scheme before the ``://`` at ``pos`` starts (not before ``start``), or -1.
+
+    As the pattern ``(?:https?|ftp)$`` searched in the five characters before, which also
+    finds ``http`` or ``ftp`` before a line break there (``$`` matches before a final one).
+    """
+    end, schemes = (pos - 1, ("http", "ftp")) if text[pos - 1] == "\n" else (pos, _SCHEMES)
+    for scheme in schemes:
+        s = end - len(scheme)
+        if s >= start and s >= pos - 5 and text.startswith(scheme, s):
+            return s
+    return -1
+
+
+def _inside_url_word(char: str) -> bool:
+    """Whether a URL preceded by ``char`` is part of something longer (a word, a path...)."""
+    return char.isalnum() or char in "_/@."
 
 
 def _in_word(text: str, s: int, e: int, start: int, end: int) -> bool:
@@ -247,18 +267,18 @@ def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
     spans = [m.span() for m in _INLINE.finditer(text, start, end)]
     if text.find("_", start, end) >= 0:
         # `snake_case`: an underscore run between two letters or digits is part of the word
-        spans = [(s, e) for s, e in spans if text[s] != "_" or not _in_word(text, s, e, start, end)]
+        spans = [
+            span for span in spans if text[span[0]] != "_" or not _in_word(text, *span, start, end)
+        ]
     urls = []
     find = text.find
     for hint in ("://", "www."):
         pos = find(hint, start, end)
         while pos >= 0:
             after = pos + len(hint)
-            s = pos
-            if hint == "://":
-                scheme = _URL_SCHEME.search(text, max(start, pos - 5), pos)
-                s = -1 if scheme is None else scheme.start()
-            if s >= 0 and (s == start or _WORD_BEFORE_URL.match(text, s - 1) is None):
+            s = pos if hint == "www." else _url_scheme(text, start, pos)
+            # not inside a word, a path, an address or a longer name
+            if s >= 0 and (s == start or not _inside_url_word(text[s - 1])):
                 rest = _URL_REST.match(text, after, end)
                 if rest is not None:
                     urls.append((s, rest.end()))
@@ -330,6 +350,14 @@ _QUOTE = ("q", 0)  # the container entry of a block quote
 _NONE, _PARA, _FENCED, _HTML, _MATH, _CODE, _TABLE = range(7)
 
 
+def _heading_end(text: str, start: int, end: int) -> int:
+    """Where the text of an ATX heading ``[start, end)`` ends: before its closing ``#``s."""
+    if text.find("#", start, end) < 0:
+        return end  # no closing sequence: the search below would try every position
+    close = _ATX_CLOSE.search(text, start, end)
+    return end if close is None else close.start()
+
+
 def _indent(text: str, pos: int, end: int, col: int) -> tuple[int, int]:
     """Skip spaces and tabs from ``pos``; return (new position, new column)."""
     while pos < end:
@@ -395,7 +423,11 @@ class _Scanner:
         # or footnote definition
         self.containers: list[tuple[str, int]] = []
         self.leaf = _NONE
-        self.para: list[tuple[int, int]] = []  # (line index, content start)
+        self.para: list[tuple[int, int]] = []  # (content start, line end) of each line
+        # whether any line ends with a space or a tab (that a paragraph's segment must drop)
+        self.trailing = text.endswith((" ", "\t")) or any(
+            pair in text for pair in (" \n", "\t\n", " \r", "\t\r")
+        )
         self.fence_char = ""
         self.fence_len = 0
         self.html_end: re.Pattern[str] | None = None
@@ -473,23 +505,26 @@ class _Scanner:
         self.para = []
         self.leaf = _NONE
 
-    def _emit_para(self, lines: list[tuple[int, int]]) -> None:
+    # the same: a stale `para` list is never read (a paragraph starts with a new list)
+    _close_leaf = _close_para
+
+    def _emit_para(self, segs: list[tuple[int, int]]) -> None:
         # Each line's content starts at a non-blank character (the scanner skipped the
-        # indentation): only trailing white space may need trimming.
-        text, ends = self.text, self.lines.ends
-        segs = []
-        for i, s in lines:
-            e = ends[i]
-            if e > s and text[e - 1] in _SPACE:
-                e = s + len(text[s:e].rstrip(_SPACE))
-            segs.append((s, e))
+        # indentation) and ends at the line's end: only trailing white space may need trimming,
+        # in a document that has any.
+        if self.trailing:
+            text = self.text
+            segs = [
+                (s, s + len(text[s:e].rstrip(_SPACE))) if text[e - 1] in _SPACE else (s, e)
+                for s, e in segs
+            ]
         if segs:
             self.pending.append(tuple(segs))
 
-    def _emit_row(self, line: int, start: int) -> None:
+    def _emit_row(self, start: int, end: int) -> None:
         """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
         text, pending = self.text, self.pending
-        s, e = _row_start(text, start, self.lines.ends[line])
+        s, e = _row_start(text, start, end)
         if text.find("\\", s, e) < 0:
             # no escapes: split at every pipe, as `_table_cells` does
             for cell in text[s:e].split("|"):
@@ -506,11 +541,6 @@ class _Scanner:
                     ce = cs + len(text[cs:ce].rstrip(_SPACE))
                 pending.append(((cs, ce),))
 
-    def _close_leaf(self) -> None:
-        if self.leaf == _PARA:
-            self._close_para()
-        self.leaf = _NONE
-
     # -- the pass ---------------------------------------------------------------------------
 
     def run(self) -> list[ProseBlock]:
@@ -519,20 +549,19 @@ class _Scanner:
         line = self._line
         para = self.para
         containers = self.containers  # changed in place only
-        for i in range(first, len(starts)):
-            s, e = starts[i], ends[i]
+        for s, e in zip(starts[first:], ends[first:], strict=True):
             # Fast paths for the most common lines (the general step is `_line`), by the open
             # leaf block first; each does what `_line` would do for that line.
             if containers:
                 # inside list items only, `_in_items` takes most lines; when it closes every
                 # container, the line is a top-level one and goes on below
                 if _QUOTE not in containers:
-                    done = self._in_items(i, s, e)
+                    done = self._in_items(s, e)
                 else:
-                    done = containers == [_QUOTE] and self._in_quote(i, s, e)
+                    done = containers == [_QUOTE] and self._in_quote(s, e)
                 if done or containers:
                     if not done:
-                        line(i, s, e)
+                        line(s, e)
                     para = self.para
                     continue
             leaf = self.leaf
@@ -550,10 +579,10 @@ class _Scanner:
             if leaf <= _PARA:  # _NONE or _PARA
                 if c.isalpha() or c in _PLAIN_START:
                     if leaf == _PARA:
-                        para.append((i, s))
+                        para.append((s, e))
                     else:
                         self.leaf = _PARA
-                        self.para = para = [(i, s)]
+                        self.para = para = [(s, e)]
                     continue
                 if c in "`~":
                     m = _FENCE.match(text, s, e)
@@ -568,12 +597,12 @@ class _Scanner:
                     if c >= "0" and _ORDERED.match(text, s, e) is None:
                         # a line starting with a number that is not a list marker: text
                         if leaf == _PARA:
-                            para.append((i, s))
+                            para.append((s, e))
                         else:
                             self.leaf = _PARA
-                            self.para = para = [(i, s)]
+                            self.para = para = [(s, e)]
                         continue
-                    if self._list_item(i, s, s, e, 0) or (c != "+" and self._rule(s, e)):
+                    if self._list_item(s, s, e, 0) or (c != "+" and self._rule(s, e)):
                         para = self.para
                         continue
                 elif c in "=_":
@@ -587,17 +616,17 @@ class _Scanner:
                         self._close_leaf()
                         containers.append(_QUOTE)
                         self.leaf = _PARA
-                        self.para = para = [(i, p)]
+                        self.para = para = [(p, e)]
                         continue
                 elif c == "<":
                     if self._html_block(s, e):
                         para = self.para
                         continue
                     if leaf == _PARA:
-                        para.append((i, s))
+                        para.append((s, e))
                     else:
                         self.leaf = _PARA
-                        self.para = para = [(i, s)]
+                        self.para = para = [(s, e)]
                     continue
                 elif c == " ":
                     p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
@@ -608,16 +637,16 @@ class _Scanner:
                     if p - s >= 4 and text[p] != "\t":
                         # indented code, unless it continues a paragraph
                         if leaf == _PARA:
-                            para.append((i, p))
+                            para.append((p, e))
                         else:
                             self.leaf = _CODE
                         continue
                     if text[p].isalpha() or text[p] in _PLAIN_START:
                         if leaf == _PARA:
-                            para.append((i, p))
+                            para.append((p, e))
                         else:
                             self.leaf = _PARA
-                            self.para = para = [(i, p)]
+                            self.para = para = [(p, e)]
                         continue
                 elif c == "$" and leaf == _NONE and text.startswith("$$", s):
                     # a math block, or display math on one line
@@ -638,16 +667,16 @@ class _Scanner:
                     or (c == "[" and not text.startswith("[^", s))
                 ):
                     if leaf == _PARA:
-                        para.append((i, s))
+                        para.append((s, e))
                     else:
                         self.leaf = _PARA
-                        self.para = para = [(i, s)]
+                        self.para = para = [(s, e)]
                     continue
             elif leaf == _FENCED:
                 # code: only a fence character at most 3 spaces in may close the block
                 p = s if c != " " else _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
                 if p < e and text[p] == "\t":
-                    line(i, s, e)
+                    line(s, e)
                 elif (
                     p < e and p - s < 4 and text[p] == self.fence_char and self._closes_fence(p, e)
                 ):
@@ -666,7 +695,7 @@ class _Scanner:
                     self.leaf = _NONE
                 continue
             elif c == "|" and leaf == _TABLE:
-                self._emit_row(i, s)  # a `|` never starts another block
+                self._emit_row(s, e)  # a `|` never starts another block
                 continue
             elif leaf == _CODE and (c == "\t" or text.startswith("    ", s)):
                 continue
@@ -674,16 +703,15 @@ class _Scanner:
                 m = _ATX.match(text, s, e)
                 if m is not None:
                     self._close_leaf()
-                    close = _ATX_CLOSE.search(text, m.end(), e)
-                    self._emit(m.end(), e if close is None else close.start())
+                    self._emit(m.end(), _heading_end(text, m.end(), e))
                     para = self.para
                     continue
-            line(i, s, e)
+            line(s, e)
             para = self.para
         self._close_leaf()
         return self._finish()
 
-    def _in_items(self, i: int, s: int, e: int) -> bool:
+    def _in_items(self, s: int, e: int) -> bool:
         """Fast paths for a line when every open container is a list item; ``False`` if the
         line needs `_line` or, with every container closed, is a top-level line.
 
@@ -701,7 +729,8 @@ class _Scanner:
             return leaf in (_FENCED, _CODE, _MATH)  # they go on over blank lines
         if leaf > _PARA and leaf != _FENCED:
             return False
-        p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
+        c = text[s]
+        p = s if c != " " else _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
         if p == e or text[p] == "\t":
             return False
         c = text[p]
@@ -718,10 +747,10 @@ class _Scanner:
                 return False
             if c.isalpha() or c in _PLAIN_START:
                 if leaf == _PARA:
-                    self.para.append((i, p))
+                    self.para.append((p, e))
                 else:
                     self.leaf = _PARA
-                    self.para = [(i, p)]
+                    self.para = [(p, e)]
                 return True
             if c in "`~":
                 m = _FENCE.match(text, p, e)
@@ -732,17 +761,17 @@ class _Scanner:
                     self.fence_len = len(m.group(1) or m.group(2))
                     return True
                 return False
-            return marker and self._list_item(i, s, p, e, len(containers))
+            return marker and self._list_item(s, p, e, len(containers))
         # less indented: the items up to the first one it does not reach stay open
         if leaf == _PARA and (c.isalpha() or c in _PLAIN_START):
-            self.para.append((i, p))  # a lazy continuation line
+            self.para.append((p, e))  # a lazy continuation line
             return True
         matched = 0
         for _, indent in containers:
             if indent > p - s:
                 break
             matched += 1
-        if marker and self._list_item(i, s, p, e, matched):
+        if marker and self._list_item(s, p, e, matched):
             return True
         if matched == 0 and (leaf != _PARA or self._starts_block(p, e, p - s, lazy=True)):
             # not a lazy continuation: every item ends, the line is a top-level one
@@ -750,7 +779,7 @@ class _Scanner:
             containers.clear()
         return False
 
-    def _in_quote(self, i: int, s: int, e: int) -> bool:
+    def _in_quote(self, s: int, e: int) -> bool:
         """Fast paths for a line inside one block quote; ``False`` if it needs `_line`.
 
         Taken: blank lines (they end the quote), text that starts with a letter right after
@@ -778,10 +807,10 @@ class _Scanner:
         if not (c.isalpha() or c in _PLAIN_START):
             return False
         if leaf == _PARA:
-            self.para.append((i, p))
+            self.para.append((p, e))
         else:
             self.leaf = _PARA
-            self.para = [(i, p)]
+            self.para = [(p, e)]
         return True
 
     def _rule(self, p: int, e: int) -> bool:
@@ -813,7 +842,7 @@ class _Scanner:
             return True
         return False
 
-    def _list_item(self, i: int, s: int, p: int, e: int, matched: int) -> bool:
+    def _list_item(self, s: int, p: int, e: int, matched: int) -> bool:
         """Fast path for a list item whose text starts with a letter: ``p`` is its marker,
         indented with spaces only; ``matched`` is the number of open containers it continues.
 
@@ -827,7 +856,9 @@ class _Scanner:
         if m is None:
             return False
         after = m.end()
-        q = _SPACES.match(text, after, e).end()  # type: ignore[union-attr]
+        q = after + 1  # the marker and one space, then text: the common case
+        if q >= e or text[q] == " " or text[after] != " ":
+            q = _SPACES.match(text, after, e).end()  # type: ignore[union-attr]
         if q == e or not 0 < q - after <= 4:
             return False  # an empty item, or one whose text is indented code
         c = text[q]
@@ -844,7 +875,7 @@ class _Scanner:
         del containers[matched:]
         containers.append(("i", q - s))  # the marker and the spaces are one column each
         self.leaf = _PARA
-        self.para = [(i, q)]
+        self.para = [(q, e)]
         return True
 
     def _closes_fence(self, p: int, e: int) -> bool:
@@ -874,7 +905,7 @@ class _Scanner:
                 return i + 1
         return 0
 
-    def _line(self, i: int, s: int, e: int) -> None:
+    def _line(self, s: int, e: int) -> None:
         text = self.text
         containers = self.containers
         pos, col = s, 0
@@ -932,12 +963,12 @@ class _Scanner:
                 # a row; blank lines, lines indented by 4 and other blocks end the table
                 # (any list item ends a table, as in markdown-it-py: not only "1." ones)
                 if not blank and fc - col < 4 and not self._starts_block(fp, e, 0, lazy=True):
-                    self._emit_row(i, fp)
+                    self._emit_row(fp, e)
                     return
                 self.leaf = _NONE
         elif leaf == _PARA and not blank and not self._starts_block(fp, e, fc - col, lazy=True):
             # lazy continuation line
-            self.para.append((i, fp))
+            self.para.append((fp, e))
             return
 
         if not all_matched:
@@ -1008,7 +1039,7 @@ class _Scanner:
             return
         if opened:
             self._close_leaf()
-        self._leaf(i, fp, e, fc - col)
+        self._leaf(fp, e, fc - col)
 
     def _starts_block(self, p: int, e: int, ind: int, *, lazy: bool = False) -> bool:
         """Whether the content at ``p`` starts a block that interrupts a paragraph.
@@ -1042,11 +1073,11 @@ class _Scanner:
             return True
         return bool(text[m.end() : e].strip()) and (m.re is _BULLET or m.group(1) == "1")
 
-    def _leaf(self, i: int, p: int, e: int, ind: int) -> None:
+    def _leaf(self, p: int, e: int, ind: int) -> None:
         text = self.text
         if ind >= 4:
             if self.leaf == _PARA:
-                self.para.append((i, p))
+                self.para.append((p, e))
             else:
                 self._close_leaf()
                 self.leaf = _CODE
@@ -1059,12 +1090,7 @@ class _Scanner:
             self._close_leaf()
             m = _ATX.match(text, p, e)
             assert m is not None
-            hs = m.end()
-            he = e
-            close = _ATX_CLOSE.search(text, hs, e)
-            if close is not None:
-                he = close.start()
-            self._emit(hs, he)
+            self._emit(m.end(), _heading_end(text, m.end(), e))
             return
         if ch in "`~":
             m = _FENCE.match(text, p, e)
@@ -1095,20 +1121,20 @@ class _Scanner:
             return
         if self.leaf == _PARA:
             if "-" in text[p:e] and _TABLE_DELIM.match(text, p, e):
-                hl, hs = self.para[-1]
-                header = _table_cells(text, hs, self.lines.ends[hl])
+                hs, he = self.para[-1]
+                header = _table_cells(text, hs, he)
                 delim = _table_cells(text, p, e)
-                if len(header) == len(delim) and "|" in text[hs : self.lines.ends[hl]]:
+                if len(header) == len(delim) and "|" in text[hs:he]:
                     self.para.pop()
                     self._close_para()
-                    self._emit_row(hl, hs)
+                    self._emit_row(hs, he)
                     self.leaf = _TABLE
                     return
-            self.para.append((i, p))
+            self.para.append((p, e))
             return
         self._close_leaf()
         self.leaf = _PARA
-        self.para = [(i, p)]
+        self.para = [(p, e)]
 
 
 def markdown_blocks(text: str) -> list[ProseBlock]:
