@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import re
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -408,4 +409,66 @@ def test_generated_inline_words_match_markdown_it(parts: list[str]) -> None:
         "Start " + " and ".join(parts) + " end.\n\n"
         "[label]: https://example.org\n\n[^note]: The note.\n"
     )
+    assert our_prose_words(text) == reference_prose_words(text)
+
+
+# -- list-heavy documents: the scanner's fast paths for items, quotes and lazy lines ----------
+
+_LIST_TEXTS = [
+    "words here",
+    "(a parenthesis",
+    "more `code` and *emphasis*",
+    "- nested",
+    "1. numbered",
+    "2. numbered",
+    "> quoted",
+    "```",
+    "~~~",
+    "---",
+    "***",
+    "# heading",
+    "| a | b |",
+    "[link](https://example.org) text",
+]
+
+
+_ALL_INDENTS = ["", "", " ", "  ", "   ", "    ", "     ", "      ", "        "]
+
+
+def _list_documents(texts: list[str], indents: list[str] = _ALL_INDENTS) -> st.SearchStrategy[str]:
+    """Documents of list items, their continuation and lazy lines, quotes and blank lines."""
+    line = st.tuples(
+        st.sampled_from(indents),
+        st.sampled_from(["", "", "- ", "* ", "+ ", "1. ", "2. ", "3) ", "10. ", "-  ", "-     "]),
+        st.sampled_from(texts),
+    )
+    return st.lists(st.one_of(st.just(("", "", "")), line, line), min_size=1, max_size=14).map(
+        lambda lines: "".join(a + b + c + "\n" for a, b, c in lines)
+    )
+
+
+def _general_step_only(text: str) -> list[ProseBlock]:
+    """The blocks with the fast paths for container lines turned off: `_line` takes them."""
+    with (
+        mock.patch.object(markdown._Scanner, "_in_items", lambda *_: False),
+        mock.patch.object(markdown._Scanner, "_in_quote", lambda *_: False),
+        mock.patch.object(markdown._Scanner, "_list_item", lambda *_: False),
+    ):
+        return markdown._Scanner(text).run()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# the general step too deviates from markdown-it-py for math and HTML blocks in items and for
+# an empty item followed by a blank line: those are compared with it only
+@given(_list_documents([*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]))
+def test_list_fast_paths_match_the_general_step(text: str) -> None:
+    assert markdown._Scanner(text).run() == _general_step_only(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# (and for some lines indented by 4 or more after nested items: the indentation is kept usual)
+@given(_list_documents(_LIST_TEXTS, ["", "", "  ", "   "]))
+def test_list_heavy_documents_match_markdown_it(text: str) -> None:
+    blocks_of(text)
+    assert_same_prose_lines(text)
     assert our_prose_words(text) == reference_prose_words(text)
