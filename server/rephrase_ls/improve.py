@@ -239,10 +239,19 @@ def with_context(
     A fragment sent alone reads as a sentence of its own: the service would capitalise its
     first word or end it with a full stop. Sent whole, the paragraph is improved in context and
     only the edits inside the selection are kept.
+
+    ``paragraphs`` are those :func:`select_paragraphs` gives for one selection: only the first
+    and the last can be cut by it (every block in between is inside it, whole), so only those
+    two are looked at again.
     """
     widened: list[Paragraph] = []
     clips: list[Clip] = []
-    for paragraph in paragraphs:
+    last = len(paragraphs) - 1
+    for n, paragraph in enumerate(paragraphs):
+        if 0 < n < last:
+            widened.append(paragraph)
+            clips.append(None)
+            continue
         whole = select_paragraphs(text, paragraph.start, paragraph.start, blocks)
         if (
             whole

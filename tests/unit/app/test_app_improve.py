@@ -149,6 +149,21 @@ async def test_a_cut_paragraph_is_sent_whole_and_only_edits_inside_the_cut_apply
     assert with_context(text, whole, blocks)[1] == [None]
 
 
+def test_a_selection_over_several_paragraphs_widens_only_its_first_and_last() -> None:
+    from rephrase_ls.improve import with_context
+
+    text = "One first paragraph here.\n\nA middle one.\n\nAnd the last paragraph.\n"
+    blocks = prose_blocks(text)
+    start, end = text.index("first"), text.index(" paragraph.")
+    cut = select_paragraphs(text, start, end, blocks)
+    assert [p.prose for p in cut] == ["first paragraph here.", "A middle one.", "And the last"]
+    widened, clips = with_context(text, cut, blocks)
+    assert [p.prose for p in widened] == [
+        "One first paragraph here.", "A middle one.", "And the last paragraph."
+    ]
+    assert clips == [(start, cut[0].end), None, (cut[2].start, end)]
+
+
 def test_language_directives_are_not_prose() -> None:
     from rephrase_ls.improve import without_directives
 
