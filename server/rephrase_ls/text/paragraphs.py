@@ -160,15 +160,92 @@ class Paragraph:
         if not result:
             raise ValueError("the service returned no text for a paragraph that has some")
         protected = tuple((s - lead, e - lead) for s, e in protected)
-        if not self.gaps:
-            return result, (word_edits(self.lines[0], result) if want_edits else None)
-        original = " ".join(self.lines)
-        if result == original:
-            return _interleave(self.lines, self.gaps), ([] if want_edits else None)
-        narrowed = _narrowed(original, self.lines, self.gaps, result, protected, want_edits)
-        if narrowed is not None:
-            return narrowed
-        return _lay_out(original, self.lines, self.gaps, result, protected, want_edits)
+        return _lay_out_lines(self.lines, self.gaps, result, protected, want_edits)
+
+
+_Laid = tuple[str, list[TextEdit] | None]
+# A line shorter than this is too common to split a paragraph at (see _split).
+_MIN_SPLIT_LINE = 12
+
+
+def _lay_out_lines(
+    lines: Sequence[str],
+    gaps: Sequence[str],
+    improved: str,
+    protected: Sequence[Span],
+    want_edits: bool,
+) -> _Laid:
+    """``improved`` laid over ``lines`` (see :meth:`Paragraph.rebuild`), with the edits
+    (relative to the lines and gaps) when ``want_edits``: only the lines from the first change
+    to the last are laid out, split at an unchanged line between changes where there is one."""
+    if not gaps:
+        return improved, (word_edits(lines[0], improved) if want_edits else None)
+    original = " ".join(lines)
+    if improved == original:
+        return _interleave(lines, gaps), ([] if want_edits else None)
+    narrowed = _narrowed(original, lines, gaps, improved, protected, want_edits)
+    if narrowed is not None:
+        return narrowed
+    split = _split(original, lines, gaps, improved, protected, want_edits)
+    if split is not None:
+        return split
+    return _lay_out(original, lines, gaps, improved, protected, want_edits)
+
+
+def _split(
+    original: str,
+    lines: Sequence[str],
+    gaps: Sequence[str],
+    improved: str,
+    protected: Sequence[Span],
+    want_edits: bool,
+) -> _Laid | None:
+    """Lay out the lines before and after an unchanged line on their own, when one is found.
+
+    The line must appear once in the original prose and once in the answer, between words
+    on both sides (so the answer's text splits into the words before it and after it) and
+    with no protected text; the line breaks around it stay around it. Lines nearest the
+    middle are tried first, so that the two halves are about even. ``None`` when no line
+    qualifies.
+    """
+    if len(lines) < 3:
+        return None
+    starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
+    middle = len(lines) // 2
+    for k in sorted(range(1, len(lines) - 1), key=lambda n: (abs(n - middle), n)):
+        line = lines[k]
+        if len(line) < _MIN_SPLIT_LINE:
+            continue
+        needle = " " + line + " "
+        if original.find(needle) != starts[k] - 1 or original.find(needle, starts[k]) >= 0:
+            continue  # the line's text is also elsewhere: the place would be ambiguous
+        at = improved.find(needle)
+        if at <= 0 or improved.find(needle, at + 1) >= 0:
+            continue
+        after = at + len(needle)
+        left, right = improved[:at], improved[after:]
+        if left != left.strip() or right != right.strip() or not right:
+            continue
+        if any(s < after and e > at for s, e in protected):
+            continue
+        left_laid = _lay_out_lines(
+            lines[:k], gaps[: k - 1], left, [span for span in protected if span[1] <= at],
+            want_edits,
+        )
+        right_laid = _lay_out_lines(
+            lines[k + 1 :], gaps[k + 1 :], right,
+            [(s - after, e - after) for s, e in protected if s >= after], want_edits,
+        )
+        middle_text = gaps[k - 1] + line + gaps[k]
+        replacement = left_laid[0] + middle_text + right_laid[0]
+        if left_laid[1] is None or right_laid[1] is None:
+            return replacement, None
+        shift = len(_interleave(lines[:k], gaps[: k - 1])) + len(middle_text)
+        return replacement, [
+            *left_laid[1],
+            *(TextEdit(e.start + shift, e.end + shift, e.new_text) for e in right_laid[1]),
+        ]
+    return None
 
 
 def _narrowed(
@@ -178,8 +255,8 @@ def _narrowed(
     improved: str,
     protected: Sequence[Span],
     want_edits: bool,
-) -> tuple[str, list[TextEdit] | None] | None:
-    """:func:`_lay_out` on just the lines the answer changed, when that is fewer than all.
+) -> _Laid | None:
+    """Lay out just the lines the answer changed, when that is fewer than all.
 
     Most answers change a few words: the text before the first change and after the last is
     the same on both sides, and so are the line breaks in it, which keep their places. Only
@@ -209,15 +286,9 @@ def _narrowed(
     sub_protected = [(s - begin, e - begin) for s, e in protected if begin <= s and e <= end_u]
     sub_lines = lines[first : last + 1]
     sub_improved = improved[begin:end_u]
-    sub_edits: list[TextEdit] | None
-    if first == last:
-        middle = sub_improved
-        sub_edits = word_edits(sub_lines[0], middle) if want_edits else None
-    else:
-        middle, sub_edits = _lay_out(
-            original[begin:end_o], sub_lines, gaps[first:last], sub_improved, sub_protected,
-            want_edits,
-        )
+    middle, sub_edits = _lay_out_lines(
+        sub_lines, gaps[first:last], sub_improved, sub_protected, want_edits
+    )
     before = _interleave(lines[: first + 1], gaps[:first])[: -len(lines[first])]
     after = _interleave(lines[last:], gaps[last:])[len(lines[last]) :]
     replacement = before + middle + after

@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 from rephrase_ls.text.diff import apply_edits, word_edits
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.markup.plain import plain_blocks
-from rephrase_ls.text.paragraphs import Paragraph, _narrowed, select_paragraphs
+from rephrase_ls.text.paragraphs import (
+    Paragraph,
+    _interleave,
+    _lay_out_lines,
+    _narrowed,
+    select_paragraphs,
+)
 from rephrase_ls.text.placeholders import PlaceholderError
 
 WORDS = ["alpha", "beta", "Gamma", "naïve", "cafe\u0301", "Привет", "中文", "😀", "👍🏽", "x.", "y"]
@@ -105,6 +111,39 @@ def test_laying_out_only_the_changed_lines(text: str, data: st.DataObject) -> No
             pieces.append(head)
         pieces.append(rest)
         assert " ".join(pieces) == improved
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.lists(st.sampled_from([*WORDS, "delta", "epsilon", "zeta"]), min_size=1, max_size=6),
+        min_size=1,
+        max_size=9,
+    ),
+    st.sampled_from(["\n", "\n> ", "\r\n  ", "\n// "]),
+    st.data(),
+)
+def test_any_change_to_long_paragraphs_keeps_words_gaps_and_edits(
+    words_per_line: list[list[str]], gap: str, data: st.DataObject
+) -> None:
+    # The layout narrowed to the changed lines and split at unchanged lines between changes:
+    # the answer's words exactly, every gap once and in order, edits that reproduce it.
+    lines = [" ".join(words) for words in words_per_line]
+    gaps = [gap] * (len(lines) - 1)
+    words = " ".join(lines).split(" ")
+    for _ in range(data.draw(st.integers(1, 4))):
+        k = data.draw(st.integers(0, len(words) - 1))
+        words[k] = data.draw(st.sampled_from(["omega", "très", "ok!", "🙂", "a b", "alpha"]))
+    improved = " ".join(words)
+    result, edits = _lay_out_lines(lines, gaps, improved, (), True)
+    assert edits is not None and apply_edits(_interleave(lines, gaps), edits) == result
+    rest, pieces = result, []
+    for one in gaps:
+        head, found, rest = rest.partition(one)
+        assert found
+        pieces.append(head)
+    pieces.append(rest)
+    assert " ".join(pieces) == improved
 
 
 def test_line_breaks_stay_where_the_neighbouring_words_are_unchanged() -> None:
