@@ -74,12 +74,16 @@ def _profiles() -> _Profiles:
         logp.append({w: math.log(c / total) for w, c in words.items()})
         floors.append(math.log(min(words.values()) / total) - 2.0)
     vocabulary = sorted(set().union(*logp))
-    probs = array("d")
-    known = bytearray()
-    for word in vocabulary:
-        probs.extend(table.get(word, floor) for table, floor in zip(logp, floors, strict=True))
-        known.append(sum(1 << i for i, table in enumerate(logp) if word in table))
     index = {word: k for k, word in enumerate(vocabulary)}
+    n = len(langs)
+    probs = array("d", floors * len(vocabulary))
+    known = bytearray(len(vocabulary))
+    for i, table in enumerate(logp):
+        bit = 1 << i
+        for word, value in table.items():
+            k = index[word]
+            probs[k * n + i] = value
+            known[k] |= bit
     return _Profiles(langs, index, probs, bytes(known))
 
 
