@@ -21,12 +21,15 @@ _L = r"[^\W\d_]"
 # A whole word: not glued to a letter, digit, apostrophe, hyphen or sentinel on either side.
 _EDGE_BEFORE = r"(?<![\w'’\-\ue000-\ue002])"
 _EDGE_AFTER = r"(?![\w'’\-\ue000-\ue002])"
-WORD_RE: Final = re.compile(_EDGE_BEFORE + _L + "+" + _EDGE_AFTER)
+# Possessive quantifiers (``++``, ``(?>...)``) wherever a shorter word could only be followed by
+# a letter, which the edge after it refuses anyway: the same matches without backtracking
+# through every shorter prefix of every word.
+WORD_RE: Final = re.compile(_EDGE_BEFORE + _L + "++" + _EDGE_AFTER)
 # The same words found faster: a whole word can only start where a run of the characters that
 # glue to it begins, so the scan tries each run once (a word when the whole run is letters,
 # else the run is skipped). Group 1 is the word, or "" for a skipped run.
 _GLUE = r"[\w'’\-\ue000-\ue002]"
-_WORD_OR_RUN = re.compile(rf"({_L}+){_EDGE_AFTER}|{_GLUE}+")
+_WORD_OR_RUN = re.compile(rf"({_L}++){_EDGE_AFTER}|{_GLUE}+")
 _HSPACE = "[ \t\u00a0\u202f]"
 
 
@@ -73,13 +76,13 @@ _MISSING_SPACE_SENTENCE = re.compile(
 )
 _MISSING_SPACE_COMMA = re.compile(rf"([,;])(?<={_L}{_L}[,;])(?={_L}{_L})")
 _DOUBLED = re.compile(
-    _EDGE_BEFORE + rf"({_L}+(?:['’-]{_L}+)*)((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
+    _EDGE_BEFORE + rf"((?>{_L}+(?:['’-]{_L}+)*))((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
 )
 _SENTENCE_START = re.compile(
-    rf"(?:^{_HSPACE}*|(?<=[.!?])[\s]+)(?=[a-zà-öø-ÿ])({_L}+){_EDGE_AFTER}", re.UNICODE
+    rf"(?:^{_HSPACE}*|(?<=[.!?])[\s]+)(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}", re.UNICODE
 )
 _LOWER_I = re.compile(_EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
-_A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}+){_EDGE_AFTER}")
+_A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
 
 # English: vowel letters that sound like consonants, and silent h.
 _CONSONANT_SOUND = re.compile(
