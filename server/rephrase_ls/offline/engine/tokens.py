@@ -27,7 +27,7 @@ _ALTERNATIVES: Final = (
             # or punctuation and then one of those. None of the alternatives below can match
             # at such a word (they need a digit, "_", "@", "/", "://" or a mark next to it),
             # so it is the same "w" token they would give, found without trying them.
-            rf"(?P<f>{_LETTERS}+(?:['’-]{_LETTERS}+)*)"
+            rf"(?P<f>(?>{_LETTERS}+(?:['’-]{_LETTERS}+)*))"  # possessive: a shorter word fails
             r"(?=[ \t\n\r]|[,;:!?.)\]]+(?:[ \t\n\r]|$)|$)",
             r"(?P<h>\{\{\d+\}\})",
             r"(?P<mark>[\ue000-\ue002]+)",  # the engine's sentinels, if present in input
@@ -53,7 +53,8 @@ RUN: Final = "r"  # (from scan() only) plain words, spaces and punctuation: noth
 # "f" above, so a run is
 # always a sequence of whole tokens of the kinds WORD, SPACE, BREAK and PUNCT (see scan()).
 _SCAN = re.compile(
-    rf"(?P<r>(?:[ \t\n\r]+|[(\[]*{_LETTERS}+(?:['’-]{_LETTERS}+)*[,;:!?.)\]]*(?![^ \t\n\r]))+)|"
+    rf"(?P<r>(?:[ \t\n\r]++|(?>[(\[]*{_LETTERS}+(?:['’-]{_LETTERS}+)*[,;:!?.)\]]*)"
+    r"(?![^ \t\n\r]))++)|"
     + "|".join(_ALTERNATIVES)
 )
 # A run that may hold a word the tokenizer protects: a capital right after a letter (camelCase,
