@@ -30,13 +30,14 @@ _MD.core.ruler.disable("footnote_tail")
 _WORD = re.compile(r"[^\W_]")
 
 
-def reference_prose_lines(text: str) -> set[int]:
-    """Lines that markdown-it-py maps to inline (prose) content."""
-    lines: set[int] = set()
+def reference_prose_lines(text: str) -> dict[int, str]:
+    """Lines that markdown-it-py maps to inline (prose) content, with that content."""
+    lines: dict[int, str] = {}
     for token in _MD.parse(text):
         if token.type == "inline" and token.map:
             first = token.map[0]
-            lines.update(range(first, first + token.content.count("\n") + 1))
+            for i, content in enumerate(token.content.split("\n"), first):
+                lines[i] = content
     return lines
 
 
@@ -48,11 +49,12 @@ def our_prose_lines(text: str) -> set[int]:
 def assert_same_prose_lines(text: str) -> None:
     ours, reference = our_prose_lines(text), reference_prose_lines(text)
     source = text.split("\n")
-    extra = sorted(ours - reference)
+    extra = sorted(ours - reference.keys())
     assert not extra, [source[i] for i in extra]
     # lines markdown-it-py calls inline content that we leave out must hold no prose at all
-    for i in sorted(reference - ours):
-        line = source[i]
+    # (their inline content: a list item's `1.` marker is not prose)
+    for i in sorted(reference.keys() - ours):
+        line = reference[i]
         free, pos = [], 0
         for a, b in inline_protected(line):
             free.append(line[pos:a])
@@ -172,6 +174,44 @@ def test_readme_lines_match_markdown_it() -> None:
 )
 def test_constructs(source: str, expected: list[list[str]]) -> None:
     assert texts(source, blocks_of(source)) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # an item starts with at most one blank line: after two, the text is outside the list,
+        # here indented code
+        ("- \n\n    code, not prose\n", []),
+        ("- \n\n  words\n", [["words"]]),
+        ("- a\n  - \n\n    words\n", [["a"], ["words"]]),
+        ("> - \n>\n>     code\n", []),
+        # a math block in an item runs to its closing `$$`, over blank and unindented lines
+        ("- item\n\n  $$\nx = 1\n\n  $$\n  after\n", [["item"], ["after"]]),
+        ("- $$\nE = mc^2\n$$\n", []),
+        # without a closing `$$` it is no block: paragraph text (here the item's)
+        ("- $$\n  a sum\nwords\n", [["$$", "a sum", "words"]]),
+        ("$$\nwords\n\nmore\n", [["$$", "words"], ["more"]]),
+        # in a quote, the closing line must be in the quote
+        ("> $$\n>\nwords\n> $$\n", [["words"]]),
+        ("> $$\nx = 1\n> $$\n", []),
+        # HTML blocks in items end with the item or at a blank line
+        ("- item\n\n  <div>\n  *html*\n  </div>\n\n  words\n", [["item"], ["words"]]),
+        ("- <div>\nwords\n", [["words"]]),
+        # a line indented by 4 after an item whose content is further in: never indented code
+        # in the item, so a quote marker ends the paragraph (and the line is code outside)...
+        ("   - words here\n    > code\n", [["words here"]]),
+        ("   - > quoted\n    > code\n", [["quoted"]]),
+        # ...but a list marker indented by 4 from the item's list is paragraph text
+        ("   - words here\n    - more words\n", [["words here", "- more words"]]),
+        ("   - > quoted\n    - more words\n", [["quoted", "- more words"]]),
+        # an open quote goes on at any indentation
+        ("> quoted\n    > more\n", [["quoted", "more"]]),
+        ("> quoted\n    >\n", [["quoted"]]),
+    ],
+)
+def test_list_and_block_cases_read_as_markdown_it(source: str, expected: list[list[str]]) -> None:
+    assert texts(source, blocks_of(source)) == expected
+    assert_same_prose_lines(source)
 
 
 @pytest.mark.parametrize(
@@ -457,18 +497,24 @@ def _general_step_only(text: str) -> list[ProseBlock]:
         return markdown._Scanner(text).run()
 
 
+# with empty items, blank quote lines, math and HTML blocks, tabs and definitions in items
+_ALL_LIST_TEXTS = [*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# the general step too deviates from markdown-it-py for math and HTML blocks in items and for
-# an empty item followed by a blank line: those are compared with it only
-@given(_list_documents([*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]))
+@given(_list_documents(_ALL_LIST_TEXTS))
 def test_list_fast_paths_match_the_general_step(text: str) -> None:
     assert markdown._Scanner(text).run() == _general_step_only(text)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# (and for some lines indented by 4 or more after nested items: the indentation is kept usual)
-@given(_list_documents(_LIST_TEXTS, ["", "", "  ", "   "]))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_list_documents(_ALL_LIST_TEXTS))
 def test_list_heavy_documents_match_markdown_it(text: str) -> None:
-    blocks_of(text)
+    blocks = blocks_of(text)
     assert_same_prose_lines(text)
-    assert our_prose_words(text) == reference_prose_words(text)
+    # A `$$` that opens no math block is paragraph text, where markdown-it-py pairs any two
+    # dollar signs as inline math (across lines, around words); the extractor reads `$` as
+    # math only around text that neither starts nor ends with a space (see docs/markup.md):
+    # the words are compared when no `$` is left in the prose.
+    if not any("$" in text[s:e] for block in blocks for s, e in block.segments):
+        assert our_prose_words(text) == reference_prose_words(text)

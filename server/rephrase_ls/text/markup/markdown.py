@@ -315,7 +315,9 @@ _ORDERED = re.compile(r"([0-9]{1,9})[.)](?=[ \t]|$)")
 _FOOTNOTE_DEF = re.compile(r"\[\^[^\]\s]+\]:")
 _REF_DEF = re.compile(r"\[(?:[^\[\]\\]|\\.){1,999}\]:")
 _TABLE_DELIM = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_MATH_OPEN = re.compile(r"\$\$")
+# The line that closes a `$$` math block: it ends with `$$`, or with `$$ (label)`, as the
+# dollar-math plugin of markdown-it-py reads it (the label form closes the opening line too).
+_MATH_END = re.compile(r"\$\$[^\S\r\n]*(?:\([^)$\r\n]+\)[^\S\r\n]*)?(?=[\r\n]|\Z)")
 _HTML_BLOCK_TAGS = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
     "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|"
@@ -431,6 +433,15 @@ class _Scanner:
         self.fence_char = ""
         self.fence_len = 0
         self.html_end: re.Pattern[str] | None = None
+        # the open math block ends on the line that holds this offset
+        self.math_close = 0
+        # the last searches for a closing line and a blank line: (searched from, found at or -1)
+        # (none yet: the first search starts after `len(text)`, a position no line has)
+        self.math_search = self.quote_search = (len(text) + 1, -1)
+        # the line after an item opened empty starts here; a blank line there ends the items
+        # from `empty_depth` on (an item may start with at most one blank line)
+        self.empty_next = -1
+        self.empty_depth = 0
 
     # -- emitting --------------------------------------------------------------------------
 
@@ -648,10 +659,8 @@ class _Scanner:
                             self.leaf = _PARA
                             self.para = para = [(p, e)]
                         continue
-                elif c == "$" and leaf == _NONE and text.startswith("$$", s):
-                    # a math block, or display math on one line
-                    self.leaf = _NONE if text[s + 2 : e].rstrip().endswith("$$") else _MATH
-                    continue
+                elif c == "$" and leaf == _NONE and text.startswith("$$", s) and self._math(s, e):
+                    continue  # a math block, or display math on one line
                 elif (
                     c == "["
                     and leaf == _NONE
@@ -663,7 +672,7 @@ class _Scanner:
                     # a table row (a delimiter row holds a "-"), inline math, a link text or
                     # image (not a footnote definition): paragraph text
                     (c == "|" and (leaf == _NONE or text.find("-", s, e) < 0))
-                    or (c == "$" and (leaf == _PARA or not text.startswith("$$", s)))
+                    or c == "$"  # (not a math block: see above)
                     or (c == "[" and not text.startswith("[^", s))
                 ):
                     if leaf == _PARA:
@@ -683,7 +692,7 @@ class _Scanner:
                     self.leaf = _NONE
                 continue
             elif leaf == _MATH:
-                if text[s:e].rstrip().endswith("$$"):
+                if e >= self.math_close:
                     self.leaf = _NONE
                 continue
             elif leaf == _HTML:
@@ -725,6 +734,8 @@ class _Scanner:
             if leaf <= _PARA:  # _NONE or _PARA
                 # a blank line inside list items: ends the paragraph, the items go on
                 self._close_para()
+                if s == self.empty_next:  # unless it follows an empty item's marker
+                    del containers[self.empty_depth :]
                 return True
             return leaf in (_FENCED, _CODE, _MATH)  # they go on over blank lines
         if leaf > _PARA and leaf != _FENCED:
@@ -891,6 +902,64 @@ class _Scanner:
             and not text[m.end() : e].strip()
         )
 
+    def _math(self, p: int, e: int) -> bool:
+        """Whether the line whose text starts with ``$$`` at ``p`` opens a math block (then
+        opened, or closed on the same line), as markdown-it-py's dollar-math plugin reads it.
+
+        The block runs to the next line that ends with ``$$`` (or ``$$ (label)``), over blank
+        lines and lines of any indentation; without such a line (in a block quote: before the
+        quote ends, see `_quote_end`) it is no block and the line is paragraph text.
+        A first line with more after its ``$$`` is math on one line if it ends with ``$$``; a
+        ``$$`` elsewhere in it makes it paragraph text.
+        """
+        text = self.text
+        rest = text[p + 2 : e].rstrip()
+        if len(rest) > 1:
+            if rest.endswith("$$") or _MATH_END.search(text, p, e) is not None:
+                self._close_leaf()
+                return True
+            if "$$" in rest:
+                return False
+        start, found = self.math_search
+        if not start <= e or not (found < 0 or e < found):
+            m = _MATH_END.search(text, e)
+            found = -1 if m is None else m.start()
+            self.math_search = (e, found)
+        if found < 0:
+            return False
+        if _QUOTE in self.containers:
+            start, limit = self.quote_search
+            if not start <= e < limit:
+                limit = self._quote_end(e)
+                self.quote_search = (e, limit)
+            if limit <= found:
+                return False
+        self._close_leaf()
+        self.leaf = _MATH
+        self.math_close = found
+        return True
+
+    def _quote_end(self, e: int) -> int:
+        """Where the block quote holding the line that ends at ``e`` ends, as markdown-it-py
+        finds it before reading what is inside: at a blank line, at a line without `>` after
+        one that is blank inside the quote, or at a line without `>` that starts a block (else
+        it is a lazy continuation line). Approximated: nested quotes are not told apart, and
+        the indentation of a line is counted from its start.
+        """
+        text, starts, ends = self.text, self.lines.starts, self.lines.ends
+        empty = False
+        for i in range(self.lines.line_of(e) + 1, len(starts)):
+            s, e = starts[i], ends[i]
+            p, c = _indent(text, s, e, 0)
+            if p == e:
+                return s
+            if text[p] == ">":
+                p = _indent(text, p + 1, e, c + 1)[0]
+                empty = p == e
+            elif empty or self._starts_block(p, e, c, lazy=True):
+                return s
+        return len(text) + 1
+
     def _is_ref_def(self, p: int, e: int) -> bool:
         """Whether the line at ``p`` is a link reference definition (one line, not prose)."""
         m = _REF_DEF.match(self.text, p, e)
@@ -906,14 +975,22 @@ class _Scanner:
         return 0
 
     def _line(self, s: int, e: int) -> None:
+        if self.leaf == _MATH:
+            # as in markdown-it-py, the lines of a math block belong to it whatever their
+            # indentation or container markers, up to its closing line
+            if e >= self.math_close:
+                self.leaf = _NONE
+            return
         text = self.text
         containers = self.containers
         pos, col = s, 0
         matched = 0
         for kind, indent in containers:
             if kind == "q":
+                # (as in markdown-it-py, an open quote goes on at any indentation: a quote
+                # only opens at most 3 columns in)
                 p, c = _indent(text, pos, e, col)
-                if c - col > 3 or p >= e or text[p] != ">":
+                if p >= e or text[p] != ">":
                     break
                 pos, col = p + 1, c + 1
                 if pos < e and text[pos] in _SPACE:
@@ -927,9 +1004,11 @@ class _Scanner:
                 else:
                     break
             matched += 1
-        all_matched = matched == len(containers)
         fp, fc = _indent(text, pos, e, col)
         blank = fp >= e
+        if blank and s == self.empty_next and matched > self.empty_depth:
+            matched = self.empty_depth  # the line after an empty item's marker: it ends
+        all_matched = matched == len(containers)
 
         leaf = self.leaf
         if all_matched:
@@ -951,10 +1030,6 @@ class _Scanner:
                 elif self.html_end.search(text, pos, e):
                     self.leaf = _NONE
                 return
-            if leaf == _MATH:
-                if text[pos:e].rstrip().endswith("$$"):
-                    self.leaf = _NONE
-                return
             if leaf == _CODE:
                 if blank or fc - col >= 4:
                     return
@@ -966,10 +1041,41 @@ class _Scanner:
                     self._emit_row(fp, e)
                     return
                 self.leaf = _NONE
-        elif leaf == _PARA and not blank and not self._starts_block(fp, e, fc - col, lazy=True):
-            # lazy continuation line
-            self.para.append((fp, e))
-            return
+        elif leaf == _PARA and not blank:
+            # A lazy continuation line, unless it starts a block. As markdown-it-py reads it,
+            # the indentation that decides is counted from the content of the item the
+            # paragraph is in (directly, or in a quote in it): a line less indented than that is
+            # never indented code there, whatever it is at the level it falls back to. A list
+            # marker is text too if it is indented by 4 or more from where that item's list is
+            # (its special case for a staircase of items).
+            n = len(containers)
+            k = n - 1 if containers[-1][0] == "i" else n - 2
+            if k < 0:
+                ind = fc
+            elif containers[k][0] == "q":  # a quote in a quote: from the outer one's content
+                ind = fc - col
+            else:
+                base = containers[k][1]
+                ind = fc - base
+                if k == 0:
+                    outer = 0
+                elif containers[k - 1][0] == "i":
+                    outer = containers[k - 1][1]
+                else:
+                    outer = col if matched == k else fc
+                if (
+                    ind < 0
+                    and fc - outer >= 4
+                    and (
+                        _BULLET.match(text, fp, e) is not None
+                        or _ORDERED.match(text, fp, e) is not None
+                    )
+                    and _THEMATIC.match(text, fp, e) is None
+                ):
+                    ind = 4  # not a block (a thematic break still is)
+            if not self._starts_block(fp, e, ind, lazy=True):
+                self.para.append((fp, e))
+                return
 
         if not all_matched:
             self._close_leaf()
@@ -1014,6 +1120,10 @@ class _Scanner:
                     break
                 if empty:
                     content_col, pos, col = acol + 1, q, qc
+                    # an item may start with at most one blank line: one on the next line
+                    # ends it (and the items opened in it)
+                    self.empty_next = e + 2 if text.startswith("\r\n", e) else e + 1
+                    self.empty_depth = len(containers)
                 elif qc - acol >= 5:
                     content_col = acol + 1
                     pos, col = _advance_cols(text, after, e, acol, acol + 1)
@@ -1103,12 +1213,8 @@ class _Scanner:
         if ch in "*-_" and _THEMATIC.match(text, p, e):
             self._close_leaf()
             return
-        if ch == "$" and text.startswith("$$", p) and self.leaf != _PARA:
-            # a math block (it cannot interrupt a paragraph: there it is inline math)
-            self._close_leaf()
-            rest = text[p + 2 : e].rstrip()
-            self.leaf = _NONE if rest.endswith("$$") else _MATH
-            return
+        if ch == "$" and self.leaf != _PARA and text.startswith("$$", p) and self._math(p, e):
+            return  # a math block (it cannot interrupt a paragraph: there it is inline math)
         if ch == "<" and self._html_block(p, e):
             return
         if (
