@@ -118,49 +118,65 @@ def make_block(
 
 
 def _clip(
-    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]]
+    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]], shift: int = 0
 ) -> list[tuple[int, int]]:
-    """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching."""
+    """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching.
+
+    Each span is moved by ``shift`` first (the final pass finds them in a joined string).
+    """
     clipped: list[tuple[int, int]] = []
+    last_end = -1  # the end of the last clipped span (spans and segments start at 0 or later)
     n = len(segs)
     i = 0
     seg_start, seg_end = segs[0]
     for s, e in spans:
+        s += shift
+        e += shift
         while seg_end <= s:
             i += 1
             if i == n:
                 return clipped
             seg_start, seg_end = segs[i]
         if seg_start <= s and e <= seg_end:  # inside one segment: the common case
-            if clipped and s <= clipped[-1][1]:
-                if e > clipped[-1][1]:
-                    clipped[-1] = (clipped[-1][0], e)
-            else:
+            if s > last_end:
                 clipped.append((s, e))
+                last_end = e
+            elif e > last_end:
+                clipped[-1] = (clipped[-1][0], e)
+                last_end = e
             continue
         j = i
         while j < n and segs[j][0] < e:
             cs, ce = max(s, segs[j][0]), min(e, segs[j][1])
             if cs < ce:
-                if clipped and cs <= clipped[-1][1]:
-                    if ce > clipped[-1][1]:
-                        clipped[-1] = (clipped[-1][0], ce)
-                else:
+                if cs > last_end:
                     clipped.append((cs, ce))
+                    last_end = ce
+                elif ce > last_end:
+                    clipped[-1] = (clipped[-1][0], ce)
+                    last_end = ce
             j += 1
     return clipped
 
 
-def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted spans with overlapping or touching ones merged (``_clip`` for one segment)."""
-    merged = [spans[0]]
+def _merge(spans: list[tuple[int, int]], shift: int) -> list[tuple[int, int]]:
+    """Sorted spans moved by ``shift``, overlapping or touching ones merged (``_clip`` for one
+    segment that holds them all).
+    """
+    last_s, last_e = spans[0]
+    last_s += shift
+    last_e += shift
+    merged = []
     for s, e in spans[1:]:
-        last_s, last_e = merged[-1]
+        s += shift
+        e += shift
         if s <= last_e:
             if e > last_e:
-                merged[-1] = (last_s, e)
+                last_e = e
         else:
-            merged.append((s, e))
+            merged.append((last_s, last_e))
+            last_s, last_e = s, e
+    merged.append((last_s, last_e))
     return merged
 
 
@@ -498,8 +514,8 @@ class _Scanner:
                 while next_start < bound:
                     k += 1
                     next_start = spans[k][0]
-                found = [(s + shift, e + shift) for s, e in spans[j:k]]
-                protected = _merge(found) if len(segs) == 1 else _clip(segs, found)
+                found = spans[j:k]
+                protected = _merge(found, shift) if len(segs) == 1 else _clip(segs, found, shift)
             j = k
             # segments are trimmed and the spans sorted, disjoint and inside them: build directly
             # (a letter or digit before the first span is prose: no need to search further)
