@@ -288,17 +288,36 @@ def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
         ]
     urls = []
     find = text.find
-    for hint in ("://", "www."):
-        pos = find(hint, start, end)
-        while pos >= 0:
-            after = pos + len(hint)
-            s = pos if hint == "www." else _url_scheme(text, start, pos)
-            # not inside a word, a path, an address or a longer name
-            if s >= 0 and (s == start or not _inside_url_word(text[s - 1])):
-                rest = _URL_REST.match(text, after, end)
-                if rest is not None:
-                    urls.append((s, rest.end()))
-            pos = find(hint, after, end)
+    rest_match = _URL_REST.match
+    pos = find("://", start, end)
+    while pos >= 0:
+        after = pos + 3
+        # the scheme before (`_url_scheme`, inlined: this loop runs for every link)
+        if text[pos - 1] != "\n":
+            if pos - 5 >= start and text.startswith("https", pos - 5):
+                s = pos - 5
+            elif pos - 4 >= start and text.startswith("http", pos - 4):
+                s = pos - 4
+            elif pos - 3 >= start and text.startswith("ftp", pos - 3):
+                s = pos - 3
+            else:
+                s = -1
+        else:
+            s = _url_scheme(text, start, pos)
+        # not inside a word, a path, an address or a longer name
+        if s >= 0 and (s == start or not _inside_url_word(text[s - 1])):
+            rest = rest_match(text, after, end)
+            if rest is not None:
+                urls.append((s, rest.end()))
+        pos = find("://", after, end)
+    pos = find("www.", start, end)
+    while pos >= 0:
+        after = pos + 4
+        if pos == start or not _inside_url_word(text[pos - 1]):
+            rest = rest_match(text, after, end)
+            if rest is not None:
+                urls.append((pos, rest.end()))
+        pos = find("www.", after, end)
     if urls:
         spans.extend(urls)
         spans.sort()
