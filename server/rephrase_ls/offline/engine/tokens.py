@@ -50,10 +50,13 @@ _TOKEN = re.compile("|".join(_ALTERNATIVES))
 RUN: Final = "r"  # (from scan() only) plain words, spaces and punctuation: nothing protected
 # A run: spaces and line breaks, and plain words (perhaps after "(" or "[") each followed by a
 # space, a line break, the end, or punctuation and then one of those -- the common case of
-# "f" above, so a run is
-# always a sequence of whole tokens of the kinds WORD, SPACE, BREAK and PUNCT (see scan()).
+# "f" above, so a run is always a sequence of whole tokens of the kinds WORD, SPACE, BREAK and
+# PUNCT (see scan()). Its letters are the Latin-1 ones that _LETTERS matches, less those
+# without case: a plain byte-set test per character instead of Unicode category lookups; a
+# word with any other letter ends the run and is tokenized by the alternatives after it.
+_RUN_LETTERS = "[A-Za-zµÀ-ÖØ-öø-ÿ]"
 _SCAN = re.compile(
-    rf"(?P<r>(?:[ \t\n\r]++|(?>[(\[]*{_LETTERS}+(?:['’-]{_LETTERS}+)*[,;:!?.)\]]*)"
+    rf"(?P<r>(?:[ \t\n\r]++|(?>[(\[]*{_RUN_LETTERS}+(?:['’-]{_RUN_LETTERS}+)*[,;:!?.)\]]*)"
     r"(?![^ \t\n\r]))++)|"
     + "|".join(_ALTERNATIVES)
 )
