@@ -30,7 +30,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Final
 
-from .tokens import BREAK, PUNCT, RUN, WORD, scan
+from .tokens import BREAK, PUNCT, RUN, RUN_LETTERS, WORD, scan
 
 MIN_WORDS: Final = 5
 MIN_SHORT_WORDS: Final = 3
@@ -44,7 +44,7 @@ MAX_CHARS: Final = 20_000
 _SPLIT = re.compile(r"['’-]")
 # In a run (see tokens.scan): the parts of its words (group 1: the apostrophe or hyphen
 # before a part inside a word), and what starts a sentence (no groups).
-_RUN_PIECES = re.compile(r"(['’-]?)([^\W\d_]+)|[.!?\n\r]")
+_RUN_PIECES = re.compile(rf"(['’-]?)({RUN_LETTERS}+)|[.!?\n\r]")  # a run's letters only
 
 
 @dataclass(frozen=True, slots=True)

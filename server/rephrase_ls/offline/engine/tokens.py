@@ -54,9 +54,9 @@ RUN: Final = "r"  # (from scan() only) plain words, spaces and punctuation: noth
 # PUNCT (see scan()). Its letters are the Latin-1 ones that _LETTERS matches, less those
 # without case: a plain byte-set test per character instead of Unicode category lookups; a
 # word with any other letter ends the run and is tokenized by the alternatives after it.
-_RUN_LETTERS = "[A-Za-zµÀ-ÖØ-öø-ÿ]"
+RUN_LETTERS: Final = "[A-Za-zµÀ-ÖØ-öø-ÿ]"
 _SCAN = re.compile(
-    rf"(?P<r>(?:[ \t\n\r]++|(?>[(\[]*{_RUN_LETTERS}+(?:['’-]{_RUN_LETTERS}+)*[,;:!?.)\]]*)"
+    rf"(?P<r>(?:[ \t\n\r]++|(?>[(\[]*{RUN_LETTERS}+(?:['’-]{RUN_LETTERS}+)*[,;:!?.)\]]*)"
     r"(?![^ \t\n\r]))++)|"
     + "|".join(_ALTERNATIVES)
 )
