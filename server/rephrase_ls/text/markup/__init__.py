@@ -47,7 +47,7 @@ _log = logging.getLogger(__name__)
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProseBlock:
     """One paragraph of prose in a document.
 
