@@ -61,6 +61,8 @@ class SettingsManager:
         self._slow: set[str] = set()
         #: Bumped by ``didChangeConfiguration``: an answer asked for before it is not kept.
         self._generation = 0
+        #: Documents whose folder's editor settings are known (``settle`` returns at once).
+        self._settled: set[str] = set()
 
     # -- where things are ---------------------------------------------------------------------
 
@@ -139,6 +141,7 @@ class SettingsManager:
         self._editor.clear()
         self._pending.clear()
         self._slow.clear()
+        self._settled.clear()
         self._generation += 1
         if isinstance(pushed, dict) and pushed:
             self.pushed = pushed.get("rephrase", pushed)
@@ -212,8 +215,13 @@ class SettingsManager:
         they are not known yet (just after a document opened or the settings changed), so that
         requests answered from the cache use them rather than the defaults. A client that takes
         longer is not waited for again until it has answered."""
+        if uri in self._settled:
+            return  # the usual case on every code action: no folder lookup
         folder = str(self.folder_of(uri))
-        if folder in self._editor or folder in self._slow:
+        if folder in self._editor:
+            self._settled.add(uri)
+            return
+        if folder in self._slow:
             return
         try:
             await asyncio.wait_for(self.fetch_editor(uri), timeout)
