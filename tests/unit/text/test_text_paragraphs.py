@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -40,6 +42,18 @@ def documents(draw: st.DrawFn) -> str:
     return (newline + newline).join(newline.join(lines) for lines in paragraphs) + newline
 
 
+def without_gaps(result: str, gaps: Sequence[str]) -> str:
+    """``result`` with each gap, in order, taken out again (a space in its place); fails when a
+    gap is missing. For a good layout this gives the answer's prose back."""
+    rest, pieces = result, []
+    for gap in gaps:
+        head, found, rest = rest.partition(gap)
+        assert found, f"gap {gap!r} missing"
+        pieces.append(head)
+    pieces.append(rest)
+    return " ".join(pieces)
+
+
 @settings(max_examples=100)
 @given(documents())
 def test_identity_improvement_returns_exactly_the_original_span(text: str) -> None:
@@ -70,13 +84,7 @@ def test_changed_words_keep_every_line_prefix_and_line_break(
         for gap in paragraph.gaps:
             assert gap in result
         # Taking the gaps out again gives the improved prose.
-        rest = result
-        pieces = []
-        for gap in paragraph.gaps:
-            head, _, rest = rest.partition(gap)
-            pieces.append(head)
-        pieces.append(rest)
-        assert " ".join(pieces) == improved
+        assert without_gaps(result, paragraph.gaps) == improved
         # And the edits that would be sent to the editor reproduce the result exactly.
         assert apply_edits(original, word_edits(original, result)) == result
 
@@ -104,13 +112,7 @@ def test_laying_out_only_the_changed_lines(text: str, data: st.DataObject) -> No
             continue
         result, edits = narrowed
         assert edits is not None and apply_edits(paragraph.original, edits) == result
-        rest, pieces = result, []
-        for gap in paragraph.gaps:
-            head, found, rest = rest.partition(gap)
-            assert found
-            pieces.append(head)
-        pieces.append(rest)
-        assert " ".join(pieces) == improved
+        assert without_gaps(result, paragraph.gaps) == improved
 
 
 @settings(max_examples=300)
@@ -137,13 +139,7 @@ def test_any_change_to_long_paragraphs_keeps_words_gaps_and_edits(
     improved = " ".join(words)
     result, edits = _lay_out_lines(lines, gaps, improved, (), True)
     assert edits is not None and apply_edits(_interleave(lines, gaps), edits) == result
-    rest, pieces = result, []
-    for one in gaps:
-        head, found, rest = rest.partition(one)
-        assert found
-        pieces.append(head)
-    pieces.append(rest)
-    assert " ".join(pieces) == improved
+    assert without_gaps(result, gaps) == improved
 
 
 def test_line_breaks_stay_where_the_neighbouring_words_are_unchanged() -> None:
