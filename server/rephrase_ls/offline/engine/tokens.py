@@ -83,17 +83,10 @@ class Token:
 
 
 def iter_tokens(text: str) -> Iterator[tuple[str, str]]:
-    """The ``(kind, text)`` of each token of ``text`` in order, found as they are needed (a
-    caller that stops early does not pay for the rest of the text)."""
+    """The ``(kind, text)`` of each token of ``text`` in order, one by one (the reference
+    :func:`scan` is checked against)."""
     for m in _TOKEN.finditer(text):
-        group = m.lastgroup
-        value = m.group()
-        if group == "f" or group == "w":
-            yield _word_kind(value), value
-        elif group in _KEPT_KINDS:
-            yield group, value
-        else:
-            yield PROTECTED, value
+        yield _kind(m), m.group()
 
 
 def scan(text: str) -> Iterator[tuple[str, str]]:
@@ -117,6 +110,7 @@ def scan(text: str) -> Iterator[tuple[str, str]]:
 
 
 def _kind(m: re.Match[str]) -> str:
+    """The token kind of a match of the tokenizer's pattern."""
     group = m.lastgroup
     if group == "f" or group == "w":
         return _word_kind(m.group())
@@ -136,22 +130,7 @@ def _word_kind(value: str) -> str:
 
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens; ``"".join(t.text for t in tokens) == text``."""
-    tokens: list[Token] = []
-    append = tokens.append
-    kept = _KEPT_KINDS
-    for m in _TOKEN.finditer(text):
-        group = m.lastgroup
-        if group == "f":
-            value = m.group()
-            append(Token(WORD if value.islower() else _word_kind(value), value))
-        elif group in kept:
-            append(Token(group, m.group()))
-        elif group == "w":
-            value = m.group()
-            append(Token(_word_kind(value), value))
-        else:
-            append(Token(PROTECTED, m.group()))
-    return tokens
+    return [Token(_kind(m), m.group()) for m in _TOKEN.finditer(text)]
 
 
 def join(tokens: list[Token]) -> str:
