@@ -3,6 +3,9 @@ engine's shadow string and the detector's words must be exactly what the tokens 
 
 from __future__ import annotations
 
+import math
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,7 +76,7 @@ def test_scan_gives_the_shadow_and_words_the_tokens_give(text: str, lang: str) -
     pieces = list(scan(text))
     assert "".join(value for _, value in pieces) == text
     assert engine._shadow(text, lang) == old_shadow(text, lang)
-    assert list(detect._words(text)) == old_words(text)
+    assert list(detect.words(text)) == old_words(text)
 
 
 @given(texts)
@@ -83,6 +86,79 @@ def test_a_run_is_whole_plain_tokens(text: str) -> None:
         if kind == RUN:
             inside = [Token(k, v) for k, v in iter_tokens(value)]
             assert {t.kind for t in inside} <= {WORD, "s", BREAK, PUNCT}, inside
+
+
+def old_evidence(text: str) -> detect.Evidence:
+    """The detector's evidence counted one word at a time, as it was."""
+    profiles = detect._profiles()
+    counted: dict[str, int] = {}
+    words = letters = 0
+    for raw, capitalised in old_words(text[: detect.MAX_CHARS]):
+        word = raw.lower()
+        if capitalised and word not in profiles.index:
+            continue
+        counted[word] = counted.get(word, 0) + 1
+        words += 1
+        letters += len(word)
+        if words >= detect.MAX_WORDS:
+            break
+    n = len(profiles.langs)
+    totals, known, scored = [0.0] * n, [0] * n, 0
+    for word, count in counted.items():
+        k = profiles.index.get(word)
+        if k is None:
+            continue
+        scored += count
+        for i in range(n):
+            totals[i] += count * profiles.probs[i][k]
+            known[i] += count * (profiles.known[k] >> (detect.KNOWN_BITS * i) & 1)
+    return detect.Evidence(
+        dict(zip(profiles.langs, totals, strict=True)),
+        dict(zip(profiles.langs, known, strict=True)),
+        scored,
+        words,
+        letters,
+    )
+
+
+# Words the profiles know, capitalised or not, and names they do not know, so that runs are
+# counted in bulk and one word at a time.
+WORDS = [
+    "the", "The", "und", "Und", "que", "Que", "est", "il", "Il", "Paris", "Zorblax", "zorblax",
+    "zorb", "Zorb",
+    "Müller", "l'Homme", "d'Artagnan", "well-Known", ". ", "? ", "\n", ", ", " (", ") ",
+]  # fmt: skip
+prose = st.lists(st.sampled_from(WORDS + PIECES), max_size=60).map(" ".join)
+
+
+@settings(max_examples=400)
+@given(prose | texts, st.integers(min_value=0, max_value=330))
+def test_evidence_counts_runs_as_word_by_word(text: str, padding: int) -> None:
+    # Padding with words puts the MAX_WORDS limit at every place in the text.
+    # Long words make a long run, which is read one word at a time.
+    for sample in (text, "the " * padding + text, "thermodynamics " * padding + text):
+        new, old = detect.evidence(sample), old_evidence(sample)
+        assert (new.known, new.scored, new.words, new.letters) == (
+            old.known,
+            old.scored,
+            old.words,
+            old.letters,
+        )
+        assert new.scores.keys() == old.scores.keys()
+        for lang, score in new.scores.items():
+            assert math.isclose(score, old.scores[lang], rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We met zorb and Zorblax today. Zorblax came too.",  # a name that starts another
+        "Zorblax met us. Then Zorblax left, (Zorblax) again; zorblax!",  # sentence starts
+        "Der Ausschuss hat den Vorschlag geprüft. Die Woche war lang.",  # German nouns
+    ],
+)
+def test_evidence_leaves_out_names_inside_sentences(text: str) -> None:
+    assert detect.evidence(text) == old_evidence(text)
 
 
 def test_letters_without_case_are_seen() -> None:

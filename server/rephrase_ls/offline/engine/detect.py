@@ -24,10 +24,13 @@ import json
 import math
 import re
 from array import array
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from itertools import repeat
+from operator import mul
 from typing import Final
 
 from .tokens import BREAK, PUNCT, RUN, RUN_LETTERS, WORD, scan
@@ -45,18 +48,38 @@ _SPLIT = re.compile(r"['’-]")
 # In a run (see tokens.scan): the parts of its words (group 1: the apostrophe or hyphen
 # before a part inside a word), and what starts a sentence (no groups).
 _RUN_PIECES = re.compile(rf"(['’-]?)({RUN_LETTERS}+)|[.!?\n\r]")  # a run's letters only
+# For counting a run in bulk (see _count_run): the parts of its words, its letters, and what
+# starts a sentence.
+_RUN_WORD = re.compile(f"{RUN_LETTERS}+")
+_RUN_LETTER_SET: Final = frozenset(c for c in map(chr, range(256)) if re.match(RUN_LETTERS, c))
+_SENTENCE_MARK = re.compile(r"[.!?\n\r]")
+_SENTENCE_MARKS: Final = ".!?\n\r"
+_JOINERS: Final = "'’-"
+_BETWEEN_WORDS: Final = " \t([,;:)]"  # in a run, what is neither a letter nor a mark nor a joiner
 
 
 @dataclass(frozen=True, slots=True)
 class _Profiles:
-    """The profiles merged into one table, compact: for the word with index ``k``,
-    ``probs[k * len(langs) + i]`` is its log-probability in ``langs[i]`` (a floor where that
-    profile lacks it), and bit ``i`` of ``known[k]`` says whether that profile knows it."""
+    """The profiles merged into one table, a column per language: for the word with index
+    ``k``, ``probs[i][k]`` is its log-probability in ``langs[i]`` (a floor where that profile
+    lacks it). ``known[k]`` packs, in ``KNOWN_BITS`` bits per language and one more field at
+    the top, a 1 for each profile that knows the word and a 1 for "some profile knows it", so
+    that one integer sum counts the known words of every language at once. The last index,
+    ``len(index)``, stands for any other word: log-probability 0.0 and nothing known."""
 
     langs: tuple[str, ...]
     index: dict[str, int]
-    probs: array[float]
-    known: bytes
+    probs: tuple[array[float], ...]
+    known: tuple[int, ...]
+
+    @property
+    def other(self) -> int:
+        """The index of a word no profile knows."""
+        return len(self.index)
+
+
+#: Bits per language in a packed count of known words (counts stay below MAX_WORDS).
+KNOWN_BITS: Final = 16
 
 
 @lru_cache(maxsize=1)
@@ -66,52 +89,60 @@ def _profiles() -> _Profiles:
     with resource.open("rb") as raw, gzip.GzipFile(fileobj=raw) as fh:
         counts: dict[str, dict[str, int]] = json.loads(fh.read().decode("utf-8"))
     langs = tuple(sorted(counts))
-    logp: list[dict[str, float]] = []
-    floors: list[float] = []
-    for lang in langs:
+    vocabulary = sorted(set().union(*counts.values()))
+    index = {word: k for k, word in enumerate(vocabulary)}
+    probs: list[array[float]] = []
+    known = [1 << (KNOWN_BITS * len(langs))] * len(vocabulary) + [0]
+    for i, lang in enumerate(langs):
         words = counts[lang]
         total = float(sum(words.values()))
-        logp.append({w: math.log(c / total) for w, c in words.items()})
-        floors.append(math.log(min(words.values()) / total) - 2.0)
-    vocabulary = sorted(set().union(*logp))
-    index = {word: k for k, word in enumerate(vocabulary)}
-    n = len(langs)
-    probs = array("d", floors * len(vocabulary))
-    known = bytearray(len(vocabulary))
-    for i, table in enumerate(logp):
-        bit = 1 << i
-        for word, value in table.items():
+        column = array("d", [math.log(min(words.values()) / total) - 2.0]) * len(vocabulary)
+        column.append(0.0)
+        bit = 1 << (KNOWN_BITS * i)
+        for word, count in words.items():
             k = index[word]
-            probs[k * n + i] = value
+            column[k] = math.log(count / total)
             known[k] |= bit
-    return _Profiles(langs, index, probs, bytes(known))
+        probs.append(column)
+    return _Profiles(langs, index, tuple(probs), tuple(known))
 
 
-def _words(text: str) -> Iterator[tuple[str, bool]]:
+def words(text: str) -> Iterator[tuple[str, bool]]:
     """The plain words of ``text`` with whether each is capitalised inside a sentence. What the
     tokenizer protects (code, links, quotes, words with digits, placeholders) does not vote;
-    "l'homme" gives "l" and "homme". A line break or ``. ! ?`` starts a sentence."""
-    sentence_start = True
+    "l'homme" gives "l" and "homme". A line break or ``. ! ?`` starts a sentence. (What
+    :func:`evidence` counts, here one word at a time.)"""
+    sentence_start = [True]
     for kind, value in scan(text):
-        if kind == RUN:
-            # In a run an apostrophe or hyphen is always inside a word (see tokens.scan).
-            for joiner, part in _RUN_PIECES.findall(value):
-                if not part:
-                    sentence_start = True  # . ! ? or a line break
-                elif joiner:
-                    yield part, part[0].isupper()  # "homme" in "l'homme"
-                else:
-                    yield part, not sentence_start and part[0].isupper()
-                    sentence_start = False
-        elif kind == WORD:
-            inner = not sentence_start
-            for part in _SPLIT.split(value):
-                if part:
-                    yield part, inner and part[0].isupper()
-                    inner = True
-            sentence_start = False
-        elif kind == BREAK or (kind == PUNCT and value[0] in ".!?"):
-            sentence_start = True
+        yield from _piece_words(kind, value, sentence_start)
+
+
+def _piece_words(kind: str, value: str, sentence_start: list[bool]) -> Iterator[tuple[str, bool]]:
+    """The words of one piece of ``tokens.scan`` as :func:`words` gives them, one by one.
+    ``sentence_start[0]`` says whether a sentence starts at the piece; reading the piece sets
+    it to whether one starts after what has been read."""
+    if kind == RUN:
+        # In a run an apostrophe or hyphen is always inside a word (see tokens.scan).
+        starts = sentence_start[0]
+        for m in _RUN_PIECES.finditer(value):  # lazily: the reader may stop at MAX_WORDS
+            joiner, part = m.groups()
+            if not part:
+                starts = sentence_start[0] = True  # . ! ? or a line break
+            elif joiner:
+                yield part, part[0].isupper()  # "homme" in "l'homme"
+            else:
+                sentence_start[0] = False
+                yield part, not starts and part[0].isupper()
+                starts = False
+    elif kind == WORD:
+        inner = not sentence_start[0]
+        sentence_start[0] = False
+        for part in _SPLIT.split(value):
+            if part:
+                yield part, inner and part[0].isupper()
+                inner = True
+    elif kind == BREAK or (kind == PUNCT and value[0] in ".!?"):
+        sentence_start[0] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,39 +161,102 @@ class Evidence:
     """Letters of the counted words."""
 
 
+def _count_run(
+    run: str, sentence_start: bool, index: dict[str, int], counted: Counter[str], room: int
+) -> tuple[int, int, bool] | None:
+    """Count the words of a run (see ``tokens.scan``) into ``counted`` as :func:`words` and
+    :func:`evidence` would one by one: the words and letters counted and whether a sentence
+    starts after the run. ``None`` (and nothing counted) when it has more than ``room`` words.
+
+    Every part of the run's words goes into ``counted``, names too: a name is a word no
+    profile knows, which scores nothing, so only the word and letter counts leave it out.
+    """
+    parts = _RUN_WORD.findall(run.lower())  # a run's letters lower-case to letters, 1 to 1
+    if not parts:
+        return 0, 0, sentence_start or _SENTENCE_MARK.search(run) is not None
+    words = len(parts)
+    letters = sum(map(len, parts))
+    # In a run a capital starts a word and the rest of the word is lower case (a capital
+    # after a letter makes the run a "maybe protected" one, see tokens.scan); so a name, a
+    # capitalised word no profile knows, is a capitalised form of an unknown part.
+    for part in set(parts).difference(index):
+        name = part[0].upper() + part[1:]
+        if name == part:
+            continue
+        size = len(name)
+        start = run.find(name)
+        while start >= 0:
+            end = start + size
+            # A whole word (a capital in a run never follows a letter; check the end).
+            if end == len(run) or run[end] not in _RUN_LETTER_SET:
+                # A name unless it starts a sentence: after a sentence mark, or at the run's
+                # start when a sentence starts there.
+                at = start - 1
+                while at >= 0 and run[at] in _BETWEEN_WORDS:
+                    at -= 1
+                if not (run[at] in _SENTENCE_MARKS if at >= 0 else sentence_start):
+                    words -= 1
+                    letters -= len(part)
+            start = run.find(name, end)
+    if words > room:
+        return None
+    counted.update(parts)
+    # After the run's last word or sentence mark, only spaces and punctuation.
+    return words, letters, run.rstrip(_BETWEEN_WORDS)[-1] in _SENTENCE_MARKS
+
+
 def evidence(text: str) -> Evidence:
     """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words)."""
     profiles = _profiles()
     index = profiles.index
     # Count the words first (the tokenizer stops at the last one needed), then score each
     # distinct word once.
-    counted: dict[str, int] = {}
+    counted: Counter[str] = Counter()
     words = letters = 0
-    for raw, capitalised in _words(text[:MAX_CHARS]):
-        word = raw.lower()
-        if capitalised and word not in index:
-            continue  # a name
-        counted[word] = counted.get(word, 0) + 1
-        words += 1
-        letters += len(word)
+    sentence_start = True
+    for kind, value in scan(text[:MAX_CHARS]):
+        if kind == RUN:
+            # Most of a text is runs: counted in bulk, unless the run would pass MAX_WORDS
+            # (a long one most likely would: words take fewer than 8 characters with a space).
+            room = MAX_WORDS - words
+            bulk = (
+                _count_run(value, sentence_start, index, counted, room)
+                if len(value) <= 8 * room
+                else None
+            )
+            if bulk is not None:
+                run_words, run_letters, sentence_start = bulk
+                words += run_words
+                letters += run_letters
+                if words >= MAX_WORDS:
+                    break
+                continue
+        state = [sentence_start]
+        for raw, capitalised in _piece_words(kind, value, state):
+            word = raw.lower()
+            if capitalised and word not in index:
+                continue  # a name
+            counted[word] = counted.get(word, 0) + 1
+            words += 1
+            letters += len(word)
+            if words >= MAX_WORDS:
+                break
+        sentence_start = state[0]
         if words >= MAX_WORDS:
             break
-    n = len(profiles.langs)
-    probs, known_bits = profiles.probs, profiles.known
-    totals = [0.0] * n
-    known = [0] * n
-    scored = 0
-    for word, count in counted.items():
-        k = index.get(word)
-        if k is None:
-            continue
-        scored += count
-        base = k * n
-        bits = known_bits[k]
-        for i in range(n):
-            totals[i] += count * probs[base + i]
-            if bits >> i & 1:
-                known[i] += count
+    # Each distinct word once, no loop in Python: its index (``other`` for a word no profile
+    # knows, which adds 0.0 and nothing known), and per language the sum of count times
+    # log-probability in the order the words came (Python 3.12+ sums floats with
+    # compensation: the same up to rounding in the last digits).
+    found = list(map(index.get, counted, repeat(profiles.other)))
+    times = list(counted.values())
+    totals = [
+        sum(map(mul, times, map(column.__getitem__, found)), 0.0) for column in profiles.probs
+    ]
+    packed = sum(map(mul, times, map(profiles.known.__getitem__, found)))
+    mask = (1 << KNOWN_BITS) - 1
+    known = [packed >> (KNOWN_BITS * i) & mask for i in range(len(profiles.langs) + 1)]
+    scored = known.pop()
     return Evidence(
         dict(zip(profiles.langs, totals, strict=True)),
         dict(zip(profiles.langs, known, strict=True)),
