@@ -627,6 +627,7 @@ class _Job:
     tone: str | None
     style_langs: frozenset[str]  # codes (lower case) that support writing styles
     tone_langs: frozenset[str]  # codes (lower case) that support tones
+    scanned: list[list[tuple[str, str]] | None]  # per text, its tokens.scan() when it was read
 
 
 def _optional_string(fields: Mapping[str, Any], name: str) -> str | None:
@@ -685,6 +686,7 @@ def _codes_with(rows: tuple[_LangRow, ...], feature: str) -> frozenset[str]:
 
 def _validate(fields: Mapping[str, Any], later_shape: bool) -> _Job:
     from rephrase_ls.offline import engine
+    from rephrase_ls.offline.engine.tokens import scan
 
     texts = fields.get("text")
     if texts is None:
@@ -722,7 +724,13 @@ def _validate(fields: Mapping[str, Any], later_shape: bool) -> _Job:
     _check_value("writing_style", writing_style, WRITING_STYLES)
     _check_value("tone", tone, TONES)
 
-    detected = [engine.detect_language(_sample(text, _TEXT_SAMPLE)) for text in texts]
+    # A text short enough to be read whole for detection is tokenized once, for detection
+    # and the engine.
+    scanned = [list(scan(text)) if len(text) <= _TEXT_SAMPLE else None for text in texts]
+    detected = [
+        engine.detect_language(_sample(text, _TEXT_SAMPLE), pieces)
+        for text, pieces in zip(texts, scanned, strict=True)
+    ]
     # The texts read together decide for those too short to tell on their own; when every
     # text told, reading them again together adds nothing.
     joined: str | None = None
@@ -770,6 +778,7 @@ def _validate(fields: Mapping[str, Any], later_shape: bool) -> _Job:
         tone=tone,
         style_langs=style_langs,
         tone_langs=tone_langs,
+        scanned=scanned,
     )
 
 
@@ -850,13 +859,14 @@ def _improve_all(job: _Job, known_words: frozenset[str]) -> list[dict[str, Any]]
     from rephrase_ls.offline import engine
 
     improvements = []
-    for text, lang in zip(job.texts, job.languages, strict=True):
+    for text, lang, scanned in zip(job.texts, job.languages, job.scanned, strict=True):
         improved = engine.improve(
             text,
             (job.target or lang).lower(),
             writing_style=_resolve(job.writing_style, lang, job.style_langs),
             tone=_resolve(job.tone, lang, job.tone_langs),
             known_words=known_words,
+            scanned=scanned,
         )
         improvements.append({
             "text": improved,

@@ -172,3 +172,12 @@ def test_a_plain_paragraph_is_one_run() -> None:
     assert list(scan(text)) == [(RUN, text)]
     # A run that holds a protected word comes as its tokens.
     assert [k for k, _ in scan("We use NASA data.")] == ["w", "s", "w", "s", "x", "s", "w", "p"]
+
+
+@settings(max_examples=200, deadline=None)  # the first call per target loads its word list
+@given(prose | texts, st.sampled_from(["en", "de", "fr", "en-gb", "pt-br"]))
+def test_a_scan_handed_over_gives_the_same_answers(text: str, target: str) -> None:
+    # The offline service tokenizes a short text once, for detection and the engine.
+    scanned = list(scan(text))
+    assert detect.detect_language(text, scanned) == detect.detect_language(text)
+    assert engine.improve(text, target, scanned=scanned) == engine.improve(text, target)

@@ -418,9 +418,9 @@ async def test_engine_runs_off_the_event_loop(
         threads.append(threading.current_thread().name)
         return real_improve(text, target_lang, **kwargs)
 
-    def detect(text: str) -> str | None:
+    def detect(text: str, scanned: Any = None) -> str | None:
         threads.append(threading.current_thread().name)
-        return real_detect(text)
+        return real_detect(text, scanned)
 
     monkeypatch.setattr(offline_engine, "improve", improve)
     monkeypatch.setattr(offline_engine, "detect_language", detect)

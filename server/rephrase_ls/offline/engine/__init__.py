@@ -11,6 +11,7 @@ Importing this package is cheap: dictionaries, profiles and variant lists load o
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from . import rules, styles, variants
 from .detect import detect_language
@@ -125,14 +126,17 @@ def _fix_quotes(tokens: list[Token], lang: str) -> None:
                     t.text = '"' + t.text[1:-1].strip("\u00a0\u202f") + '"'
 
 
-def _shadow(text: str, lang: str) -> tuple[str, list[str]]:
+def _shadow(
+    text: str, lang: str, scanned: Sequence[tuple[str, str]] | None = None
+) -> tuple[str, list[str]]:
     """``text`` with each protected span replaced by its sentinel, and the spans in order
-    (quoted spans with their quotes made consistent, see :func:`_fix_quotes`)."""
+    (quoted spans with their quotes made consistent, see :func:`_fix_quotes`). ``scanned``:
+    ``list(tokens.scan(text))`` when the caller has it."""
     parts: list[str] = []
     saved: list[str] = []
     quoted: list[int] = []
     mark_of = _MARK_OF
-    for kind, value in scan(text):
+    for kind, value in scan(text) if scanned is None else scanned:
         mark = mark_of.get(kind)
         if mark is None:
             parts.append(value)
@@ -244,14 +248,16 @@ def improve(
     writing_style: str | None = None,
     tone: str | None = None,
     known_words: frozenset[str] = frozenset(),
+    scanned: Sequence[tuple[str, str]] | None = None,
 ) -> str:
     """Return an improved version of ``text`` for ``target_lang`` (e.g. ``en-us``, ``de``).
 
     ``writing_style`` (simple, business, academic, casual) or ``tone`` (enthusiastic,
     friendly, confident, diplomatic) apply their rule sets for de and en; other languages
     ignore them. ``known_words`` (case-insensitive) are never spell-corrected or converted to
-    another variant. Raises ``ValueError`` on an unsupported
-    target, an unknown style or tone, or both given.
+    another variant. ``scanned``: ``list(tokens.scan(text))`` when the caller has it (say,
+    from detecting the language), so that the text is not tokenized again. Raises
+    ``ValueError`` on an unsupported target, an unknown style or tone, or both given.
     """
     if not isinstance(text, str):
         raise TypeError("text must be a str")
@@ -259,7 +265,7 @@ def improve(
     mode = _parse_mode(writing_style, tone)
     if not text.strip():
         return text
-    s, saved = _shadow(text, lang)
+    s, saved = _shadow(text, lang, scanned)
     original_marks = "".join(_MARKS_RE.findall(s))
 
     s = rules.tidy_spaces(s)

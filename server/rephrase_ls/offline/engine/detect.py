@@ -25,7 +25,7 @@ import math
 import re
 from array import array
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -205,8 +205,10 @@ def _count_run(
     return words, letters, run.rstrip(_BETWEEN_WORDS)[-1] in _SENTENCE_MARKS
 
 
-def evidence(text: str) -> Evidence:
-    """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words)."""
+def evidence(text: str, scanned: Sequence[tuple[str, str]] | None = None) -> Evidence:
+    """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words).
+    ``scanned``: ``list(tokens.scan(text))`` when the caller has it (used when ``text`` is
+    at most ``MAX_CHARS`` long), so that the text is not tokenized twice."""
     profiles = _profiles()
     index = profiles.index
     # Count the words first (the tokenizer stops at the last one needed), then score each
@@ -214,7 +216,8 @@ def evidence(text: str) -> Evidence:
     counted: Counter[str] = Counter()
     words = letters = 0
     sentence_start = True
-    for kind, value in scan(text[:MAX_CHARS]):
+    pieces = scanned if scanned is not None and len(text) <= MAX_CHARS else scan(text[:MAX_CHARS])
+    for kind, value in pieces:
         if kind == RUN:
             # Most of a text is runs: counted in bulk, unless the run would pass MAX_WORDS
             # (a long one most likely would: words take fewer than 8 characters with a space).
@@ -295,10 +298,10 @@ def decide(found: Evidence) -> str | None:
     return best
 
 
-def detect_language(text: str) -> str | None:
+def detect_language(text: str, scanned: Sequence[tuple[str, str]] | None = None) -> str | None:
     """Base code (``de en es fr it pt``) of the language of ``text``; ``None`` when unsure:
     too few words, no clear winner, or too many words the winner does not know (another
-    language)."""
+    language). ``scanned``: see :func:`evidence`."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    return decide(evidence(text))
+    return decide(evidence(text, scanned))
