@@ -25,7 +25,7 @@ import re
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
 from operator import sub
 
@@ -475,7 +475,6 @@ class _Scanner:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = Lines(text)
         self.pending: list[tuple[tuple[int, int], ...]] = []  # trimmed segments of each block
         # open containers: ("q", 0) for a block quote, ("i", content column) for a list item
         # or footnote definition
@@ -503,6 +502,13 @@ class _Scanner:
         # from `empty_depth` on (an item may start with at most one blank line)
         self.empty_next = -1
         self.empty_depth = 0
+
+    @cached_property
+    def lines(self) -> Lines:
+        """The lines, for the rare steps that look ahead or behind (the pass does not need them
+        for a document without carriage returns nor front matter).
+        """
+        return Lines(self.text)
 
     # -- emitting --------------------------------------------------------------------------
 
@@ -622,12 +628,24 @@ class _Scanner:
     # -- the pass ---------------------------------------------------------------------------
 
     def run(self) -> list[ProseBlock]:
-        text, starts, ends = self.text, self.lines.starts, self.lines.ends
+        text = self.text
         first = self._front_matter()
+        # Each line is one step from the end of the one before: its line break's length, then
+        # its content's. Without carriage returns nor front matter (the common case) the steps
+        # come from one split, by C loops, with no `Lines` (which costs more than the steps).
+        if first == 0 and "\r" not in text:
+            steps: Iterable[tuple[int, int]] = zip(repeat(1), map(len, text.split("\n")))
+            e = -1
+        else:
+            starts, ends = self.lines.starts[first:], self.lines.ends[first:]
+            e = self.lines.ends[first - 1] if first else -1
+            steps = zip(map(sub, starts, [e, *ends[:-1]]), map(sub, ends, starts), strict=True)
         line = self._line
         para = self.para
         containers = self.containers  # changed in place only
-        for s, e in zip(starts[first:], ends[first:], strict=True):
+        for line_break, length in steps:
+            s = e + line_break
+            e = s + length
             # Fast paths for the most common lines (the general step is `_line`), by the open
             # leaf block first; each does what `_line` would do for that line.
             if containers:
@@ -1033,6 +1051,8 @@ class _Scanner:
         return m is not None and bool(self.text[m.end() : e].strip())
 
     def _front_matter(self) -> int:
+        if not self.text.startswith("---"):
+            return 0  # (without looking at the lines)
         text, starts, ends = self.text, self.lines.starts, self.lines.ends
         if text[: ends[0]].rstrip(_SPACE) != "---" or len(starts) < 2:
             return 0
