@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
-from operator import sub
+from operator import add, sub
 
 from rephrase_ls.text.markup import ProseBlock, register_format
 
@@ -531,16 +531,15 @@ class _Scanner:
         text, pending = self.text, self.pending
         if not pending:
             return []
-        firsts = [segs[0][0] for segs in pending]
-        lasts = [segs[-1][1] for segs in pending]
         if "\x00" not in text:
-            joined = "\x00".join([text[s:e] for s, e in zip(firsts, lasts, strict=True)])
+            pieces = [text[segs[0][0] : segs[-1][1]] for segs in pending]
+            joined = "\x00".join(pieces)
             spans = _scan(joined, 0, len(joined))
-            # where each block's NUL is in `joined`: the spans of block k start before bounds[k]
-            bounds = list(accumulate(map((1).__add__, map(sub, lasts, firsts))))
+            # just after each block's NUL in `joined`: the spans of block k start before bounds[k]
+            bounds = list(accumulate(map(add, map(len, pieces), repeat(1))))
         else:
-            spans = [span for s, e in zip(firsts, lasts, strict=True) for span in _scan(text, s, e)]
-            bounds = [last + 1 for last in lasts]
+            spans = [span for segs in pending for span in _scan(text, segs[0][0], segs[-1][1])]
+            bounds = [segs[-1][1] + 1 for segs in pending]
         # the spans are sorted and each lies inside one block: those of a block are the next
         # ones that start before its bound
         spans.append((bounds[-1], 0))  # a sentinel after every block
@@ -550,14 +549,14 @@ class _Scanner:
         # (index in `kept`, protected spans) of those with inline markup
         marked: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         keep = kept.append
-        for segs, last, bound in zip(pending, lasts, bounds, strict=True):
+        for segs, bound in zip(pending, bounds, strict=True):
             if next_start >= bound:
                 # no inline markup; a segment nearly always starts with a letter: check that
                 # before searching
                 if text[segs[0][0]].isalnum() or _has_prose(text, segs, ()):
                     keep(segs)
                 continue
-            shift = last + 1 - bound  # from `joined` to the text
+            shift = segs[-1][1] + 1 - bound  # from `joined` to the text
             k = j + 1
             next_start = spans[k][0]
             if next_start >= bound and len(segs) == 1:  # one span in one segment: the common case
