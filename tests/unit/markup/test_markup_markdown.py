@@ -518,3 +518,19 @@ def test_list_heavy_documents_match_markdown_it(text: str) -> None:
     # the words are compared when no `$` is left in the prose.
     if not any("$" in text[s:e] for block in blocks for s, e in block.segments):
         assert our_prose_words(text) == reference_prose_words(text)
+
+
+def test_a_document_with_a_nul_gets_the_spans_of_one_without():
+    # a NUL in the text makes the final pass scan block by block instead of one joined string:
+    # the spans are sorted out to the same blocks (here the NUL stands where a comma would)
+    doc = (
+        "# Title `x`\n\nPlain,text with `code` and [link](https://x.org) here,\n"
+        "more *em* text.\n\n| a | `b` |\n|---|---|\n| c **d** | e |\n\n> quoted `q` and _u_\n"
+    )
+    with_nul = doc.replace(",", "\x00")
+
+    def spans(text: str) -> list[tuple[object, object]]:
+        return [(block.segments, block.protected) for block in markdown_blocks(text)]
+
+    assert spans(with_nul) == spans(doc)
+    assert sum(1 for _, protected_spans in spans(doc) if protected_spans) >= 4

@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
-from operator import add, sub
+from operator import sub
 
 from rephrase_ls.text.markup import ProseBlock, register_format
 
@@ -305,8 +305,8 @@ def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
                 s = -1
         else:
             s = _url_scheme(text, start, pos)
-        # not inside a word, a path, an address or a longer name
-        if s >= 0 and (s == start or not _inside_url_word(text[s - 1])):
+        # not inside a word, a path, an address or a longer name (`_inside_url_word`, inlined)
+        if s >= 0 and (s == start or not (text[s - 1].isalnum() or text[s - 1] in "_/@.")):
             rest = rest_match(text, after, end)
             if rest is not None:
                 urls.append((s, rest.end()))
@@ -314,7 +314,7 @@ def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
     pos = find("www.", start, end)
     while pos >= 0:
         after = pos + 4
-        if pos == start or not _inside_url_word(text[pos - 1]):
+        if pos == start or not (text[pos - 1].isalnum() or text[pos - 1] in "_/@."):
             rest = rest_match(text, after, end)
             if rest is not None:
                 urls.append((pos, rest.end()))
@@ -535,21 +535,28 @@ class _Scanner:
             pieces = [text[segs[0][0] : segs[-1][1]] for segs in pending]
             joined = "\x00".join(pieces)
             spans = _scan(joined, 0, len(joined))
-            # just after each block's NUL in `joined`: the spans of block k start before bounds[k]
-            bounds = list(accumulate(map(add, map(len, pieces), repeat(1))))
+            # each block's length in `joined` (its NUL follows)
+            lengths: Iterable[int] = map(len, pieces)
+            last_bound = len(joined) + 1
         else:
             spans = [span for segs in pending for span in _scan(text, segs[0][0], segs[-1][1])]
-            bounds = [segs[-1][1] + 1 for segs in pending]
+            # as if joined in place: a block "starts" after the end of the one before
+            lasts = [segs[-1][1] for segs in pending]
+            lengths = map(sub, lasts, [0, *map((1).__add__, lasts[:-1])])
+            last_bound = lasts[-1] + 1
         # the spans are sorted and each lies inside one block: those of a block are the next
-        # ones that start before its bound
-        spans.append((bounds[-1], 0))  # a sentinel after every block
+        # ones that start before its bound, just after its NUL in `joined` (a running sum in
+        # the loop: cheaper than a list of bounds made beforehand)
+        spans.append((last_bound, 0))  # a sentinel after every block
         next_start = spans[0][0]
         j = 0
+        bound = 0
         kept: list[tuple[tuple[int, int], ...]] = []  # the segments of the blocks with prose
         # (index in `kept`, protected spans) of those with inline markup
         marked: list[tuple[int, tuple[tuple[int, int], ...]]] = []
         keep = kept.append
-        for segs, bound in zip(pending, bounds, strict=True):
+        for segs, length in zip(pending, lengths, strict=True):
+            bound += length + 1
             if next_start >= bound:
                 # no inline markup; a segment nearly always starts with a letter: check that
                 # before searching
