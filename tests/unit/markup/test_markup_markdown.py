@@ -260,7 +260,7 @@ def test_dispatch_by_language_id_and_extension() -> None:
 
 
 def test_blocks_built_without_checks_pass_them() -> None:
-    # the scanner builds its blocks with ProseBlock.trusted: the validating constructor must
+    # the scanner builds its blocks with ProseBlock.trusted_all: the validating constructor must
     # accept every one of them and give an equal block
     text = "\n".join([data("README.md"), data("guide.md"), "| a | b |\n|---|---|\n| c | d |\n"])
     blocks = markdown_blocks(text)
@@ -268,6 +268,16 @@ def test_blocks_built_without_checks_pass_them() -> None:
     for block in blocks:
         again = ProseBlock(block.segments, block.protected)
         assert again == block and hash(again) == hash(block)
+
+
+def test_trusted_all_builds_what_trusted_builds() -> None:
+    segments = [((0, 4),), ((6, 9), (10, 12))]
+    protected = [(), ((7, 8),)]
+    blocks = ProseBlock.trusted_all(segments, protected)
+    pairs = list(zip(segments, protected, strict=True))
+    assert blocks == [ProseBlock.trusted(s, p) for s, p in pairs]
+    assert [(b.segments, b.protected) for b in blocks] == pairs
+    assert ProseBlock.trusted_all([], []) == []
 
 
 def test_garbage_collector_state_is_restored(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,7 +54,6 @@ _RUN_WORD = re.compile(f"{RUN_LETTERS}+")
 _RUN_LETTER_SET: Final = frozenset(c for c in map(chr, range(256)) if re.match(RUN_LETTERS, c))
 _SENTENCE_MARK = re.compile(r"[.!?\n\r]")
 _SENTENCE_MARKS: Final = ".!?\n\r"
-_JOINERS: Final = "'’-"
 _BETWEEN_WORDS: Final = " \t([,;:)]"  # in a run, what is neither a letter nor a mark nor a joiner
 
 

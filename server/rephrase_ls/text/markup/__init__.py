@@ -24,8 +24,10 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
 
@@ -91,6 +93,19 @@ class ProseBlock:
         object.__setattr__(block, "protected", protected)
         return block
 
+    @classmethod
+    def trusted_all(
+        cls, segments: Sequence[tuple[Span, ...]], protected: Sequence[tuple[Span, ...]]
+    ) -> list[ProseBlock]:
+        """``[cls.trusted(s, p) for s, p in zip(segments, protected)]``, done by C loops: the
+        blocks are made, then their two slots set, by ``map`` over the lists. About half the
+        instructions of a ``trusted`` call per block (a README-shaped 1 MB Markdown document
+        has 13,600 blocks)."""
+        blocks = list(map(object.__new__, repeat(cls, len(segments))))
+        deque(map(_SET_SEGMENTS, blocks, segments), maxlen=0)
+        deque(map(_SET_PROTECTED, blocks, protected), maxlen=0)
+        return blocks
+
     @property
     def start(self) -> int:
         """Offset of the first prose character."""
@@ -101,6 +116,10 @@ class ProseBlock:
         """Offset just after the last prose character."""
         return self.segments[-1][1]
 
+
+# The slots of ProseBlock, set as its own (frozen) __init__ sets them; see trusted_all.
+_SET_SEGMENTS = ProseBlock.__dict__["segments"].__set__
+_SET_PROTECTED = ProseBlock.__dict__["protected"].__set__
 
 BlocksFn = Callable[[str], list[ProseBlock]]
 

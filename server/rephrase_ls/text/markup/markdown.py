@@ -23,7 +23,6 @@ from __future__ import annotations
 import gc
 import re
 from bisect import bisect_right
-from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
@@ -305,8 +304,8 @@ def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
                 s = -1
         else:
             s = _url_scheme(text, start, pos)
-        # not inside a word, a path, an address or a longer name (`_inside_url_word`, inlined)
-        if s >= 0 and (s == start or not (text[s - 1].isalnum() or text[s - 1] in "_/@.")):
+        # not inside a word, a path, an address or a longer name
+        if s >= 0 and (s == start or not _inside_url_word(text[s - 1])):
             rest = rest_match(text, after, end)
             if rest is not None:
                 urls.append((s, rest.end()))
@@ -314,7 +313,7 @@ def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
     pos = find("www.", start, end)
     while pos >= 0:
         after = pos + 4
-        if pos == start or not (text[pos - 1].isalnum() or text[pos - 1] in "_/@."):
+        if pos == start or not _inside_url_word(text[pos - 1]):
             rest = rest_match(text, after, end)
             if rest is not None:
                 urls.append((pos, rest.end()))
@@ -450,26 +449,6 @@ def _table_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return cells
 
 
-_new_object = object.__new__
-# the slots of ProseBlock (a frozen dataclass: its own __init__ sets them the same way)
-_set_segments = ProseBlock.__dict__["segments"].__set__
-_set_protected = ProseBlock.__dict__["protected"].__set__
-
-
-def _trusted_blocks(
-    segments: list[tuple[tuple[int, int], ...]], protected: list[tuple[tuple[int, int], ...]]
-) -> list[ProseBlock]:
-    """``[ProseBlock.trusted(s, p) for s, p in zip(segments, protected)]``, done by C loops.
-
-    The blocks are made, then their two slots set, by ``map`` over the lists: about half the
-    instructions of a call of ``trusted`` per block (a README-shaped 1 MB has 13,600 blocks).
-    """
-    blocks = list(map(_new_object, repeat(ProseBlock, len(segments))))
-    deque(map(_set_segments, blocks, segments), maxlen=0)
-    deque(map(_set_protected, blocks, protected), maxlen=0)
-    return blocks
-
-
 class _Scanner:
     """One pass over the lines; see the module docstring."""
 
@@ -587,7 +566,7 @@ class _Scanner:
         protected_of: list[tuple[tuple[int, int], ...]] = [()] * len(kept)
         for k, protected_spans in marked:
             protected_of[k] = protected_spans
-        return _trusted_blocks(kept, protected_of)
+        return ProseBlock.trusted_all(kept, protected_of)
 
     def _close_para(self) -> None:
         if self.leaf == _PARA:
