@@ -10,11 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -28,6 +25,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rephrase_ls.offline.workers import WorkerDied, WorkerPool
+
 __all__ = [
     "MAX_BODY_BYTES",
     "NO_LIMIT",
@@ -38,8 +37,6 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
-
-_SPAWN: Final = multiprocessing.get_context("spawn")
 
 MAX_BODY_BYTES: Final = 10 * 1024
 """Largest rephrase request body accepted, in bytes (interface section 8)."""
@@ -288,18 +285,17 @@ class _OfflineService:
             malformed=options.malformed,
         )
         self.keys = None if options.keys is None else frozenset(options.keys)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: WorkerPool | None = None
 
     # -- engine workers -----------------------------------------------------------------------
 
-    def _executor(self, barrier: Any = None) -> ProcessPoolExecutor:
+    def _workers(self) -> WorkerPool:
         if self._pool is None:
-            # spawn, not fork: the service process has threads (uvicorn, asyncio's executor).
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.options.workers,
-                mp_context=_SPAWN,
-                initializer=_init_worker,
-                initargs=(self.options.known_words, self.options.preload, barrier),
+            self._pool = WorkerPool(
+                self.options.workers,
+                _init_worker,
+                (self.options.known_words, self.options.preload),
+                name="rephrase-ls-engine",
             )
         return self._pool
 
@@ -307,25 +303,18 @@ class _OfflineService:
         """Start every worker process now, blocking until all are ready (with ``preload``, until
         each has loaded the engine's data); a no-op without worker processes.
 
-        Without this, workers start on demand, and each loads a language's data on its first
-        request in that language.
+        Without this, workers start on the first request, and each loads a language's data on
+        its first request in that language.
         """
-        workers = self.options.workers
-        if not workers or self._pool is not None:
-            return
-        # Each ready task holds its worker at the barrier until all have one, so every worker
-        # is started (the pool starts one per task while none is idle) and loaded.
-        pool = self._executor(_SPAWN.Barrier(workers))
-        futures = [pool.submit(_worker_ready, timeout) for _ in range(workers)]
-        for future in futures:
-            future.result(timeout=timeout)
+        if self.options.workers:
+            self._workers().start(timeout)
 
     def close(self, *, wait: bool = False) -> None:
-        """Stop the worker processes (requests still queued for them are cancelled); with
-        ``wait``, until they have exited."""
+        """Stop the worker processes (requests waiting for them fail); with ``wait``, until
+        they have exited."""
         pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=wait, cancel_futures=True)
+            pool.close(wait=wait)
 
     async def _process(self, fields: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
         """Validate and improve, off the event loop: in a worker process or a thread."""
@@ -335,15 +324,15 @@ class _OfflineService:
             # responsive meanwhile.
             return await asyncio.to_thread(_process_fields, fields, later,
                                            self.options.known_words)
-        pool = self._executor()
         try:
-            return await asyncio.get_running_loop().run_in_executor(
-                pool, _worker_process_fields, fields, later)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): answer 500 now, start afresh next time.
-            if self._pool is pool:
-                self.close()
-            raise
+            result: tuple[list[dict[str, Any]], int] = await self._workers().run(
+                _worker_process_fields, fields, later)
+        except WorkerDied as exc:
+            # Killed, out of memory: this request fails; the pool has started a replacement.
+            _log.error("offline service: %s", exc)
+            raise _ApiError(500, "Internal server error: the engine process working on this "
+                            "request stopped; please retry.") from None
+        return result
 
     # -- auth -------------------------------------------------------------------------------
 
@@ -793,7 +782,6 @@ def _process_fields(
 
 # Worker processes (``OfflineOptions.workers``): the app's known words, set once per process.
 _worker_known_words: frozenset[str] = frozenset()
-_worker_barrier: Any = None
 
 #: One text per language, to load the engine's data in a worker (``preload``).
 _PRELOAD_TEXTS: Final = (
@@ -806,12 +794,11 @@ _PRELOAD_TEXTS: Final = (
 )
 
 
-def _init_worker(known_words: frozenset[str], preload: bool, barrier: Any) -> None:
-    """Runs once in each worker process when it starts."""
-    global _worker_known_words, _worker_barrier
+def _init_worker(known_words: frozenset[str], preload: bool) -> None:
+    """Runs once in each worker process when it starts (it exits when the service's end of its
+    socket closes, see :mod:`rephrase_ls.offline.workers`)."""
+    global _worker_known_words
     _worker_known_words = known_words
-    _worker_barrier = barrier
-    _exit_with_parent()
     if preload:
         from rephrase_ls.offline import engine
 
@@ -820,32 +807,6 @@ def _init_worker(known_words: frozenset[str], preload: bool, barrier: Any) -> No
             for target in engine.SUPPORTED_TARGETS:
                 if target.split("-")[0] == lang:
                     engine.improve(text, target, known_words=known_words)
-
-
-def _exit_with_parent(interval: float = 1.0) -> None:
-    """End this worker process soon after its parent is gone (killed without closing the pool);
-    otherwise it would wait for work forever."""
-    import os
-    import threading
-    import time
-
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(interval)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _worker_ready(timeout: float) -> int:
-    """Wait until every worker of the pool has started (see ``start_workers``); the worker's pid."""
-    import os
-
-    if _worker_barrier is not None:
-        _worker_barrier.wait(timeout)
-    return os.getpid()
 
 
 def _worker_process_fields(

@@ -838,7 +838,8 @@ async def test_worker_processes_answer_like_threads() -> None:
     try:
         await asyncio.to_thread(service.start_workers)
         pool = service._pool
-        assert pool is not None and len(pool._processes) == 2
+        assert pool is not None and len(pool.pids) == 2
+        pids = set(pool.pids)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                      base_url=EMBEDDED_BASE_URL,
                                      headers={"Authorization": f"Service-Auth-Key {KEY}"}) as c:
@@ -858,7 +859,59 @@ async def test_worker_processes_answer_like_threads() -> None:
             assert "Value for 'target_lang' not supported" in message_of(refused)
             usage = (await c.get("/v2/usage")).json()
             assert usage["character_count"] == sum(len(t) for t in texts)
-            assert service._pool is pool  # the same two workers served everything
+            assert service._pool is pool and set(pool.pids) == pids  # the same two served all
     finally:
         service.close(wait=True)
     assert service._pool is None
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (not gone, not a zombie); Linux /proc."""
+    from pathlib import Path
+
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
+async def test_a_lost_worker_costs_at_most_the_request_it_was_working_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import os
+    import signal
+
+    from rephrase_ls.offline.app import create_app
+    from rephrase_ls.offline.workers import WorkerDied
+
+    app = create_app(OfflineOptions(workers=1))
+    service = app.state.offline
+    try:
+        await asyncio.to_thread(service.start_workers)
+        pool = service._pool
+        assert pool is not None
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url=EMBEDDED_BASE_URL, headers=AUTH) as c:
+            # Killed while idle: the next request runs on its replacement, unharmed.
+            dead = pool.pids[0]
+            os.kill(dead, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            while _running(dead):
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.02)
+            answer = await rephrase(c, text=[EN])
+            assert answer.status_code == 200
+            assert answer.json()["improvements"][0]["text"] == offline_engine.improve(EN, "en")
+            assert dead not in pool.pids
+            # Dying during a request: that request answers 500 and says to retry.
+            async def died(*args: Any) -> Any:
+                raise WorkerDied("an engine worker process ended during the job")
+
+            monkeypatch.setattr(pool, "run", died)
+            failed = await rephrase(c, text=[EN])
+            assert failed.status_code == 500
+            assert "stopped; please retry" in message_of(failed)
+    finally:
+        service.close(wait=True)
