@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from rephrase_ls.offline.engine import detect_language, improve
-from rephrase_ls.offline.engine.detect import enough_words, evidence
+from rephrase_ls.offline.engine.detect import (
+    STAGE_WORDS,
+    decide,
+    enough_words,
+    evidence,
+    settled,
+)
 from rephrase_ls.offline.engine.spelling import speller
 
 
@@ -86,6 +92,38 @@ def test_names_do_not_count_against_a_language() -> None:
     assert detect_language(text) == "en"
     # but unknown lower-case words do (Polish)
     assert detect_language("wczoraj krzysztof i małgorzata odwiedzili wrocław z bratem") is None
+
+
+EN = "The committee met again on Monday and agreed that the new plan should start next week."
+NL = "De commissie kwam maandag weer bij elkaar en besloot dat het nieuwe plan snel begint."
+
+
+def test_detection_stops_once_the_language_is_settled() -> None:
+    text = " ".join([EN] * 20)  # 300 words
+    found = evidence(text, settle=True)
+    assert found.words == STAGE_WORDS
+    assert settled(found)
+    assert detect_language(text) == decide(evidence(text)) == "en"
+
+
+def test_a_text_is_judged_by_its_first_words_when_they_settle_it() -> None:
+    # The first 60 words are English; all 300 read are mostly Dutch.
+    text = " ".join([EN] * 4 + [NL] * 16)
+    assert decide(evidence(text)) is None
+    assert detect_language(text) == "en"
+
+
+def test_a_text_that_mixes_languages_early_is_read_on() -> None:
+    # Dutch from the 31st word: the first stage does not settle, the reading goes on and the
+    # text is refused as before.
+    text = " ".join([EN] * 2 + [NL] * 18)
+    assert not settled(evidence(" ".join([EN] * 2 + [NL] * 2)))
+    assert evidence(text, settle=True) == evidence(text)
+    assert detect_language(text) is None
+    # Sentence by sentence: never settled (about 60 % of the words known), decided as before.
+    text = " ".join([EN, NL] * 10)
+    assert evidence(text, settle=True) == evidence(text)
+    assert detect_language(text) == decide(evidence(text))
 
 
 def test_detect_rejects_non_text() -> None:

@@ -88,8 +88,8 @@ def test_a_run_is_whole_plain_tokens(text: str) -> None:
             assert {t.kind for t in inside} <= {WORD, "s", BREAK, PUNCT}, inside
 
 
-def old_evidence(text: str) -> detect.Evidence:
-    """The detector's evidence counted one word at a time, as it was."""
+def old_evidence(text: str, limit: int = detect.MAX_WORDS) -> detect.Evidence:
+    """The detector's evidence counted one word at a time, as it was (up to ``limit`` words)."""
     profiles = detect._profiles()
     counted: dict[str, int] = {}
     words = letters = 0
@@ -100,7 +100,7 @@ def old_evidence(text: str) -> detect.Evidence:
         counted[word] = counted.get(word, 0) + 1
         words += 1
         letters += len(word)
-        if words >= detect.MAX_WORDS:
+        if words >= limit:
             break
     n = len(profiles.langs)
     totals, known, scored = [0.0] * n, [0] * n, 0
@@ -137,16 +137,42 @@ def test_evidence_counts_runs_as_word_by_word(text: str, padding: int) -> None:
     # Padding with words puts the MAX_WORDS limit at every place in the text.
     # Long words make a long run, which is read one word at a time.
     for sample in (text, "the " * padding + text, "thermodynamics " * padding + text):
-        new, old = detect.evidence(sample), old_evidence(sample)
-        assert (new.known, new.scored, new.words, new.letters) == (
-            old.known,
-            old.scored,
-            old.words,
-            old.letters,
-        )
-        assert new.scores.keys() == old.scores.keys()
-        for lang, score in new.scores.items():
-            assert math.isclose(score, old.scores[lang], rel_tol=1e-12)
+        assert_same_evidence(detect.evidence(sample), old_evidence(sample))
+
+
+def assert_same_evidence(new: detect.Evidence, old: detect.Evidence) -> None:
+    assert (new.known, new.scored, new.words, new.letters) == (
+        old.known,
+        old.scored,
+        old.words,
+        old.letters,
+    )
+    assert new.scores.keys() == old.scores.keys()
+    for lang, score in new.scores.items():
+        assert math.isclose(score, old.scores[lang], rel_tol=1e-12)
+
+
+@settings(max_examples=300)
+@given(
+    prose | texts,
+    st.integers(min_value=0, max_value=330),
+    st.sampled_from(["the ", "Und ", "l'homme ", "zorblax ", "Zorblax. ", "\n", "{{1}} "]),
+    st.booleans(),
+)
+def test_a_settled_reading_is_the_evidence_of_the_words_read(
+    text: str, padding: int, word: str, before: bool
+) -> None:
+    # detect_language stops reading at a stage whose evidence is settled: what it read is
+    # the evidence of the text's first words, counted one by one; a reading that does not
+    # stop is the full one.
+    sample = word * padding + text if before else text + word * padding
+    staged, full = detect.evidence(sample, settle=True), detect.evidence(sample)
+    if staged.words < full.words:
+        assert staged.words >= detect.STAGE_WORDS
+        assert detect.settled(staged)
+        assert_same_evidence(staged, old_evidence(sample, staged.words))
+    else:
+        assert_same_evidence(staged, full)
 
 
 @pytest.mark.parametrize(

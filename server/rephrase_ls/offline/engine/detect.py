@@ -15,6 +15,17 @@ score but still count as evidence against every language. The best language wins
 
 A capitalised word inside a sentence that no profile knows (a name) does not count. The
 thresholds were calibrated on tests/data/engine (docs/offline-engine.md).
+
+:func:`detect_language` reads at most ``MAX_WORDS`` words, in stages: once it has read
+``STAGE_WORDS`` words (and again every ``STAGE_WORDS`` words after that), it stops if what it
+has read settles the language, that is if every rule above holds by a wide margin: a lead of
+``SETTLED_MARGIN`` per scored word, ``SETTLED_COVERAGE`` of the words known, and a coverage lead
+of ``SETTLED_COVERAGE_LEAD`` (:func:`settled`). So a text is judged by its first words when
+they are clearly in one language: a long text whose first 60 words are clearly English is
+English even if it goes on in Dutch, as one whose first 300 words are English always was. A
+text that mixes languages within what has been read does not settle, and is read on as before.
+On the engine's labelled sets and the bench's paragraphs every stopped reading gives the
+language the full reading gives.
 """
 
 from __future__ import annotations
@@ -43,6 +54,10 @@ MIN_COVERAGE: Final = 0.5
 COVERAGE_LEAD: Final = 0.1
 STRONG_MARGIN: Final = 2.0
 MAX_WORDS: Final = 300
+STAGE_WORDS: Final = 60
+SETTLED_MARGIN: Final = 2 * MARGIN
+SETTLED_COVERAGE: Final = MIN_COVERAGE + 0.2
+SETTLED_COVERAGE_LEAD: Final = 2 * COVERAGE_LEAD
 MAX_CHARS: Final = 20_000
 _SPLIT = re.compile(r"['’-]")
 # In a run (see tokens.scan): the parts of its words (group 1: the apostrophe or hyphen
@@ -204,10 +219,14 @@ def _count_run(
     return words, letters, run.rstrip(_BETWEEN_WORDS)[-1] in _SENTENCE_MARKS
 
 
-def evidence(text: str, scanned: Sequence[tuple[str, str]] | None = None) -> Evidence:
+def evidence(
+    text: str, scanned: Sequence[tuple[str, str]] | None = None, *, settle: bool = False
+) -> Evidence:
     """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words).
     ``scanned``: ``list(tokens.scan(text))`` when the caller has it (used when ``text`` is
-    at most ``MAX_CHARS`` long), so that the text is not tokenized twice."""
+    at most ``MAX_CHARS`` long), so that the text is not tokenized twice. With ``settle``,
+    reading stops at the first stage of ``STAGE_WORDS`` words whose evidence is settled
+    (see :func:`settled`): the evidence of the words read so far."""
     profiles = _profiles()
     index = profiles.index
     # Count the words first (the tokenizer stops at the last one needed), then score each
@@ -215,37 +234,57 @@ def evidence(text: str, scanned: Sequence[tuple[str, str]] | None = None) -> Evi
     counted: Counter[str] = Counter()
     words = letters = 0
     sentence_start = True
+    limit = STAGE_WORDS if settle else MAX_WORDS
     pieces = scanned if scanned is not None and len(text) <= MAX_CHARS else scan(text[:MAX_CHARS])
     for kind, value in pieces:
-        if kind == RUN:
-            # Most of a text is runs: counted in bulk, unless the run would pass MAX_WORDS
-            # (a long one most likely would: words take fewer than 8 characters with a space).
-            room = MAX_WORDS - words
-            bulk = (
-                _count_run(value, sentence_start, index, counted, room)
-                if len(value) <= 8 * room
-                else None
-            )
-            if bulk is not None:
-                run_words, run_letters, sentence_start = bulk
-                words += run_words
-                letters += run_letters
-                if words >= MAX_WORDS:
-                    break
-                continue
-        state = [sentence_start]
-        for raw, capitalised in _piece_words(kind, value, state):
-            word = raw.lower()
-            if capitalised and word not in index:
-                continue  # a name
-            counted[word] = counted.get(word, 0) + 1
-            words += 1
-            letters += len(word)
-            if words >= MAX_WORDS:
+        while True:
+            rest = ""
+            if kind == RUN:
+                # Most of a text is runs: counted in bulk. A run that may hold more words than
+                # the room left is cut after ``room`` of its words (a run's words are separated
+                # by spaces and line breaks, and each holds a word, perhaps of several parts:
+                # see tokens.scan), and the rest is read as a run of its own.
+                room = limit - words
+                if len(value) >= 2 * room:  # shorter: fewer than ``room`` words of any kind
+                    split = value.split(None, room)
+                    if len(split) > room:
+                        cut = len(value) - len(split[-1])
+                        value, rest = value[:cut], value[cut:]
+                bulk = _count_run(value, sentence_start, index, counted, MAX_WORDS - words)
+                if bulk is not None:
+                    run_words, run_letters, sentence_start = bulk
+                    words += run_words
+                    letters += run_letters
+                    kind = ""  # counted
+            if kind:
+                state = [sentence_start]
+                for raw, capitalised in _piece_words(kind, value, state):
+                    word = raw.lower()
+                    if capitalised and word not in index:
+                        continue  # a name
+                    counted[word] = counted.get(word, 0) + 1
+                    words += 1
+                    letters += len(word)
+                    if words >= MAX_WORDS:
+                        break
+                sentence_start = state[0]
+            if words >= limit:
+                if limit >= MAX_WORDS:
+                    return _score(profiles, counted, words, letters)
+                found = _score(profiles, counted, words, letters)
+                if settled(found):
+                    return found
+                limit = min(words + STAGE_WORDS, MAX_WORDS)
+            if not rest:
                 break
-        sentence_start = state[0]
-        if words >= MAX_WORDS:
-            break
+            kind, value = RUN, rest
+    return _score(profiles, counted, words, letters)
+
+
+def _score(profiles: _Profiles, counted: Counter[str], words: int, letters: int) -> Evidence:
+    """The evidence of the words ``counted`` (``words`` and ``letters``: their counts, less
+    the names among them)."""
+    index = profiles.index
     # Each distinct word once, no loop in Python: its index (``other`` for a word no profile
     # knows, which adds 0.0 and nothing known), and per language the sum of count times
     # log-probability in the order the words came (Python 3.12+ sums floats with
@@ -279,22 +318,48 @@ def enough_words(words: int, letters: int) -> bool:
     return words >= MIN_WORDS or (words >= MIN_SHORT_WORDS and letters >= MIN_LETTERS)
 
 
-def decide(found: Evidence) -> str | None:
-    """The language ``found`` points to by the rules of this module, or ``None``."""
+def _standing(found: Evidence) -> tuple[str, float, float, float] | None:
+    """The leading language of ``found``, its lead over the runner-up per scored word, the
+    share of the words its profile knows and the largest share another profile knows; ``None``
+    for too few words."""
     if not enough_words(found.words, found.letters) or found.scored == 0:
         return None
     ranked = sorted(found.scores.items(), key=lambda kv: (-kv[1], kv[0]))
     (best, best_score), (_, second_score) = ranked[0], ranked[1]
     lead = (best_score - second_score) / found.scored
-    if lead < MARGIN:
-        return None
     coverage = found.known[best] / found.words
     rival = max(n for lang, n in found.known.items() if lang != best) / found.words
-    if coverage < MIN_COVERAGE:
+    return best, lead, coverage, rival
+
+
+def decide(found: Evidence) -> str | None:
+    """The language ``found`` points to by the rules of this module, or ``None``."""
+    standing = _standing(found)
+    if standing is None:
+        return None
+    best, lead, coverage, rival = standing
+    if lead < MARGIN or coverage < MIN_COVERAGE:
         return None
     if coverage - rival < COVERAGE_LEAD and lead < STRONG_MARGIN:
         return None
     return best
+
+
+def settled(found: Evidence) -> bool:
+    """Whether ``found`` settles the language so clearly that reading on would not change it
+    (see the module's docstring): enough words, and every rule of :func:`decide` holds by a
+    wide margin."""
+    if found.words < STAGE_WORDS:
+        return False
+    standing = _standing(found)
+    if standing is None:
+        return False
+    _, lead, coverage, rival = standing
+    return (
+        lead >= SETTLED_MARGIN
+        and coverage >= SETTLED_COVERAGE
+        and coverage - rival >= SETTLED_COVERAGE_LEAD
+    )
 
 
 def detect_language(text: str, scanned: Sequence[tuple[str, str]] | None = None) -> str | None:
@@ -303,4 +368,4 @@ def detect_language(text: str, scanned: Sequence[tuple[str, str]] | None = None)
     language). ``scanned``: see :func:`evidence`."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    return decide(evidence(text, scanned))
+    return decide(evidence(text, scanned, settle=True))
