@@ -76,15 +76,18 @@ _BETWEEN_WORDS: Final = " \t([,;:)]"  # in a run, what is neither a letter nor a
 class _Profiles:
     """The profiles merged into one table, a column per language: for the word with index
     ``k``, ``probs[i][k]`` is its log-probability in ``langs[i]`` (a floor where that profile
-    lacks it). ``known[k]`` packs, in ``KNOWN_BITS`` bits per language and one more field at
-    the top, a 1 for each profile that knows the word and a 1 for "some profile knows it", so
-    that one integer sum counts the known words of every language at once. The last index,
-    ``len(index)``, stands for any other word: log-probability 0.0 and nothing known."""
+    lacks it). ``packed[k]`` packs all that is summed for the word into one integer, so that
+    one integer sum over a text's words gives every count and score at once: in
+    ``KNOWN_BITS`` bits per language and one more field, a 1 for each profile that knows the
+    word and a 1 for "some profile knows it"; above them, from bit ``SCORES_AT``, in
+    ``SCORE_BITS`` bits per language, minus its log-probability in fixed point (``SCALE``
+    units: a sum of them is exact). The last index, ``len(index)``, stands for any other word:
+    log-probability 0.0 and nothing known."""
 
     langs: tuple[str, ...]
     index: dict[str, int]
     probs: tuple[array[float], ...]
-    known: tuple[int, ...]
+    packed: tuple[int, ...]
 
     @property
     def other(self) -> int:
@@ -94,6 +97,12 @@ class _Profiles:
 
 #: Bits per language in a packed count of known words (counts stay below MAX_WORDS).
 KNOWN_BITS: Final = 16
+#: Fixed-point unit of a packed score (a log-probability is off by at most half of it).
+SCALE: Final = 1 << 48
+#: Bits per language of a packed score: |log-probability| < 32, times at most MAX_WORDS.
+SCORE_BITS: Final = 64
+#: Where the packed scores start (above the known counts of up to 7 fields).
+SCORES_AT: Final = KNOWN_BITS * 8
 
 
 @lru_cache(maxsize=1)
@@ -106,19 +115,27 @@ def _profiles() -> _Profiles:
     vocabulary = sorted(set().union(*counts.values()))
     index = {word: k for k, word in enumerate(vocabulary)}
     probs: list[array[float]] = []
-    known = [1 << (KNOWN_BITS * len(langs))] * len(vocabulary) + [0]
+    floors = 0  # every language's floor, packed
+    for i in range(len(langs)):
+        words = counts[langs[i]]
+        floor = math.log(min(words.values()) / sum(words.values())) - 2.0
+        floors += round(-floor * SCALE) << (SCORES_AT + SCORE_BITS * i)
+    packed = [floors | 1 << (KNOWN_BITS * len(langs))] * len(vocabulary) + [0]
     for i, lang in enumerate(langs):
         words = counts[lang]
         total = float(sum(words.values()))
-        column = array("d", [math.log(min(words.values()) / total) - 2.0]) * len(vocabulary)
+        floor = math.log(min(words.values()) / total) - 2.0
+        column = array("d", [floor]) * len(vocabulary)
         column.append(0.0)
         bit = 1 << (KNOWN_BITS * i)
+        shift = SCORES_AT + SCORE_BITS * i
+        fixed_floor = round(-floor * SCALE)
         for word, count in words.items():
             k = index[word]
-            column[k] = math.log(count / total)
-            known[k] |= bit
+            column[k] = log = math.log(count / total)
+            packed[k] += bit + (round(-log * SCALE) - fixed_floor << shift)
         probs.append(column)
-    return _Profiles(langs, index, tuple(probs), tuple(known))
+    return _Profiles(langs, index, tuple(probs), tuple(packed))
 
 
 def words(text: str) -> Iterator[tuple[str, bool]]:
@@ -284,24 +301,20 @@ def evidence(
 def _score(profiles: _Profiles, counted: Counter[str], words: int, letters: int) -> Evidence:
     """The evidence of the words ``counted`` (``words`` and ``letters``: their counts, less
     the names among them)."""
-    index = profiles.index
     # Each distinct word once, no loop in Python: its index (``other`` for a word no profile
-    # knows, which adds 0.0 and nothing known), and per language the sum of count times
-    # log-probability in the order the words came (Python 3.12+ sums floats with
-    # compensation: the same up to rounding in the last digits).
-    found = list(map(index.get, counted, repeat(profiles.other)))
-    times = list(counted.values())
-    totals = [
-        sum(map(mul, times, map(column.__getitem__, found)), 0.0) for column in profiles.probs
-    ]
-    packed = sum(map(mul, times, map(profiles.known.__getitem__, found)))
+    # knows, which adds nothing), and one sum of count times packed entry (see _Profiles).
+    found = map(profiles.index.get, counted, repeat(profiles.other))
+    entries = map(profiles.packed.__getitem__, found)
+    total = sum(map(mul, counted.values(), entries))
+    n = len(profiles.langs)
     mask = (1 << KNOWN_BITS) - 1
-    known = [packed >> (KNOWN_BITS * i) & mask for i in range(len(profiles.langs) + 1)]
-    scored = known.pop()
+    known = [total >> (KNOWN_BITS * i) & mask for i in range(n + 1)]
+    mask = (1 << SCORE_BITS) - 1
+    scores = [-(total >> (SCORES_AT + SCORE_BITS * i) & mask) / SCALE for i in range(n)]
     return Evidence(
-        dict(zip(profiles.langs, totals, strict=True)),
-        dict(zip(profiles.langs, known, strict=True)),
-        scored,
+        dict(zip(profiles.langs, scores, strict=True)),
+        dict(zip(profiles.langs, known[:n], strict=True)),
+        known[n],
         words,
         letters,
     )
