@@ -43,7 +43,7 @@ _MARK_OF = {
     PROTECTED: rules.PROTECTED_MARK,
     QUOTED: rules.QUOTE_MARK,
 }
-_MARKS_RE = re.compile(f"[{rules.MARKS}]")
+_MARKS_RE = re.compile(f"([{rules.MARKS}])")  # split() gives the text between and the marks
 
 # Typographic double quotes per language (opening, closing); the first is the default.
 _TYPOGRAPHIC: dict[str, tuple[tuple[str, str], ...]] = {
@@ -154,14 +154,24 @@ def _shadow(
 
 
 def _restore(shadow: str, saved: list[str], original_marks: str) -> str:
-    marks = _MARKS_RE.findall(shadow)
-    if "".join(marks) != original_marks:
+    """``shadow`` with its sentinels replaced by the ``saved`` spans, in order; they must be
+    ``original_marks`` (no rule adds, drops or moves a sentinel)."""
+    if not saved:
+        if original_marks or _MARKS_RE.search(shadow) is not None:
+            raise RuntimeError("offline engine lost a protected span (internal error)")
+        return shadow
+    pieces = _MARKS_RE.split(shadow)
+    if "".join(pieces[1::2]) != original_marks:
         raise RuntimeError("offline engine lost a protected span (internal error)")
-    it = iter(saved)
-    return _MARKS_RE.sub(lambda _m: next(it), shadow)
+    pieces[1::2] = saved
+    return "".join(pieces)
 
 
-def _spelling(s: str, lang: str, known_lower: frozenset[str]) -> str:
+def _spelling(
+    s: str, lang: str, known_lower: frozenset[str], runs: list[str] | None = None
+) -> str:
+    """Spelling corrections (see :mod:`.spelling`); ``runs``: ``rules.glue_runs(s)`` when the
+    caller has it."""
     checker = speller(lang)
 
     def fix(word: str, start: int) -> str | None:
@@ -179,18 +189,11 @@ def _spelling(s: str, lang: str, known_lower: frozenset[str]) -> str:
             return None if corrected is None else match_case(word, corrected)
         return None
 
-    # Most words are right: find the few that may change first (each distinct word once, with
-    # its cached correction), and visit only those in the text.
-    maybe = set()
-    for word in rules.distinct_words(s):
-        lower = word.lower()
-        if lower in known_lower:
-            continue
-        if word == lower:
-            if checker.correction(word) is not None:
-                maybe.add(word)
-        elif word[0].isupper() and word[1:] == lower[1:] and checker.correction(lower):
-            maybe.add(word)
+    # Most words are right: find the few that may change first (each distinct word once; a
+    # word seen before in this language costs one set lookup), and visit only those.
+    maybe = checker.changeable(rules.distinct_words(s, runs))
+    if known_lower and maybe:
+        maybe = {word for word in maybe if word.lower() not in known_lower}
     return rules.words(s, fix, only=maybe)
 
 
@@ -266,16 +269,20 @@ def improve(
     if not text.strip():
         return text
     s, saved = _shadow(text, lang, scanned)
-    original_marks = "".join(_MARKS_RE.findall(s))
+    original_marks = "".join(_MARKS_RE.findall(s)) if saved else ""  # none without spans
 
     s = rules.tidy_spaces(s)
     s = rules.repeated_punctuation(s)
     s = rules.punctuation_spacing(s, lang)
     s = rules.missing_space(s, lang)
-    s = rules.doubled_words(s, lang)
-    after_doubles = s
+    # The runs of glued characters, for both rules below (unless the first changes the text).
+    runs: list[str] | None = rules.glue_runs(s)
+    after_doubles = rules.doubled_words(s, lang, runs)
+    if after_doubles is not s:
+        runs = None
+    s = after_doubles
     keep = frozenset(w.lower() for w in known_words)
-    s = _spelling(s, lang, keep)
+    s = _spelling(s, lang, keep, runs)
     s = _variant(s, target, keep)
     if mode is not None and lang in STYLE_LANGUAGES:
         s = styles.apply_style(s, lang, mode)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from itertools import islice
+from operator import eq
 from typing import Final
 
 PLACEHOLDER_MARK: Final = "\ue000"
@@ -29,7 +31,9 @@ WORD_RE: Final = re.compile(_EDGE_BEFORE + _L + "++" + _EDGE_AFTER)
 # glue to it begins, so the scan tries each run once (a word when the whole run is letters,
 # else the run is skipped). Group 1 is the word, or "" for a skipped run.
 _GLUE = r"[\w'’\-\ue000-\ue002]"
-_WORD_OR_RUN = re.compile(rf"({_L}++){_EDGE_AFTER}|{_GLUE}+")
+# Every run of characters that glue to a word, in order: each whole word is one of them (the
+# others hold a digit, "_", a joiner or a sentinel).
+_GLUE_RUN = re.compile(f"{_GLUE}+")
 _HSPACE = "[ \t\u00a0\u202f]"
 
 
@@ -66,7 +70,7 @@ _SPACE_BEFORE = re.compile(
 _SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))")
 _NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")  # mark first: fast
 # What the patterns above need somewhere in the text (a cheap search before the full pass).
-_TWO_SPACES = re.compile(rf"{_HSPACE}{{2}}")
+_TWO_SPACES = re.compile(_HSPACE + _HSPACE)  # not {2}: a pattern starting with a class is faster
 _SPACE_THEN_MARK = re.compile(rf"{_HSPACE}[,.;:!?]")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
 # The mark comes first in the pattern (and the letters before it are checked behind it), so
@@ -78,11 +82,13 @@ _MISSING_SPACE_COMMA = re.compile(rf"([,;])(?<={_L}{_L}[,;])(?={_L}{_L})")
 _DOUBLED = re.compile(
     _EDGE_BEFORE + rf"((?>{_L}+(?:['’-]{_L}+)*))((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
 )
-_SENTENCE_START = re.compile(
-    rf"(?:^{_HSPACE}*|(?<=[.!?])[\s]+)(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}", re.UNICODE
-)
-_LOWER_I = re.compile(_EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
-_A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
+# A lower-case word that may start a sentence: at the text's start, or after . ! ? and
+# whitespace. (Two patterns: the second starts with the mark, so the scan jumps from mark to
+# mark; the lookbehinds after a first letter below do the same for "i" and "a".)
+_TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
+_AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
+_LOWER_I = re.compile(r"i(?<![\w'’\-\ue000-\ue002]i)(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
+_A_AN = re.compile(rf"([aA](?<![\w'’\-\ue000-\ue002][aA])n?)( )({_L}++){_EDGE_AFTER}")
 
 # English: vowel letters that sound like consonants, and silent h.
 _CONSONANT_SOUND = re.compile(
@@ -155,8 +161,28 @@ def missing_space(s: str, lang: str) -> str:
     return _MISSING_SPACE_COMMA.sub(r"\1 ", s)
 
 
-def doubled_words(s: str, lang: str) -> str:
-    """Drop a word repeated right after itself ("the the" -> "the"), with exceptions."""
+def glue_runs(s: str) -> list[str]:
+    """The runs of characters that glue to a word, in order (see :func:`doubled_words` and
+    :func:`distinct_words`)."""
+    return _GLUE_RUN.findall(s)
+
+
+def may_double(s: str, runs: list[str]) -> bool:
+    """``False`` when no word of ``s`` can be repeated right after itself; ``runs``:
+    ``glue_runs(s)``. A doubled word and its repeat are whole runs, one after the other, the
+    same but for case. (``str.lower`` lowers one character at a time, as the pattern compares
+    them, except for "İ" and a final "Σ": with those, always ``True``.)"""
+    if "\u0130" in s or "\u03a3" in s:
+        return True
+    lowered = " ".join(runs).lower().split(" ")
+    return any(map(eq, lowered, islice(lowered, 1, None)))
+
+
+def doubled_words(s: str, lang: str, runs: list[str] | None = None) -> str:
+    """Drop a word repeated right after itself ("the the" -> "the"), with exceptions.
+    ``runs``: ``glue_runs(s)`` when the caller has it."""
+    if not may_double(s, glue_runs(s) if runs is None else runs):
+        return s
     allowed = _DOUBLE_OK.get(lang, frozenset())
 
     def repl(m: re.Match[str]) -> str:
@@ -216,7 +242,9 @@ def sentence_capitals(s: str, lang: str) -> str:
         word = m.group(1)
         return m.group(0)[: start - m.start()] + word[0].upper() + word[1:]
 
-    return _SENTENCE_START.sub(repl, s)
+    out = _AFTER_MARK.sub(repl, s)  # the same length: the first letters upper-case to one
+    first = _TEXT_START.match(s)
+    return out if first is None else repl(first) + out[first.end() :]
 
 
 def english_i(s: str) -> str:
@@ -272,8 +300,8 @@ def words(
     return re.compile(pattern).sub(repl, s)
 
 
-def distinct_words(s: str) -> set[str]:
-    """The distinct plain words of ``s`` (those :func:`words` visits)."""
-    found = set(_WORD_OR_RUN.findall(s))
-    found.discard("")
-    return found
+def distinct_words(s: str, runs: list[str] | None = None) -> set[str]:
+    """The distinct plain words of ``s`` (those :func:`words` visits), and the other runs of
+    characters that glue to a word (such as ``l'homme``, ``x2``, a sentinel): each whole
+    word is such a run. ``runs``: ``glue_runs(s)`` when the caller has it."""
+    return set(glue_runs(s) if runs is None else runs)

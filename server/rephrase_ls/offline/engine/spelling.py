@@ -98,6 +98,7 @@ class Speller:
                     unaccented.setdefault(plain, {})[word] = count
         self._unaccented = unaccented
         self._cache: dict[str, str | None] = {}
+        self._unchanged: set[str] = set()  # see changeable()
 
     def known(self, word: str) -> bool:
         """Whether the lower-case ``word`` is in the list or the extra words, or is a regular
@@ -127,6 +128,27 @@ class Speller:
             self._cache.clear()
         self._cache[word] = result
         return result
+
+    def changeable(self, words: set[str]) -> set[str]:
+        """The words of ``words`` (as written) that a correction may change: a lower-case word
+        with a :meth:`correction`, or a capitalised one (a capital, then lower case) whose
+        lower-case form has one. The others are remembered (up to ``_CACHE_LIMIT`` words),
+        so that a word seen before costs one set lookup."""
+        unchanged = self._unchanged
+        found: set[str] = set()
+        for word in words.difference(unchanged):
+            lower = word.lower()
+            if word == lower:
+                if self.correction(word) is not None:
+                    found.add(word)
+                    continue
+            elif word[0].isupper() and word[1:] == lower[1:] and self.correction(lower):
+                found.add(word)
+                continue
+            if len(unchanged) >= _CACHE_LIMIT:
+                unchanged.clear()
+            unchanged.add(word)
+        return found
 
     def _correct(self, word: str) -> str | None:
         if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
