@@ -30,6 +30,7 @@ from rephrase_ls.offline.engine import improve, rules
         ("Vraiment? Oui!", "fr", "Vraiment ? Oui !"),
         ("Vraiment ? Oui , merci .", "fr", "Vraiment ? Oui, merci."),
         ("Note\u00a0: ceci; cela", "fr", "Note\u00a0: ceci\u00a0; cela"),
+        ("Vraiment?Oui!", "fr", "Vraiment ? Oui !"),  # the space missing after, then before
         # missing space after sentence punctuation, commas
         ("It rained.We stayed in.", "en-us", "It rained. We stayed in."),
         ("Apples,pears and plums.", "en-us", "Apples, pears and plums."),

@@ -140,15 +140,23 @@ def punctuation_spacing(s: str, lang: str) -> str:
     if lang == "fr":
         if spaced:
             s = _SPACE_BEFORE_FR.sub(lambda m: m.group(m.lastindex or 0), s)
-        space = "\u202f" if "\u202f" in s else ("\u00a0" if "\u00a0" in s else " ")
-        return _NO_SPACE_BEFORE_FR.sub(space + r"\1", s)
+        return _french_space_before(s)
     if not spaced:
         return s
     return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
 
 
+def _french_space_before(s: str) -> str:
+    """A space before ``; : ! ?`` that has one after it (or ends the text), as the text's
+    other French spaces are (narrow no-break, no-break, or plain)."""
+    space = "\u202f" if "\u202f" in s else ("\u00a0" if "\u00a0" in s else " ")
+    return _NO_SPACE_BEFORE_FR.sub(space + r"\1", s)
+
+
 def missing_space(s: str, lang: str) -> str:
-    """Insert the space missing after sentence punctuation, commas and semicolons."""
+    """Insert the space missing after sentence punctuation, commas and semicolons (French:
+    and the space before ``; ! ?`` then missing too)."""
+    before = s
     abbreviations = _ABBREVIATIONS.get(lang, frozenset())
 
     def sentence(m: re.Match[str]) -> str:
@@ -158,7 +166,8 @@ def missing_space(s: str, lang: str) -> str:
         return m.group(1) + " "
 
     s = _MISSING_SPACE_SENTENCE.sub(sentence, s)
-    return _MISSING_SPACE_COMMA.sub(r"\1 ", s)
+    s = _MISSING_SPACE_COMMA.sub(r"\1 ", s)
+    return _french_space_before(s) if lang == "fr" and s != before else s
 
 
 def glue_runs(s: str) -> list[str]:
