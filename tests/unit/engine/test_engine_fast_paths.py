@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.offline import engine
-from rephrase_ls.offline.engine import rules, tokens
+from rephrase_ls.offline.engine import detect, rules, tokens
 from rephrase_ls.offline.engine.spelling import speller
 
 # Words that double (in every case, with joiners and accents), characters whose lower case is
@@ -165,3 +165,53 @@ def test_restore_puts_the_spans_back_and_checks_the_sentinels() -> None:
     assert engine._restore("plain", [], "") == "plain"
     with pytest.raises(RuntimeError):
         engine._restore("plain" + rules.QUOTE_MARK, [], "")
+
+
+SPACING_PIECES = [
+    "word", "Word", "mot", "e", "U", "S", "z", "B", "1", "\ue001", "\ue002", " ", "  ", "\t",
+    "\u00a0", "\u202f", "\n", ".", "..", "...", "....", "!", "!!", "?", "??", ",", ",,", ";", ";;",
+    ":", "::", "'", "(", ")",
+]  # fmt: skip
+
+
+@settings(max_examples=3000)
+@given(
+    st.lists(st.sampled_from(SPACING_PIECES), max_size=16).map("".join) | st.text(max_size=30),
+    st.sampled_from(["en", "de", "fr"]),
+)
+def test_spacing_is_its_four_rules_in_turn(text: str, lang: str) -> None:
+    expected = rules.tidy_spaces(text)
+    expected = rules.repeated_punctuation(expected)
+    expected = rules.punctuation_spacing(expected, lang)
+    expected = rules.missing_space(expected, lang)
+    assert rules.spacing(text, lang) == expected
+
+
+LANGS = ("de", "en", "es", "fr", "it", "pt")
+
+
+@settings(max_examples=2000)
+@given(
+    st.lists(st.sampled_from([-9.5, -9.0, -7.25, -3.0, -1.0, 0.0]), min_size=6, max_size=6),
+    st.lists(st.integers(min_value=0, max_value=6), min_size=6, max_size=6),
+    st.integers(min_value=1, max_value=8),
+)
+def test_standing_ranks_as_a_sort_by_score_then_name(
+    scores: list[float], known: list[int], extra: int
+) -> None:
+    found = detect.Evidence(
+        dict(zip(LANGS, scores, strict=True)),
+        dict(zip(LANGS, known, strict=True)),
+        max(known) + 1,
+        max(known) + extra + detect.MIN_WORDS,  # enough words to rank
+        100,
+    )
+    ranked = sorted(found.scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    (best, best_score), (_, second_score) = ranked[0], ranked[1]
+    rival = max(n for lang, n in found.known.items() if lang != best)
+    assert detect._standing(found) == (
+        best,
+        (best_score - second_score) / found.scored,
+        found.known[best] / found.words,
+        rival / found.words,
+    )

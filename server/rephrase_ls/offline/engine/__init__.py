@@ -271,10 +271,7 @@ def improve(
     s, saved = _shadow(text, lang, scanned)
     original_marks = "".join(_MARKS_RE.findall(s)) if saved else ""  # none without spans
 
-    s = rules.tidy_spaces(s)
-    s = rules.repeated_punctuation(s)
-    s = rules.punctuation_spacing(s, lang)
-    s = rules.missing_space(s, lang)
+    s = rules.spacing(s, lang)
     # The runs of glued characters, for both rules below (unless the first changes the text).
     runs: list[str] | None = rules.glue_runs(s)
     after_doubles = rules.doubled_words(s, lang, runs)

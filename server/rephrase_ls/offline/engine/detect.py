@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from itertools import repeat
-from operator import mul
+from operator import mul, neg
 from typing import Final
 
 from .tokens import BREAK, PUNCT, RUN, RUN_LETTERS, WORD, scan
@@ -337,12 +337,15 @@ def _standing(found: Evidence) -> tuple[str, float, float, float] | None:
     for too few words."""
     if not enough_words(found.words, found.letters) or found.scored == 0:
         return None
-    ranked = sorted(found.scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    (best, best_score), (_, second_score) = ranked[0], ranked[1]
-    lead = (best_score - second_score) / found.scored
-    coverage = found.known[best] / found.words
-    rival = max(n for lang, n in found.known.items() if lang != best) / found.words
-    return best, lead, coverage, rival
+    scores = found.scores
+    # Highest score first, ties by name: (minus score, name) pairs in ascending order.
+    ranked = sorted(zip(map(neg, scores.values()), scores, strict=True))
+    (minus_best, best), (minus_second, _) = ranked[0], ranked[1]
+    lead = (minus_second - minus_best) / found.scored
+    known = found.known[best]
+    counts = sorted(found.known.values())  # the largest other than the best's own:
+    rival = counts[-2] if counts[-1] == known else counts[-1]
+    return best, lead, known / found.words, rival / found.words
 
 
 def decide(found: Evidence) -> str | None:

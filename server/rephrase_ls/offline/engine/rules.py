@@ -70,6 +70,9 @@ _SPACE_BEFORE = re.compile(
 _SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))")
 _NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")  # mark first: fast
 # What the patterns above need somewhere in the text (a cheap search before the full pass).
+# What spacing() looks for first: two spaces or a space before a mark; a mark glued to a letter.
+_SPACED = re.compile(rf"{_HSPACE}[ \t\u00a0\u202f,.;:!?]")
+_GLUED_MARK = re.compile(rf"[.!?,;](?={_L})")
 _TWO_SPACES = re.compile(_HSPACE + _HSPACE)  # not {2}: a pattern starting with a class is faster
 _SPACE_THEN_MARK = re.compile(rf"{_HSPACE}[,.;:!?]")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
@@ -103,6 +106,24 @@ _NOT_AFTER_ARTICLE: Final = frozenset(
     }
 )  # fmt: skip
 _VOWEL_SOUND_H = re.compile(r"^(?:hour|honest|honor|honour|heir)")
+
+
+def spacing(s: str, lang: str) -> str:
+    """:func:`tidy_spaces`, :func:`repeated_punctuation`, :func:`punctuation_spacing` and
+    :func:`missing_space` in turn, with one search for what the first and third look for (two
+    spaces, a space before a mark: :func:`repeated_punctuation` creates neither) and one for
+    what the last needs (a mark glued to a letter): most texts need none of the three."""
+    if _SPACED.search(s) is not None:
+        s = tidy_spaces(s)
+        s = repeated_punctuation(s)
+        s = punctuation_spacing(s, lang)
+    else:
+        s = repeated_punctuation(s)
+        if lang == "fr":
+            s = _french_space_before(s)
+    if _GLUED_MARK.search(s) is None:
+        return s
+    return missing_space(s, lang)
 
 
 def tidy_spaces(s: str) -> str:
