@@ -69,7 +69,8 @@ _RUN_WORD = re.compile(f"{RUN_LETTERS}+")
 _RUN_LETTER_SET: Final = frozenset(c for c in map(chr, range(256)) if re.match(RUN_LETTERS, c))
 _SENTENCE_MARK = re.compile(r"[.!?\n\r]")
 _SENTENCE_MARKS: Final = ".!?\n\r"
-_BETWEEN_WORDS: Final = " \t([,;:)]"  # in a run, what is neither a letter nor a mark nor a joiner
+_BETWEEN_WORDS: Final = " \t([,;:)]"
+_MIN_CUT: Final = 8  # see evidence()  # in a run, what is neither a letter nor a mark nor a joiner
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,8 +261,11 @@ def evidence(
                 # Most of a text is runs: counted in bulk. A run that may hold more words than
                 # the room left is cut after ``room`` of its words (a run's words are separated
                 # by spaces and line breaks, and each holds a word, perhaps of several parts:
-                # see tokens.scan), and the rest is read as a run of its own.
-                room = limit - words
+                # see tokens.scan), and the rest is read as a run of its own. (At least
+                # _MIN_CUT words: names do not count, and a run of them must not be cut one
+                # word at a time; past MAX_WORDS, _count_run refuses and the words are read
+                # one by one.)
+                room = max(limit - words, _MIN_CUT)
                 if len(value) >= 2 * room:  # shorter: fewer than ``room`` words of any kind
                     split = value.split(None, room)
                     if len(split) > room:
