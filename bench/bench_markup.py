@@ -133,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         "python": ("geometry.py", "python"),
         "gitcommit": ("COMMIT_EDITMSG", "gitcommit"),
     }
-    from rephrase_ls.text.markup import code, latex
+    import rephrase_ls.text.markup.code as code
+    import rephrase_ls.text.markup.latex as latex
 
     def cold(text: str, language_id: str) -> object:
         # LaTeX and source code cache the blocks of recent documents: time a first extraction
