@@ -43,11 +43,14 @@ class BatchPlan:
 
     ``requests[r]`` holds the pieces sent in request ``r``; ``owners[r][j]`` is the index of
     the text that piece ``j`` of request ``r`` belongs to. Pieces of a text appear in order.
+    ``bodies[r]``, when :func:`plan_batches` made the plan, is ``encode_body(requests[r])``,
+    the bytes it checked against the limit, so that a sender need not encode them again.
     """
 
     requests: tuple[tuple[str, ...], ...]
     owners: tuple[tuple[int, ...], ...]
     text_count: int
+    bodies: tuple[bytes, ...] = ()
 
     @property
     def total_requests(self) -> int:
@@ -219,11 +222,13 @@ def plan_batches(
             cur_size += add
     flush()
 
-    for r, pieces_sent in enumerate(requests):
-        actual = len(encode_body(list(pieces_sent)))
-        if actual > limit:
+    bodies = tuple(encode_body(list(pieces_sent)) for pieces_sent in requests)
+    for r, body in enumerate(bodies):
+        if len(body) > limit:
             raise ValueError(
-                f"request {r} would be {actual} bytes (over {limit}): the body encoder is not "
+                f"request {r} would be {len(body)} bytes (over {limit}): the body encoder is not "
                 "additive (or measure does not match it)"
             )
-    return BatchPlan(requests=tuple(requests), owners=tuple(owners), text_count=len(texts))
+    return BatchPlan(
+        requests=tuple(requests), owners=tuple(owners), text_count=len(texts), bodies=bodies
+    )

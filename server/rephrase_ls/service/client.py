@@ -674,9 +674,13 @@ class ServiceClient:
         done = 0
         deadline_at = self._deadline_at()
 
-        async def send(pieces: Sequence[str], body_limit: int) -> tuple[Improvement, ...]:
-            """One request for ``pieces``; on 413, the same pieces in smaller requests."""
-            body = encode(list(pieces))
+        async def send(
+            pieces: Sequence[str], body_limit: int, body: bytes | None = None
+        ) -> tuple[Improvement, ...]:
+            """One request for ``pieces`` (``body``: their encoding, when the plan has it); on
+            413, the same pieces in smaller requests."""
+            if body is None:
+                body = encode(list(pieces))
             try:
                 response = await self._send(
                     "POST",
@@ -697,7 +701,10 @@ class ServiceClient:
                     smaller,
                 )
                 sub = plan_batches(list(pieces), encode, smaller, measure=json_text_size)
-                parts = [await send(request, smaller) for request in sub.requests]
+                parts = [
+                    await send(request, smaller, body)
+                    for request, body in zip(sub.requests, sub.bodies, strict=True)
+                ]
                 return tuple(_merge(sub, parts))
             data = self._json(response, "the text improvement request")
             try:
@@ -716,7 +723,8 @@ class ServiceClient:
         async def worker() -> None:
             nonlocal done
             for r in pending:
-                completed, improvements = assembly.add(r, await send(plan.requests[r], limit))
+                sent = await send(plan.requests[r], limit, plan.bodies[r])
+                completed, improvements = assembly.add(r, sent)
                 done += 1
                 if on_result is not None and completed:
                     on_result(completed, improvements)

@@ -26,9 +26,11 @@ def form_encoder(texts: list[str]) -> bytes:
 
 
 def check_plan(plan: BatchPlan, texts: list[str], encode, limit: int) -> None:  # type: ignore[no-untyped-def]
-    for request in plan.requests:
+    assert len(plan.bodies) == len(plan.requests)
+    for request, body in zip(plan.requests, plan.bodies, strict=True):
         assert request, "no empty request"
-        assert len(encode(list(request))) <= limit
+        assert body == encode(list(request))  # the bytes a sender sends as they are
+        assert len(body) <= limit
     # Order kept: owners are non-decreasing across the whole plan.
     flat_owners = [o for owners in plan.owners for o in owners]
     assert flat_owners == sorted(flat_owners)
