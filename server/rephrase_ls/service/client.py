@@ -675,12 +675,10 @@ class ServiceClient:
         deadline_at = self._deadline_at()
 
         async def send(
-            pieces: Sequence[str], body_limit: int, body: bytes | None = None
+            pieces: Sequence[str], body_limit: int, body: bytes
         ) -> tuple[Improvement, ...]:
-            """One request for ``pieces`` (``body``: their encoding, when the plan has it); on
-            413, the same pieces in smaller requests."""
-            if body is None:
-                body = encode(list(pieces))
+            """One request for ``pieces``, whose encoding the plan made (``body``); on 413, the
+            same pieces in smaller requests."""
             try:
                 response = await self._send(
                     "POST",
