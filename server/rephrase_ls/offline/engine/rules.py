@@ -213,6 +213,11 @@ def doubled_words(s: str, lang: str, runs: list[str] | None = None) -> str:
     ``runs``: ``glue_runs(s)`` when the caller has it."""
     if not may_double(s, glue_runs(s) if runs is None else runs):
         return s
+    return undouble(s, lang)
+
+
+def undouble(s: str, lang: str) -> str:
+    """:func:`doubled_words` without its shortcut: the pattern's pass over the whole text."""
     allowed = _DOUBLE_OK.get(lang, frozenset())
 
     def repl(m: re.Match[str]) -> str:
