@@ -12,12 +12,11 @@ import asyncio
 import difflib
 import logging
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rephrase_ls import project_file
+from rephrase_ls import project_file, safe_write
 from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES, Settings, merge
 
 if TYPE_CHECKING:
@@ -44,18 +43,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Replace the file's text, keeping its permissions; a symbolic link's target is written."""
-    target = path.resolve()
-    tmp = target.with_name(f".{target.name}.rephrase-tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        shutil.copymode(target, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def _write_area(path: Path) -> list[Path]:
+    """Where ``--write`` may write for ``path``: the project root of the file as named (links
+    not followed), so a link in a cloned repository cannot aim a write outside it."""
+    return [project_file.find_root(Path(os.path.abspath(path)))]
 
 
 def _settings_for(path: Path, language: str | None) -> tuple[Settings, list[str]]:
@@ -107,12 +98,19 @@ async def _run(args: argparse.Namespace) -> int:
     try:
         for path in args.files:
             try:
-                with open(path, encoding="utf-8", newline="") as fh:
-                    text = fh.read()
+                source = safe_write.read(path)
+                text = source.data.decode("utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 print(f"rephrase-ls: {path}: cannot read: {exc}", file=sys.stderr)
                 failed += 1
                 continue
+            if args.write:
+                try:  # before asking the service: a file that cannot be written costs nothing
+                    safe_write.check(path, _write_area(path))
+                except safe_write.WriteRefused as exc:
+                    print(f"rephrase-ls: {exc}", file=sys.stderr)
+                    failed += 1
+                    continue
             settings, warnings = _settings_for(path, args.language)
             for warning in warnings:
                 print(warning, file=sys.stderr)
@@ -175,7 +173,11 @@ async def _run(args: argparse.Namespace) -> int:
             changed += 1
             if args.write:
                 try:
-                    _write_atomically(path, new_text)
+                    safe_write.replace(source, new_text.encode("utf-8"), _write_area(path))
+                except safe_write.WriteRefused as exc:
+                    print(f"rephrase-ls: {exc}", file=sys.stderr)
+                    failed += 1
+                    continue
                 except OSError as exc:
                     print(
                         f"rephrase-ls: {path}: cannot write: {exc}; left as it was", file=sys.stderr
