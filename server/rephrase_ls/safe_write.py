@@ -101,8 +101,8 @@ def _area(allowed: Sequence[Path]) -> str:
     return ", ".join(str(folder) for folder in allowed) or "(none)"
 
 
-def _target(path: Path, allowed: Sequence[Path]) -> Path:
-    """The real file behind ``path``, refused when it lies outside the allowed area."""
+def require_inside(path: Path, allowed: Sequence[Path]) -> Path:
+    """The real file behind ``path``; :class:`WriteRefused` when it lies outside ``allowed``."""
     real = Path(os.path.realpath(path))
     if not inside(real, allowed):
         how = (
@@ -134,7 +134,7 @@ def _refuse_unwritable(path: Path, real: Path, st: os.stat_result) -> None:
 
 def check(path: Path, allowed: Sequence[Path]) -> Path:
     """Refuse early what :func:`replace` would refuse regardless of content; the real path."""
-    real = _target(path, allowed)
+    real = require_inside(path, allowed)
     try:
         st = os.lstat(real)
     except OSError as exc:

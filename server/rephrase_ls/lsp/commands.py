@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
-from pygls.uris import from_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from rephrase_ls.lsp.actions import APPLY_COMMAND, ActionRequest, apply_request
 
@@ -142,6 +142,11 @@ async def _set_project_keys(
 
     path = ls.settings.project_file_path(uri)
     file_uri = from_fs_path(str(path)) or path.as_uri()
+    allowed = ls.settings.workspace_folders()
+    refusal = _outside_workspace(uri, path, allowed, label)
+    if refusal is not None:
+        ls.say(f"rephrase: {refusal}", types.MessageType.Warning)
+        return {"applied": False, "file": file_uri, "reason": refusal}
     old, version = ls.settings.project_text(path)
     parsed = project_file.parse(path, old)
     if parsed.error:
@@ -157,7 +162,14 @@ async def _set_project_keys(
     if old is None:
         if not (ls.supports_document_changes and ls.supports_create_file):
             # The editor cannot create files through an edit: write it ourselves, and say so.
-            _write_new_file(path, new)
+            from rephrase_ls import safe_write
+
+            try:
+                safe_write.create(path, new.encode("utf-8"), allowed)
+            except (safe_write.WriteRefused, OSError) as exc:
+                reason = str(exc)
+                ls.say(f"rephrase: {label}: {reason}", types.MessageType.Warning)
+                return {"applied": False, "file": file_uri, "reason": reason}
             ls.say(f"rephrase: created {path} ({label}).")
             return {"applied": True, "file": file_uri, "changed": True}
         document_changes.append(
@@ -206,10 +218,31 @@ async def _set_project_keys(
     return {"applied": True, "file": file_uri, "changed": True}
 
 
-def _write_new_file(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+def _outside_workspace(uri: str, path: Path, allowed: list[Path], label: str) -> str | None:
+    """Why the project file ``path`` for ``uri`` may not be written, or None when it may.
+
+    The server writes (or asks the editor to write) only inside the workspace folders: a
+    document outside them, or a project file that is a link leading out of them, is refused."""
+    from rephrase_ls import safe_write
+
+    if not allowed:
+        return (
+            f"no workspace folder is open, so '{label}' was not saved: rephrase-ls writes "
+            f"{path.name} only inside workspace folders. Open the document's folder as one."
+        )
+    if not safe_write.inside(path.parent, allowed):
+        document = to_fs_path(uri) or uri
+        folders = ", ".join(str(folder) for folder in allowed)
+        return (
+            f"{document} is outside the workspace folders ({folders}), so '{label}' was not "
+            f"saved: rephrase-ls writes {path.name} only inside them. Open the document's "
+            "folder as a workspace folder to set it there."
+        )
+    try:
+        safe_write.require_inside(path, allowed)
+    except safe_write.WriteRefused as exc:
+        return f"'{label}' was not saved: {exc}"
+    return None
 
 
 async def _set_style_or_tone(

@@ -66,19 +66,19 @@ class SettingsManager:
 
     # -- where things are ---------------------------------------------------------------------
 
+    def workspace_folders(self) -> list[Path]:
+        """The workspace folders (and the root, for clients that give only that) as paths."""
+        uris = [f.uri for f in self.server.workspace.folders.values()]
+        if self.server.workspace.root_uri:
+            uris.append(self.server.workspace.root_uri)
+        return [Path(p) for p in map(to_fs_path, uris) if p]
+
     def folder_of(self, uri: str) -> Path:
         """The workspace folder holding ``uri`` (longest match), else the nearest project root."""
         path_str = to_fs_path(uri)
         path = Path(path_str) if path_str else Path.cwd()
         best: Path | None = None
-        folders = [f.uri for f in self.server.workspace.folders.values()]
-        if self.server.workspace.root_uri:
-            folders.append(self.server.workspace.root_uri)
-        for folder_uri in folders:
-            folder_str = to_fs_path(folder_uri)
-            if not folder_str:
-                continue
-            folder = Path(folder_str)
+        for folder in self.workspace_folders():
             if (path == folder or folder in path.parents) and (
                 best is None or len(folder.parts) > len(best.parts)
             ):
