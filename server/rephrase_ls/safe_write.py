@@ -105,14 +105,14 @@ def require_inside(path: Path, allowed: Sequence[Path]) -> Path:
     """The real file behind ``path``; :class:`WriteRefused` when it lies outside ``allowed``."""
     real = Path(os.path.realpath(path))
     if not inside(real, allowed):
-        how = (
-            f"is a symbolic link to {real}, which is"
-            if real != Path(os.path.abspath(path))
-            else "is"
-        )
+        if real != Path(os.path.abspath(path)):
+            raise WriteRefused(
+                f"{path} is a symbolic link to {real}, which is outside {_area(allowed)}, where "
+                "rephrase-ls may write; nothing was written. Give the target's own path to "
+                "change it there."
+            )
         raise WriteRefused(
-            f"{path} {how} outside {_area(allowed)}, where rephrase-ls may write; "
-            "nothing was written"
+            f"{path} is outside {_area(allowed)}, where rephrase-ls may write; nothing was written"
         )
     return real
 
