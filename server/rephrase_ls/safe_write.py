@@ -162,6 +162,12 @@ class _Folder:
             os.close(self.fd)
             self.fd = None
 
+    def sync(self) -> None:
+        """Make the rename durable where the platform allows (best effort)."""
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.fsync(self.fd)
+
     def open(self, name: str, flags: int, mode: int = 0o600) -> int:
         return os.open(self.at(name), flags, mode, dir_fd=self.fd)
 
@@ -181,21 +187,24 @@ class _Folder:
         os.link(self.at(src), self.at(dst), src_dir_fd=self.fd, dst_dir_fd=self.fd)
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def _write_temp(
-    folder: _Folder, path: Path, name: str, data: bytes, mode: int, owner: tuple[int, int] | None
+    folder: _Folder,
+    path: Path,
+    name: str,
+    data: bytes,
+    mode: int | None,
+    owner: tuple[int, int] | None,
 ) -> str:
-    """Write ``data`` to a new temporary file beside ``name``; its name."""
+    """Write ``data`` to a new temporary file beside ``name``; its name.
+
+    With ``mode`` (a file being replaced) the file is made private, then given ``owner`` and
+    ``mode``; without (a new file), it gets the permissions the umask gives a new file.
+    """
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
     names = temp_names(name)
     for candidate in names:
         try:
-            fd = folder.open(candidate, flags, 0o600)
+            fd = folder.open(candidate, flags, 0o666 if mode is None else 0o600)
         except FileExistsError:
             continue
         except OSError as exc:
@@ -229,7 +238,7 @@ def _write_temp(
                             f"{path} belongs to user {uid}, group {gid}; the new file could not "
                             "keep that owner, so nothing was written"
                         )
-            if hasattr(os, "fchmod"):
+            if mode is not None and hasattr(os, "fchmod"):
                 os.fchmod(fd, mode)  # after fchown, which may clear set-id bits
             os.fsync(fd)
         finally:
@@ -242,7 +251,7 @@ def _write_temp(
 
 
 def _verify(folder: _Folder, path: Path, real: Path, expected: ReadFile) -> None:
-    """Refuse unless ``name`` is still the very file that was read, with the same content."""
+    """Refuse unless ``real`` is still the very file that was read, with the same content."""
     changed = (
         f"{path} changed while rephrase-ls was working on it, so it was left as it is now "
         "(nothing was written). Run the command again to improve the current text."
@@ -298,6 +307,7 @@ def replace(original: ReadFile, data: bytes, allowed: Sequence[Path]) -> None:
         try:
             _verify(folder, path, real, original)
             folder.rename(tmp, real.name)
+            folder.sync()
         except BaseException:
             with contextlib.suppress(OSError):
                 folder.unlink(tmp)
@@ -326,7 +336,7 @@ def create(path: Path, data: bytes, allowed: Sequence[Path]) -> None:
             f"{path}: cannot open its folder ({exc.strerror}); nothing was written"
         ) from None
     try:
-        tmp = _write_temp(folder, path, path.name, data, 0o666 & ~_umask(), None)
+        tmp = _write_temp(folder, path, path.name, data, None, None)
         try:
             folder.link(tmp, path.name)  # fails on anything already there, links included
         except FileExistsError:
@@ -337,6 +347,7 @@ def create(path: Path, data: bytes, allowed: Sequence[Path]) -> None:
         finally:
             with contextlib.suppress(OSError):
                 folder.unlink(tmp)
+        folder.sync()
     finally:
         folder.close()
 
