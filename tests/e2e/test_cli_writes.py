@@ -164,8 +164,9 @@ def _established(port: int) -> bool:
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
         remote, state = fields[2], fields[3]
-        if state == "01" and int(remote.split(":")[1], 16) == port:
-            return True
+        address, remote_port = remote.split(":")
+        if state == "01" and address == "0100007F" and int(remote_port, 16) == port:
+            return True  # a client's side of a connection to 127.0.0.1:port
     return False
 
 
