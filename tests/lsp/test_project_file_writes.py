@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from rephrase_ls.safe_write import temp_names
 
@@ -131,4 +132,14 @@ async def test_a_project_file_linked_out_of_the_workspace_is_not_written(
         assert target.read_text(encoding="utf-8") == "# the user's own settings\n"
     else:
         assert not target.exists()
+    assert not editor.applied
+
+
+async def test_an_unreadable_project_file_is_not_replaced(editor: Editor) -> None:
+    toml = editor.root / ".rephrase.toml"
+    toml.write_bytes(b'tone = "friendly"\n# caf\xe9 in Latin-1\n')
+    uri = editor.open("a.md", TEXT)
+    with pytest.raises(JsonRpcInvalidParams, match="cannot be read as text"):
+        await editor.command("rephrase.setStyle", uri, "business")
+    assert toml.read_bytes() == b'tone = "friendly"\n# caf\xe9 in Latin-1\n'
     assert not editor.applied

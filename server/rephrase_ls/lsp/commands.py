@@ -6,6 +6,7 @@ Bad arguments give a JSON-RPC ``InvalidParams`` error whose message names the ar
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -148,6 +149,13 @@ async def _set_project_keys(
         ls.say(f"rephrase: {refusal}", types.MessageType.Warning)
         return {"applied": False, "file": file_uri, "reason": refusal}
     old, version = ls.settings.project_text(path)
+    if old is None and os.path.lexists(path):
+        # There but unreadable (permissions, not UTF-8, a dangling link): creating it would
+        # replace what is there.
+        raise _invalid(
+            f"{path} exists but cannot be read as text. Fix or remove it first; "
+            "nothing was changed."
+        )
     parsed = project_file.parse(path, old)
     if parsed.error:
         # Editing a file that does not parse would leave it broken and the setting unused.
