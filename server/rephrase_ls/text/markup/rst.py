@@ -21,7 +21,7 @@ import re
 from rephrase_ls.text.markup import ProseBlock, register_format
 from rephrase_ls.text.markup.markdown import Lines, make_block
 
-__all__ = ["ADMONITIONS", "rst_blocks"]
+__all__ = ["ADMONITIONS", "TYPE_FIELDS", "VERSION_DIRECTIVES", "rst_blocks"]
 
 #: directives whose body is prose
 ADMONITIONS = frozenset(
@@ -48,8 +48,18 @@ ADMONITIONS = frozenset(
         "container",
         "rst-class",
         "only",
+        "versionremoved",
+        "todo",
     )
 )
+
+#: admonitions whose argument is a version (``.. deprecated:: 1.0.0``): the version is not prose,
+#: an explanation after it on the same line is
+VERSION_DIRECTIVES = frozenset(("versionadded", "versionchanged", "deprecated", "versionremoved"))
+#: admonitions whose argument is not prose (class names, an ``only`` expression)
+_CODE_ARGUMENT = frozenset(("container", "rst-class", "only"))
+#: fields whose body is a type, not prose (``:type x: bool``, ``:rtype: str``)
+TYPE_FIELDS = frozenset(("type", "rtype", "vartype", "kwtype", "ytype"))
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*$")
 _DIRECTIVE = re.compile(r"\.\.[ \t]+([\w:+.-]+)::(?:[ \t]|$)")
@@ -59,6 +69,7 @@ _ENUMERATED = re.compile(
     r"(?:\(?(?:[0-9]+|#|[a-zA-Z]|[ivxlcdm]+|[IVXLCDM]+)\)|(?:[0-9]+|#|[a-zA-Z]|[ivxlcdm]+"
     r"|[IVXLCDM]+)\.)(?:[ \t]+|$)"
 )
+_VERSION_ARGUMENT = re.compile(r"[ \t]*\S+")
 _FIELD = re.compile(r":(?![ \t])(?:[^:\\\n]|\\.)+(?<![ \t]):(?:[ \t]+|$)")
 _OPTION = re.compile(r"(?:--?[A-Za-z0-9][\w-]*|/[A-Za-z])(?:[ =][^ \t]+)?(?:,[ \t]*\S+)*(?:  |$)")
 _LINE_BLOCK = re.compile(r"\|(?:[ \t]+|$)")
@@ -99,9 +110,12 @@ def _indent(line: str) -> int:
 
 
 class _Extractor:
-    def __init__(self, text: str) -> None:
+    """One pass over ``lines`` (all lines of ``text`` by default; a docstring's body, each line
+    starting after the indentation the docstring's lines share, for a Python docstring)."""
+
+    def __init__(self, text: str, lines: Lines | None = None) -> None:
         self.text = text
-        self.lines = Lines(text)
+        self.lines = Lines(text) if lines is None else lines
         self.blocks: list[ProseBlock] = []
         self.para: list[tuple[int, int]] = []  # segments of the open paragraph
         self.para_indent = 0  # indentation of the open paragraph's first line
@@ -128,10 +142,15 @@ class _Extractor:
         self.para_indent = indent
         self.para_cont = cont
 
-    def run(self) -> list[ProseBlock]:
+    def run(self, skipped: range = range(0)) -> list[ProseBlock]:
+        """The blocks of the lines, but for those in ``skipped`` (read as a blank line)."""
         text, lines = self.text, self.lines
         n = len(lines)
         for i in range(n):
+            if i in skipped:
+                if i == skipped.start:
+                    self.flush()
+                continue
             s, e = lines.starts[i], lines.ends[i]
             line = text[s:e]
             blank = not line.strip()
@@ -222,6 +241,10 @@ class _Extractor:
                 return
         m = _FIELD.match(line, indent)
         if m is not None:
+            if m.group().strip(": \t").split(None, 1)[0].lower() in TYPE_FIELDS:
+                self.flush()  # `:type x: bool`: a type, with its continuation lines
+                self.skip_over = indent
+                return
             self.start(s + m.end(), e, indent, indent + 1)
             self._item_open = True
             self._literal_after(line, indent)
@@ -254,8 +277,14 @@ class _Extractor:
         """An explicit markup block: directive, footnote, target, substitution or comment."""
         m = _DIRECTIVE.match(line, indent)
         if m is not None and m.group(1).lower() in ADMONITIONS:
+            name = m.group(1).lower()
             self.in_options = True  # the body is prose, after the options
             rest = s + m.end()
+            if name in VERSION_DIRECTIVES:
+                version = _VERSION_ARGUMENT.match(self.text, rest, e)
+                rest = e if version is None else version.end()
+            elif name in _CODE_ARGUMENT:
+                rest = e
             if self.text[rest:e].strip():  # `.. note:: Text` starts the body on the same line
                 self.start(rest, e, indent, indent + 3)
                 self._item_open = True
@@ -268,9 +297,66 @@ class _Extractor:
         self.skip_over = indent  # other directives, targets, substitutions, comments
 
 
+def _docinfo(text: str, lines: Lines) -> range:
+    """The lines of the bibliographic field list at the top of a document (its *docinfo*:
+    ``:Author:``, ``:Date:``, ``:Version:``…, or Sphinx's ``:orphan:``, ``:tocdepth:``), empty
+    when there is none. As docutils reads it, it is the first thing after comments and the document
+    title (and subtitle)."""
+    starts, ends = lines.starts, lines.ends
+    n = len(starts)
+
+    def line(k: int) -> str:
+        return text[starts[k] : ends[k]]
+
+    i = 0
+    while i < n:
+        current = line(i)
+        if not current.strip():
+            i += 1
+        elif current.startswith("..") and _DIRECTIVE.match(current) is None:
+            i += 1  # a comment (or target), with its indented lines
+            while i < n and (not line(i).strip() or line(i)[:1] in " \t"):
+                i += 1
+        else:
+            break
+    for _ in range(2):  # the title, then a subtitle
+        k = i + 1 if i < n and _ADORNMENT.match(line(i)) else i
+        if k + 1 < n and line(k).strip() and _ADORNMENT.match(line(k + 1)):
+            i = k + 2
+            while i < n and not line(i).strip():
+                i += 1
+    if i >= n or _FIELD.match(line(i)) is None:
+        return range(0)
+    first = i
+    while i < n:
+        current = line(i)
+        if _FIELD.match(current) is not None or (current.strip() and current[:1] in " \t"):
+            i += 1
+        elif not current.strip():
+            k = i
+            while k < n and not line(k).strip():
+                k += 1
+            if k < n and (_FIELD.match(line(k)) is not None or line(k)[:1] in " \t"):
+                i = k
+            else:
+                break
+        else:
+            break
+    return range(first, i)
+
+
 def rst_blocks(text: str) -> list[ProseBlock]:
-    """The prose blocks of a reStructuredText document, in document order."""
-    return _Extractor(text).run()
+    """The prose blocks of a reStructuredText document, in document order.
+
+    The bibliographic fields at the top (see :func:`_docinfo`) are not prose.
+    """
+    extractor = _Extractor(text)
+    return extractor.run(_docinfo(text, extractor.lines))
+
+
+def docstring_blocks(text: str, lines: Lines) -> list[ProseBlock]:
+    """The prose blocks of reStructuredText in ``lines`` of ``text`` (a docstring's body)."""
+    return _Extractor(text, lines).run()
 
 
 register_format("restructuredtext", rst_blocks, extensions=(".rst", ".rest"))
