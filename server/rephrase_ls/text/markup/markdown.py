@@ -70,6 +70,14 @@ class Lines:
         self.starts: list[int] = starts
         self.ends: list[int] = ends
 
+    @classmethod
+    def spans(cls, text: str, starts: list[int], ends: list[int]) -> Lines:
+        """Some lines of ``text`` given by their ``[start, end)`` (a region of a document, such
+        as a docstring's body, read line by line with document offsets)."""
+        lines = object.__new__(cls)
+        lines.text, lines.starts, lines.ends = text, starts, ends
+        return lines
+
     def __len__(self) -> int:
         return len(self.starts)
 
