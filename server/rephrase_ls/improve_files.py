@@ -152,7 +152,13 @@ async def _run(args: argparse.Namespace) -> int:
                 mode = default_mode(settings, choice)
             try:
                 outcome = await improve_paragraphs(
-                    backend, text, paragraphs, mode, cache, on_progress=_TerminalProgress(str(path))
+                    backend,
+                    text,
+                    paragraphs,
+                    mode,
+                    cache,
+                    on_progress=_TerminalProgress(str(path)),
+                    blocks=blocks,
                 )
             except ServiceError as exc:
                 hint = ""

@@ -16,7 +16,12 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rephrase_ls.text.markup import ProseBlock, markdown, prose_blocks
-from rephrase_ls.text.markup.markdown import ATTRIBUTE_LIST, Lines, inline_protected, markdown_blocks
+from rephrase_ls.text.markup.markdown import (
+    ATTRIBUTE_LIST,
+    Lines,
+    inline_protected,
+    markdown_blocks,
+)
 
 _MD = (
     MarkdownIt("commonmark")

@@ -330,7 +330,9 @@ class _Extractor:
         text, lines = self.text, self.lines
         first = lines.line_of(body_start)
         last = lines.line_of(max(body_start, body_end - 1))
-        spans = [(lines.starts[i], min(lines.ends[i], body_end)) for i in range(first + 1, last + 1)]
+        spans = [
+            (lines.starts[i], min(lines.ends[i], body_end)) for i in range(first + 1, last + 1)
+        ]
         shared = min(
             (len(text[s:e]) - len(text[s:e].lstrip(" \t")) for s, e in spans if text[s:e].strip()),
             default=0,

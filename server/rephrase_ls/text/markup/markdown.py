@@ -1120,7 +1120,7 @@ class _Scanner:
         """How many lines at the start are front matter (not prose), 0 for none; see
         :func:`front_matter_lines`."""
         text = self.text
-        if not text or text[0] not in "-+{%" and _META_LINE.match(text) is None:
+        if not text or (text[0] not in "-+{%" and _META_LINE.match(text) is None):
             return 0  # (without looking at the lines)
         return front_matter_lines(text, self.lines)
 
