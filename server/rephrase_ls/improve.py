@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from bisect import bisect_left
 from collections import Counter, OrderedDict, deque
@@ -349,7 +350,8 @@ def continues_sentence(text: str, start: int, ends: tuple[list[int], list[int]])
     is not prose and neither ends nor opens a sentence. It is open when it does not end with a
     full stop, a question or exclamation mark or an ellipsis (closing quotes, brackets and
     emphasis markers after them aside): it ends with a colon (``dass:`` before a list), a comma,
-    a word… At the start of the document (no prose before) a sentence starts.
+    a word… At the start of the document (no prose before) and after a title (a Markdown,
+    setext, reStructuredText or LaTeX heading) a sentence starts.
     """
     starts, block_ends = ends
     k = bisect_left(starts, start) - 1
@@ -357,7 +359,34 @@ def continues_sentence(text: str, start: int, ends: tuple[list[int], list[int]])
         return False
     end = min(block_ends[k], start)
     before = text[max(starts[k], end - 200) : end].rstrip(_CLOSERS)
-    return bool(before) and before[-1] not in _SENTENCE_END
+    if not before or before[-1] in _SENTENCE_END:
+        return False
+    return end < block_ends[k] or not _is_heading(text, starts[k], block_ends[k])
+
+
+# A heading's line: `## Title` (also in a quote), a LaTeX sectioning command; the line under a
+# setext or reStructuredText title.
+_HEADING_LINE = re.compile(r"[ \t]*(?:>[ \t]*)*#{1,6}[ \t]")
+_LATEX_HEADING = re.compile(
+    r"\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph|caption|title|frametitle)\*?"
+    r"(?:\[[^\]\n]*\])?\{$"
+)
+_UNDERLINE = re.compile(r"([=\-~^\"'`*+#:.])\1{2,}[ \t]*$")
+
+
+def _is_heading(text: str, start: int, end: int) -> bool:
+    """Whether the block ``[start, end)`` is a title (it ends no sentence, and opens none)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if _HEADING_LINE.match(text, line_start, start) is not None:
+        return True
+    if _LATEX_HEADING.search(text[max(line_start, start - 40) : start]) is not None:
+        return True
+    next_line = text.find("\n", end)
+    if next_line < 0:
+        return False
+    following_end = text.find("\n", next_line + 1)
+    following = text[next_line + 1 : len(text) if following_end < 0 else following_end]
+    return _UNDERLINE.match(following.rstrip("\r")) is not None
 
 
 def keep_open_sentence(original: str, replacement: str) -> str:

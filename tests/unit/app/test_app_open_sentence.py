@@ -116,6 +116,30 @@ def test_continues_sentence(before: str, expected: bool) -> None:
     assert continues_sentence(text, text.index("next"), prose_ends(blocks)) is expected
 
 
+@pytest.mark.parametrize(
+    ("text", "uri"),
+    [
+        ("# Usage\n\nnext words\n", "file:///a.md"),
+        ("> ## Usage\n>\n> next words\n", "file:///a.md"),
+        ("Usage\n=====\n\nnext words\n", "file:///a.md"),
+        ("Usage\n-----\n\nnext words\n", "file:///a.rst"),
+        ("=====\nUsage\n=====\n\nnext words\n", "file:///a.rst"),
+        ("\\section{Usage}\nnext words\n", "file:///a.tex"),
+        ("\\subsection*{Usage}\n\nnext words\n", "file:///a.tex"),
+    ],
+)
+def test_a_title_ends_no_sentence(text: str, uri: str) -> None:
+    blocks = prose_blocks(text, None, uri)
+    assert len(blocks) == 2
+    assert not continues_sentence(text, text.index("next"), prose_ends(blocks))
+
+
+async def test_after_a_title_the_first_letter_is_capitalised() -> None:
+    text = "# Usage\n\nimport it.\n\nInstall it with\n\n    pip x\n\nor build it.\n"
+    result = await _improve(text, "file:///a.md", CapitalisingClient())
+    assert result == text.replace("import it", "Import it")
+
+
 def test_the_first_paragraph_starts_a_sentence() -> None:
     text = "words here\n"
     assert not continues_sentence(text, 0, prose_ends(prose_blocks(text)))
