@@ -230,6 +230,8 @@ _URL_TAIL = r"[^\s<>]*[^\s<>.,;:!?'\")\]*_~]"
 #: ``{: .class}`` (kramdown), ``{.class key=val}``, ``{key="val"}``, ``{-}`` (unnumbered),
 #: ``{=html}`` (a raw attribute).
 ATTRIBUTE_LIST = r"\{[ \t]*(?:[:#.=-]|[A-Za-z_][\w.:-]*=)[^{}\n]*\}"
+# after the type of an admonition: its title in quotes, or the end of the line
+_TYPE_END = r'(?=[ \t]+"|[ \t]*(?:[\n\x00]|\Z))'
 # The alternatives are grouped by their first character, each group starting with that
 # character as a literal: the regular expression engine then knows the set of characters a
 # match can start with and skips plain text between them in its C loop (this scan is most of
@@ -243,7 +245,8 @@ _INLINE_ALTERNATIVES = (
     r"|!\[CDATA\[" + _ANY + r"*?\]\]>"
     r"|/?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*"
     r"""(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*/?>)""",  # inline HTML tag
-    r"!(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
+    r"!!!\+?[ \t]+[\w-]+" + _TYPE_END + ""  # an admonition's mark and type (!!! note "Title")
+    r"|!(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
     r"|\[[^\]\n]*\])?"  # image
     r"|(?=\[))",  # the mark of an image the pattern above could not read whole
     r"\[(?:\^[^\]\s]+\]|)",  # footnote reference, or a link text bracket
@@ -253,6 +256,8 @@ _INLINE_ALTERNATIVES = (
     r"|(?![\s$])(?:[^$\\]|\\" + _ANY + r")+?(?<![\s\\])\$(?!\d))",  # inline math
     r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity
     ATTRIBUTE_LIST,  # attribute list of Pandoc, kramdown, mkdocs, markdown-it-attrs
+    r"\?\?\?\+?[ \t]+[\w-]+" + _TYPE_END,  # a collapsible admonition's (??? note)
+    r"///+(?:[ \t]*[\w-]+(?:[ \t]*\|)?)?",  # a block's fence and type (pymdownx: /// tip | Title)
     r":::+(?:[ \t]*\{[^{}\n]*\}|[ \t]*[\w-]+)?"  # a fenced div / container fence and its class
     r"|:[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)
     r"\*\**",  # emphasis markers

@@ -308,8 +308,9 @@ class _Extractor:
 def _docinfo(text: str, lines: Lines) -> range:
     """The lines of the bibliographic field list at the top of a document (its *docinfo*:
     ``:Author:``, ``:Date:``, ``:Version:``…, or Sphinx's ``:orphan:``, ``:tocdepth:``), empty
-    when there is none. As docutils reads it, it is the first thing after comments and the document
-    title (and subtitle)."""
+    when there is none. As docutils reads it, it is the first thing after the document title (and
+    subtitle); explicit markup before the title (comments, an ``include``, targets) is passed
+    over."""
     starts, ends = lines.starts, lines.ends
     n = len(starts)
 
@@ -321,8 +322,8 @@ def _docinfo(text: str, lines: Lines) -> range:
         current = line(i)
         if not current.strip():
             i += 1
-        elif current.startswith("..") and _DIRECTIVE.match(current) is None:
-            i += 1  # a comment (or target), with its indented lines
+        elif current.startswith(".."):
+            i += 1  # a comment, target, substitution or include, with its indented lines
             while i < n and (not line(i).strip() or line(i)[:1] in " \t"):
                 i += 1
         else:
