@@ -393,7 +393,8 @@ _GOOGLE_ENTRY = re.compile(
 )
 # a Google "Returns:" entry's type: "int:", "dict[str, int]:", "list of str:", "bool or None:"
 _GOOGLE_TYPE = re.compile(
-    r"[\w.*|`:~]+(?:\[[^\]\n]*\])?(?:[ \t]+(?:of|or)[ \t]+[\w.`:~]+(?:\[[^\]\n]*\])?)*"
+    r"[\w.*|`:~]+(?:\[[^\]\n]*\]|\([^()\n]*\))?"
+    r"(?:[ \t]+(?:of|or)[ \t]+[\w.`:~]+(?:\[[^\]\n]*\]|\([^()\n]*\))?)*"
     r"[ \t]*:(?=[ \t]|$)"
 )
 
@@ -402,7 +403,8 @@ class _DocstringExtractor(_Extractor):
     """reStructuredText plus the sections of Google and NumPy style (``Args:``,
     ``Parameters`` over a dashed line): their headers are not prose; in the sections that list
     parameters, attributes, exceptions or return types, the ``name (type):`` of a Google entry
-    and the ``name : type`` line of a NumPy entry are not prose, the description is. Inside
+    and the ``name : type`` line of a NumPy entry are not prose, the description is; nor is the
+    type that may open an attribute's or property's docstring (``str: The name.``). Inside
     prose, what comment prose protects (identifiers, calls, paths…) is protected too."""
 
     def __init__(self, text: str, lines: Lines) -> None:
@@ -434,6 +436,12 @@ class _DocstringExtractor(_Extractor):
     def _line(self, s: int, e: int, line: str, indent: int) -> None:
         stripped = line.strip()
         name = stripped.lower()
+        kind = _GOOGLE_TYPE.match(line, indent) if self.index == 0 else None
+        if kind is not None and line[kind.end() :].strip():
+            # an attribute's or property's docstring may start with its type: "int: The…"
+            self.start(s + kind.end(), e, indent, indent)
+            self._item_open = False
+            return
         if name in DOCSTRING_SECTIONS and _NUMPY_UNDERLINE.match(self._next_line()):
             self.flush()  # a NumPy header; its underline is an adornment without a title
             self.section, self.section_indent, self.numpy = name, indent, True
