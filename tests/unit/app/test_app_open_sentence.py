@@ -4,6 +4,7 @@ service answers (a capital added to the first letter only is not applied)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +160,27 @@ def test_the_first_paragraph_starts_a_sentence() -> None:
 )
 def test_keep_open_sentence(original: str, replacement: str, expected: str) -> None:
     assert keep_open_sentence(original, replacement) == expected
+
+
+# -- on documents of real projects (tests/data/markup/real/, see SOURCES.md there) -----------
+
+REAL = Path(__file__).resolve().parents[2] / "data" / "markup" / "real"
+
+
+def _real(name: str) -> str:
+    with open(REAL / name, encoding="utf-8", newline="") as handle:
+        return handle.read()
+
+
+async def test_fastapi_german_list_after_dass_keeps_its_lower_case() -> None:
+    text = _real("fastapi-de-async.md")
+    result = await _improve(text, "file:///docs/de/docs/async.md", CapitalisingClient())
+    assert "dass:\n\n* die Daten des Clients" in text
+    assert result == text  # every item goes on the sentence: nothing to capitalise
+
+
+async def test_fastapi_paragraphs_between_code_blocks_keep_their_lower_case() -> None:
+    text = _real("fastapi-query-params.md")
+    result = await _improve(text, "file:///docs/tutorial/query-params.md", CapitalisingClient())
+    assert text.count("\nor\n") == 4 and "\nor any other case variation" in text
+    assert result == text
