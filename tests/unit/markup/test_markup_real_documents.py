@@ -228,3 +228,30 @@ def test_docutils_docinfo_is_not_prose() -> None:
     assert prose[0] == "A ReStructuredText Primer"
     assert any(p.startswith("The text below contains links") for p in prose)
     assert any(p.startswith("This document is an informal introduction") for p in prose)
+
+
+# -- template tags: Hugo shortcodes, FastAPI's includes -----------------------------------------
+
+
+def test_hugo_shortcodes_are_not_prose() -> None:
+    text, blocks = blocks_of("hugo-rich-content.md")
+    sent = unprotected(text, blocks)
+    for absent in ("youtube", "ZJthWmvUzzc", "twitter_simple", "designreviewed", "48912912"):
+        assert absent not in sent, absent
+    assert "Hugo ships with several" in sent
+    result = improve_document(text, "file:///content/post/rich-content.md", engine)
+    for line in text.splitlines():
+        if line.startswith("{{<"):
+            assert line in result.splitlines(), line
+
+
+def test_fastapi_includes_anchors_and_blocks() -> None:
+    text, blocks = blocks_of("fastapi-query-params.md")
+    sent = unprotected(text, blocks)
+    for absent in ("docs_src", "tutorial002_py310", "hl", "optional-parameters", "///"):
+        assert absent not in sent, absent
+    assert "In this case, the function parameter" in sent
+    result = improve_document(text, "file:///docs/en/docs/tutorial/query-params.md", engine)
+    for line in text.splitlines():
+        if line.startswith(("{*", "///", "#")):
+            assert line in result.splitlines(), line
