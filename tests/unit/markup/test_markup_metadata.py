@@ -5,6 +5,8 @@ content: the cases the real documents do not all show."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markup_helpers import check_blocks, joined, protected
 
 from rephrase_ls.text.markup import format_for, prose_blocks, sniff_format
@@ -201,3 +203,49 @@ def test_the_kind_of_a_document_by_id_name_then_content() -> None:
     text = markdown + "\n```python\n>>> import requests\n```\n"
     blocks = prose_blocks(text, "plaintext", "file:///a/README")
     assert all("import" not in text[b.start : b.end] for b in blocks)
+
+
+_DOC_LINES = [
+    "Summary line.",
+    "",
+    "Args:",
+    "    x (int): the x,",
+    "        wrapped.",
+    "    *args: more.",
+    "Returns:",
+    "    dict[str, int]: counts.",
+    "Parameters",
+    "----------",
+    "x : int",
+    "    The x.",
+    "Notes",
+    "-----",
+    ">>> f(1)",
+    "... 2",
+    "3",
+    ".. deprecated:: 1.0",
+    "   Use g.",
+    ":param x: the x.",
+    ":type x: int",
+    "Literal::",
+    "",
+    "    code()",
+    "\tTabbed text.",
+    "str: The name.",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(_DOC_LINES), max_size=14),
+    indent=st.sampled_from(["", "    ", "        "]),
+    first=st.sampled_from(["", "\n"]),
+)
+def test_any_docstring_keeps_the_contract(lines: list[str], indent: str, first: str) -> None:
+    body = first + "\n".join(indent + line if line else "" for line in lines)
+    text = f'def f():\n    """{body}\n    """\n    return 1\n'
+    blocks = code_blocks(text, "python")
+    check_blocks(text, blocks)
+    # nothing outside the docstring is prose
+    start, end = text.index('"""') + 3, text.rindex('"""')
+    assert all(start <= b.start and b.end <= end for b in blocks)
