@@ -393,6 +393,7 @@ _WORDS = re.compile(r"[^\W_]+")
 _BARE_URL = re.compile(
     r"(?:https?|ftp)://[^\s<>]*|www\.[^\s<>]*|\[\^[^\]\s]+\]"
     r"|" + ATTRIBUTE_LIST + r"|:::+(?:[ \t]*\{[^{}\n]*\}|[ \t]*[\w-]+)?|:[a-z0-9_+-]{2,}:(?![\w:])"
+    r"|\{\{.*?\}\}|\{%.*?%\}|\{\*.*?\*\}|///+(?:[ \t]*[\w-]+)?|[!?]{3}[ \t]+[\w-]+(?=[ \t]+\"|$)"
 )
 
 
@@ -454,6 +455,9 @@ _INLINE_FRAGMENTS = [
     "[^note]",
     "{#anchor .cls}",
     "{ #spaced-anchor }",
+    "{{< youtube abc >}}",
+    "{{ page.title }}",
+    "{% include a.html %}",
     "{: .kramdown }",
     "{.cls key=val}",
     ":rocket:",
@@ -488,6 +492,7 @@ _LIST_TEXTS = [
     "# heading",
     "| a | b |",
     "[link](https://example.org) text",
+    "title { #anchor } and {{< sc x >}}",
 ]
 
 
