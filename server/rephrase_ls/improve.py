@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
+from bisect import bisect_left
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -329,6 +331,83 @@ def _paragraph_label(text: str, paragraph: Paragraph, index: int) -> str:
     return f"paragraph {index + 1} (line {line}, “{head}”)"
 
 
+#: What ends a sentence (before closing quotes, brackets and emphasis markers).
+_SENTENCE_END = frozenset(".!?…。！？‼⁇⁈⁉")
+_CLOSERS = "\"'’”»›)]}*_`~ \t\r\n"
+
+
+def prose_ends(blocks: Sequence[ProseBlock | Paragraph]) -> tuple[list[int], list[int]]:
+    """The starts and ends of the blocks, sorted by start (for :func:`continues_sentence`)."""
+    spans = sorted((block.start, block.end) for block in blocks)
+    return [s for s, _ in spans], [e for _, e in spans]
+
+
+def continues_sentence(text: str, start: int, ends: tuple[list[int], list[int]]) -> bool:
+    """Whether the prose at ``start`` goes on a sentence the prose before it left open.
+
+    The prose before is that of the last block starting before ``start`` (up to ``start`` when
+    the block holds it): whatever lies between — a list marker, a code block, a quote marker —
+    is not prose and neither ends nor opens a sentence. It is open when it does not end with a
+    full stop, a question or exclamation mark or an ellipsis (closing quotes, brackets and
+    emphasis markers after them aside): it ends with a colon (``dass:`` before a list), a comma,
+    a word… At the start of the document (no prose before) and after a title (a Markdown,
+    setext, reStructuredText or LaTeX heading) a sentence starts.
+    """
+    starts, block_ends = ends
+    k = bisect_left(starts, start) - 1
+    if k < 0:
+        return False
+    end = min(block_ends[k], start)
+    before = text[max(starts[k], end - 200) : end].rstrip(_CLOSERS)
+    if not before or before[-1] in _SENTENCE_END:
+        return False
+    return end < block_ends[k] or not _is_heading(text, starts[k], block_ends[k])
+
+
+# A heading's line: `## Title` (also in a quote), a LaTeX sectioning command; the line under a
+# setext or reStructuredText title.
+_HEADING_LINE = re.compile(r"[ \t]*(?:>[ \t]*)*#{1,6}[ \t]")
+_LATEX_HEADING = re.compile(
+    r"\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph|caption|title|frametitle)\*?"
+    r"(?:\[[^\]\n]*\])?\{$"
+)
+_UNDERLINE = re.compile(r"([=\-~^\"'`*+#:.])\1{2,}[ \t]*$")
+
+
+def _is_heading(text: str, start: int, end: int) -> bool:
+    """Whether the block ``[start, end)`` is a title (it ends no sentence, and opens none)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if _HEADING_LINE.match(text, line_start, start) is not None:
+        return True
+    if _LATEX_HEADING.search(text[max(line_start, start - 40) : start]) is not None:
+        return True
+    next_line = text.find("\n", end)
+    if next_line < 0:
+        return False
+    following_end = text.find("\n", next_line + 1)
+    following = text[next_line + 1 : len(text) if following_end < 0 else following_end]
+    return _UNDERLINE.match(following.rstrip("\r")) is not None
+
+
+def keep_open_sentence(original: str, replacement: str) -> str:
+    """``replacement`` with the first letter of ``original`` as it was when the only change to
+    it is a capital (``or build …`` → ``Or build …``): a paragraph that goes on an open sentence
+    starts in lower case. Any other change (a rewritten or corrected first word) is kept."""
+    i = next((k for k, c in enumerate(original) if c.isalpha()), -1)
+    if i < 0:
+        return replacement
+    char = original[i]
+    if (
+        char.islower()
+        and len(replacement) > i
+        and replacement[:i] == original[:i]
+        and replacement[i] != char
+        and replacement[i].lower() == char
+    ):
+        return replacement[:i] + char + replacement[i + 1 :]
+    return replacement
+
+
 async def improve_paragraphs(
     backend: Backend,
     text: str,
@@ -337,6 +416,8 @@ async def improve_paragraphs(
     cache: ImprovementCache,
     on_progress: Callable[[int, int], None] | None = None,
     clips: Sequence[Clip] | None = None,
+    *,
+    blocks: Sequence[ProseBlock | Paragraph] | None = None,
 ) -> Outcome:
     """Improve the paragraphs (see :func:`improve_in_one_language`); when the service refuses
     because some paragraphs are in another language than ``target_lang`` (a quotation, a
@@ -349,7 +430,7 @@ async def improve_paragraphs(
 
     try:
         return await improve_in_one_language(
-            backend, text, paragraphs, mode, cache, on_progress, clips
+            backend, text, paragraphs, mode, cache, on_progress, clips, blocks=blocks
         )
     except BadRequest:
         if mode.target_lang is None or len(paragraphs) < 2:
@@ -374,6 +455,7 @@ async def improve_paragraphs(
             cache,
             on_progress,
             [clip_of[i] for i in keep],
+            blocks=blocks if blocks is not None else paragraphs,
         )
         outcome.refused[:0] = [
             f"{_paragraph_label(text, paragraphs[i], i)} was left as it is: it is in {language}, "
@@ -391,6 +473,8 @@ async def improve_in_one_language(
     cache: ImprovementCache,
     on_progress: Callable[[int, int], None] | None = None,
     clips: Sequence[Clip] | None = None,
+    *,
+    blocks: Sequence[ProseBlock | Paragraph] | None = None,
 ) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
@@ -399,10 +483,16 @@ async def improve_in_one_language(
     for even when a later request fails). A paragraph whose placeholders did not survive is
     refused (named in ``refused``); the others go on. Service errors propagate: the caller
     shows them and applies nothing.
+
+    ``blocks``: the document's prose blocks (by default the paragraphs themselves), to know
+    whether the prose before each paragraph ends a sentence; where it does not, an answer
+    that capitalises the paragraph's first letter keeps it as it is (see
+    :func:`keep_open_sentence`).
     """
     from rephrase_ls.text.placeholders import PlaceholderError
 
     outcome = Outcome()
+    ends_before = prose_ends(blocks if blocks is not None else paragraphs)
     clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
     if len(clip_of) != len(paragraphs):
         raise ValueError(f"{len(clip_of)} clips for {len(paragraphs)} paragraphs")
@@ -443,6 +533,10 @@ async def improve_in_one_language(
             )
             return
         span = text[paragraph.start : paragraph.end]
+        if replacement != span and continues_sentence(text, paragraph.start, ends_before):
+            kept = keep_open_sentence(span, replacement)
+            if kept != replacement:
+                replacement, relative = kept, word_edits(span, kept)
         if replacement != span:
             # The edits are relative to the paragraph's own text, which is the span for every
             # paragraph made from the document (Outcome.edits checks it again).

@@ -13,6 +13,7 @@ import difflib
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,16 +24,71 @@ if TYPE_CHECKING:
     from rephrase_ls.service.capabilities import Capabilities
 
 
+#: The variants ``--convert`` converts to.
+CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
+#: The FILE that stands for standard input (and output).
+STDIN = Path("-")
+
+
+def _style_or_tone(kind: str, names: tuple[str, ...]) -> Callable[[str], str]:
+    """An argparse type: one of ``names`` or ``prefer_`` and one of them, in lower case."""
+
+    def check(value: str) -> str:
+        low = value.strip().lower()
+        if low.removeprefix("prefer_") in names:
+            return low
+        raise argparse.ArgumentTypeError(
+            f"unknown {kind} {value!r}: expected one of {', '.join(names)}, or prefer_ and one "
+            f"of them (e.g. prefer_{names[0]}) to fall back to the default where the language "
+            f"has no {kind}s"
+        )
+
+    return check
+
+
+def _variant(value: str) -> str:
+    """An argparse type: a variant of :data:`CONVERSIONS`, in any case (``en-gb`` → ``en-GB``)."""
+    for variant in CONVERSIONS:
+        if value.strip().replace("_", "-").lower() == variant.lower():
+            return variant
+    raise argparse.ArgumentTypeError(
+        f"cannot convert to {value!r}: expected one of {', '.join(CONVERSIONS)}"
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rephrase-ls improve",
         description="Improve the prose of files with the same pipeline as the editor.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        type=Path,
+        help="files to improve; - reads standard input (the result or the diff goes to "
+        "standard output)",
+    )
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--style", choices=STYLE_NAMES, help="writing style")
-    group.add_argument("--tone", choices=TONE_NAMES, help="tone")
-    group.add_argument("--convert", metavar="VARIANT", help="convert to a variant, e.g. en-GB")
+    group.add_argument(
+        "--style",
+        type=_style_or_tone("style", STYLE_NAMES),
+        metavar="STYLE",
+        help=f"writing style: {', '.join(STYLE_NAMES)}, or prefer_<style> (falls back to the "
+        "default where the language has no styles)",
+    )
+    group.add_argument(
+        "--tone",
+        type=_style_or_tone("tone", TONE_NAMES),
+        metavar="TONE",
+        help=f"tone: {', '.join(TONE_NAMES)}, or prefer_<tone>",
+    )
+    group.add_argument(
+        "--convert",
+        type=_variant,
+        metavar="VARIANT",
+        help=f"convert to a variant: {', '.join(CONVERSIONS)}",
+    )
     parser.add_argument(
         "--language", help="language of the files (default: setting, then detected)"
     )
@@ -95,23 +151,34 @@ async def _run(args: argparse.Namespace) -> int:
     cache = ImprovementCache()
     changed = 0
     failed = 0
+    # what `--write -` prints: the text read, then the improved text once there is one
+    pending_output: list[str | None] = [None]
     try:
         for path in args.files:
+            stdin = path == STDIN
             try:
-                source = safe_write.read(path)
-                text = source.data.decode("utf-8")
+                if stdin:
+                    source = None
+                    text = sys.stdin.buffer.read().decode("utf-8")
+                else:
+                    source = safe_write.read(path)
+                    text = source.data.decode("utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 print(f"rephrase-ls: {path}: cannot read: {exc}", file=sys.stderr)
                 failed += 1
                 continue
-            if args.write:
+            if args.write and not stdin:
                 try:  # before asking the service: a file that cannot be written costs nothing
                     safe_write.check(path, _write_area(path))
                 except safe_write.WriteRefused as exc:
                     print(f"rephrase-ls: {exc}", file=sys.stderr)
                     failed += 1
                     continue
-            settings, warnings = _settings_for(path, args.language)
+            if stdin and args.write:
+                # the result goes to standard output, whatever happens below: a filter
+                # (an editor's, a pipe's) never loses its text
+                pending_output[0] = text
+            settings, warnings = _settings_for(Path.cwd() if stdin else path, args.language)
             for warning in warnings:
                 print(warning, file=sys.stderr)
             try:
@@ -125,7 +192,8 @@ async def _run(args: argparse.Namespace) -> int:
             except ServiceError as exc:
                 print(f"rephrase-ls: language list unavailable: {exc.message}", file=sys.stderr)
                 caps = backend.capabilities.peek("write")
-            blocks = without_directives(text, prose_blocks(text, None, path.resolve().as_uri()))
+            uri = None if stdin else path.resolve().as_uri()  # standard input: by its content
+            blocks = without_directives(text, prose_blocks(text, None, uri))
             paragraphs = select_paragraphs(text, 0, len(text), blocks)
             choice = resolve_language(text, settings, caps)
             unknown = choice.language is None or (
@@ -141,16 +209,26 @@ async def _run(args: argparse.Namespace) -> int:
                 return 2
             prefix = "prefer_" if settings.prefer_fallback else ""
             if args.style:
-                mode = Mode(choice.target_lang, writing_style=prefix + args.style)
+                style = args.style.removeprefix("prefer_")
+                prefix = "prefer_" if args.style.startswith("prefer_") else prefix
+                mode = Mode(choice.target_lang, writing_style=prefix + style)
             elif args.tone:
-                mode = Mode(choice.target_lang, tone=prefix + args.tone)
+                tone = args.tone.removeprefix("prefer_")
+                prefix = "prefer_" if args.tone.startswith("prefer_") else prefix
+                mode = Mode(choice.target_lang, tone=prefix + tone)
             elif args.convert:
                 mode = Mode(args.convert)
             else:
                 mode = default_mode(settings, choice)
             try:
                 outcome = await improve_paragraphs(
-                    backend, text, paragraphs, mode, cache, on_progress=_TerminalProgress(str(path))
+                    backend,
+                    text,
+                    paragraphs,
+                    mode,
+                    cache,
+                    on_progress=_TerminalProgress(str(path)),
+                    blocks=blocks,
                 )
             except ServiceError as exc:
                 hint = ""
@@ -168,10 +246,15 @@ async def _run(args: argparse.Namespace) -> int:
             for message in outcome.refused:
                 print(f"rephrase-ls: {path}: {message}", file=sys.stderr)
             new_text = apply_edits(text, outcome.edits(text))
+            if stdin and args.write:
+                pending_output[0] = new_text
             if new_text == text:
                 continue
             changed += 1
-            if args.write:
+            if stdin and args.write:
+                print("improved standard input", file=sys.stderr)
+            elif args.write:
+                assert source is not None  # only standard input has none
                 try:
                     safe_write.replace(source, new_text.encode("utf-8"), _write_area(path))
                 except safe_write.WriteRefused as exc:
@@ -192,12 +275,17 @@ async def _run(args: argparse.Namespace) -> int:
                     difflib.unified_diff(
                         text.splitlines(keepends=True),
                         new_text.splitlines(keepends=True),
-                        fromfile=f"a/{path}",
-                        tofile=f"b/{path}",
+                        fromfile="<stdin>" if stdin else f"a/{path}",
+                        tofile="<stdin>" if stdin else f"b/{path}",
                     )
                 )
     finally:
-        await backends.aclose()
+        try:
+            await backends.aclose()
+        finally:
+            if pending_output[0] is not None:
+                sys.stdout.write(pending_output[0])
+                sys.stdout.flush()
     if failed:
         return 2
     return 1 if (args.check and changed) else 0
@@ -205,11 +293,23 @@ async def _run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``rephrase-ls improve``."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.files.count(STDIN) > 1:
+        parser.error("- (standard input) may be given once")
     # Messages for the writer are printed below; the library's own warnings would repeat them.
     logging.getLogger("rephrase_ls").setLevel(logging.ERROR)
     try:
         return asyncio.run(_run(args))
+    except BrokenPipeError:
+        # The reader of standard output is gone (`rephrase-ls improve x.md | head -1`): stop
+        # quietly, as a program killed by SIGPIPE does (files being written are whole: each is
+        # replaced at once). Standard output is pointed at /dev/null so that the flush at exit
+        # does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 128 + 13  # 128 + SIGPIPE, the status a shell shows for such a program
     except KeyboardInterrupt:
         print(
             "rephrase-ls: interrupted; files not yet written were left as they were",

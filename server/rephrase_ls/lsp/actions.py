@@ -289,7 +289,14 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         ls.track(("progress", progress.token), task)
     try:
         outcome = await improve_paragraphs(
-            backend, state.text, paragraphs, mode, ls.cache, progress.report, clips
+            backend,
+            state.text,
+            paragraphs,
+            mode,
+            ls.cache,
+            progress.report,
+            clips,
+            blocks=state.blocks,
         )
     except ServiceError as exc:
         progress.end("failed")

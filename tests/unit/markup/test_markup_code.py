@@ -46,7 +46,11 @@ def test_python_module() -> None:
     ):
         assert absent not in everything, absent
     guarded = protected(text, blocks)
-    for span in ("`distance_sq`", "``a``", "math.fsum", "TODO(ana):", "a:", "b (tuple):", "::"):
+    # a Google-style entry's "name (type):" stays outside the prose, its description is prose
+    assert "the first point, as an ``(x, y)`` tuple." in prose
+    assert "the second point." in prose
+    assert not any(p.startswith(("a:", "b (tuple)")) for p in prose)
+    for span in ("`distance_sq`", "``a``", "math.fsum", "TODO(ana):", "::"):
         assert span in guarded, span
 
 

@@ -16,7 +16,12 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rephrase_ls.text.markup import ProseBlock, markdown, prose_blocks
-from rephrase_ls.text.markup.markdown import Lines, inline_protected, markdown_blocks
+from rephrase_ls.text.markup.markdown import (
+    ATTRIBUTE_LIST,
+    Lines,
+    inline_protected,
+    markdown_blocks,
+)
 
 _MD = (
     MarkdownIt("commonmark")
@@ -383,10 +388,12 @@ def test_arbitrary_input_keeps_the_contract(text: str) -> None:
 
 _WORDS = re.compile(r"[^\W_]+")
 # Protected by design even where markdown-it-py reads text: bare URLs (no linkify there),
-# footnote references without a definition, attribute lists and emoji short codes.
+# footnote references without a definition, attribute lists, container fences and emoji
+# short codes.
 _BARE_URL = re.compile(
     r"(?:https?|ftp)://[^\s<>]*|www\.[^\s<>]*|\[\^[^\]\s]+\]"
-    r"|\{[:#.][^{}\n]*\}|:[a-z0-9_+-]{2,}:(?![\w:])"
+    r"|" + ATTRIBUTE_LIST + r"|:::+(?:[ \t]*\{[^{}\n]*\}|[ \t]*[\w-]+)?|:[a-z0-9_+-]{2,}:(?![\w:])"
+    r"|\{\{.*?\}\}|\{%.*?%\}|\{\*.*?\*\}|///+(?:[ \t]*[\w-]+)?|[!?]{3}[ \t]+[\w-]+(?=[ \t]+\"|$)"
 )
 
 
@@ -447,6 +454,12 @@ _INLINE_FRAGMENTS = [
     "~~struck words~~",
     "[^note]",
     "{#anchor .cls}",
+    "{ #spaced-anchor }",
+    "{{< youtube abc >}}",
+    "{{ page.title }}",
+    "{% include a.html %}",
+    "{: .kramdown }",
+    "{.cls key=val}",
     ":rocket:",
     "at 10:30",
 ]
@@ -479,6 +492,7 @@ _LIST_TEXTS = [
     "# heading",
     "| a | b |",
     "[link](https://example.org) text",
+    "title { #anchor } and {{< sc x >}}",
 ]
 
 

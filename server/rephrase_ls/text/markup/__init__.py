@@ -2,7 +2,8 @@
 
 A format module turns a whole document into a list of :class:`ProseBlock` (one per paragraph of
 prose). :func:`prose_blocks` picks the format by LSP ``languageId``, then by the file name or
-extension of the document's URI, and falls back to plain text.
+extension of the document's URI, then by the content (Markdown or reStructuredText, for a
+document whose languageId and name say nothing), and falls back to plain text.
 
 Registering a format is one call, made at import time of the format module::
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -36,12 +38,14 @@ __all__ = [
     "EXTENSIONS",
     "FILENAMES",
     "FORMATS",
+    "GENERIC_IDS",
     "BlocksFn",
     "ProseBlock",
     "format_for",
     "load_builtin_formats",
     "prose_blocks",
     "register_format",
+    "sniff_format",
 ]
 
 _log = logging.getLogger(__name__)
@@ -186,23 +190,78 @@ def _file_name(uri: str) -> str:
     return PurePosixPath(path.replace("\\", "/")).name
 
 
-def format_for(language_id: str | None = None, uri: str | None = None) -> str:
-    """The languageId whose format handles a document (``"plaintext"`` when none matches)."""
+#: languageIds that say nothing of a document's markup: a document with one of these (or with
+#: none, or one no format handles) is judged by its file name, then by its content.
+GENERIC_IDS = frozenset(("plaintext", "text", "plain", "txt", ""))
+
+# What only Markdown writes (at the start of a line unless said otherwise): a fence, an ATX
+# heading, a link or image with its destination (anywhere), a `---`/`+++` front matter.
+_MARKDOWN_SIGNS = re.compile(
+    r"^(?:```|~~~)|^#{1,6}[ \t]+\S|!?\[[^\]\n]+\]\([^()\s]+(?:[ \t]+\"[^\"\n]*\")?\)"
+    r"|\A(?:---|\+\+\+)[ \t]*$",
+    re.MULTILINE,
+)
+# What only reStructuredText writes: a directive, an explicit target, a role, an inline literal
+# or a reference with a trailing underscore (anywhere), a paragraph ending in "::" before an
+# indented block, a title adorned with a character Markdown does not use for headings.
+_RST_SIGNS = re.compile(
+    r"^\.\.[ \t]+(?:[\w:+.-]+::|_[^:\n]+:|\[[^\]\n]+\]|\|[^|\n]+\|)"
+    r"|:[\w.+-]+:`[^`\n]+`|``[^`\n]+``|`[^`\n]+`__?(?!\w)"
+    r"|::[ \t]*\n[ \t]*\n[ \t]+\S"
+    r"|^[^\s\n][^\n]*\n([~^\"'*+#=-])\1{2,}[ \t]*$(?<![=-]{3})",
+    re.MULTILINE,
+)
+#: how much of a document :func:`sniff_format` reads
+SNIFF_SAMPLE = 32_768
+
+
+def sniff_format(text: str) -> str | None:
+    """``"markdown"`` or ``"restructuredtext"`` when the start of ``text`` shows that markup
+    (two signs or more that only one of them writes, and more of its signs than of the other's),
+    else None (plain text). For documents whose name and languageId say nothing (a ``README``
+    without extension, a ``.txt`` file, an editor's ``plaintext``)."""
+    sample = text[:SNIFF_SAMPLE]
+    markdown = sum(1 for _ in zip(range(20), _MARKDOWN_SIGNS.finditer(sample), strict=False))
+    rst = sum(1 for _ in zip(range(20), _RST_SIGNS.finditer(sample), strict=False))
+    if markdown >= 2 and markdown > rst:
+        return "markdown"
+    if rst >= 2 and rst > markdown:
+        return "restructuredtext"
+    return None
+
+
+def format_for(
+    language_id: str | None = None, uri: str | None = None, text: str | None = None
+) -> str:
+    """The languageId whose format handles a document (``"plaintext"`` when none matches).
+
+    A specific languageId decides; a generic one (:data:`GENERIC_IDS`) or none gives way to the
+    file name or extension, and when that says plain text or nothing either, to the content
+    (:func:`sniff_format`, when ``text`` is given).
+    """
     load_builtin_formats()
-    if language_id and language_id in FORMATS:
+    if language_id and language_id in FORMATS and language_id not in GENERIC_IDS:
         return language_id
-    if uri:
-        name = _file_name(uri)
-        if name in FILENAMES and FILENAMES[name] in FORMATS:
-            return FILENAMES[name]
-        lowered = name.lower()
-        # Longest extension first, so ".tar.gz"-style registrations win over ".gz".
-        suffixes = PurePosixPath(lowered).suffixes
-        for i in range(len(suffixes)):
-            extension = "".join(suffixes[i:])
-            target = EXTENSIONS.get(extension)
-            if target is not None and target in FORMATS:
-                return target
+    found = _format_by_name(uri) if uri else "plaintext"
+    if found == "plaintext" and text is not None:
+        sniffed = sniff_format(text)
+        if sniffed is not None and sniffed in FORMATS:
+            return sniffed
+    return found
+
+
+def _format_by_name(uri: str) -> str:
+    name = _file_name(uri)
+    if name in FILENAMES and FILENAMES[name] in FORMATS:
+        return FILENAMES[name]
+    lowered = name.lower()
+    # Longest extension first, so ".tar.gz"-style registrations win over ".gz".
+    suffixes = PurePosixPath(lowered).suffixes
+    for i in range(len(suffixes)):
+        extension = "".join(suffixes[i:])
+        target = EXTENSIONS.get(extension)
+        if target is not None and target in FORMATS:
+            return target
     return "plaintext"
 
 
@@ -212,7 +271,7 @@ def prose_blocks(
     """The prose blocks of ``text``, by its format (see :func:`format_for`), in document order."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    fmt = format_for(language_id, uri)
+    fmt = format_for(language_id, uri, text)
     blocks_fn = FORMATS.get(fmt)
     if blocks_fn is None:
         from rephrase_ls.text.markup.plain import plain_blocks

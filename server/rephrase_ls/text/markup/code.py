@@ -29,6 +29,7 @@ from pygments.util import ClassNotFound
 
 from rephrase_ls.text.markup import ProseBlock, register_format
 from rephrase_ls.text.markup.markdown import Lines, make_block, require_text, trim
+from rephrase_ls.text.markup.rst import docstring_blocks
 
 __all__ = ["ALIASES", "LANGUAGES", "code_blocks", "code_blocks_for", "looks_like_code"]
 
@@ -267,7 +268,7 @@ class _Extractor:
         if block_comment or not own_line:
             self.flush()
 
-    def docstring(self, start: int, end: int) -> None:
+    def docstring(self, start: int, end: int, *, python: bool = False) -> None:
         text, lines = self.text, self.lines
         self.flush()
         m = _DOC_OPEN.match(text, start, end)
@@ -275,6 +276,9 @@ class _Extractor:
             body_start = m.end()
             close = _DOC_CLOSE.search(text, body_start, end)
             body_end = close.start() if close is not None else end
+            if python:
+                self.blocks.extend(docstring_blocks(text, self._body_lines(body_start, body_end)))
+                return
         elif text.startswith(("///", "//!"), start):
             for i in range(lines.line_of(start), lines.line_of(max(start, end - 1)) + 1):
                 self.comment(max(lines.starts[i], start), min(lines.ends[i], end))
@@ -320,6 +324,25 @@ class _Extractor:
         self.flush()
 
 
+    def _body_lines(self, body_start: int, body_end: int) -> Lines:
+        """The lines of a docstring's body as PEP 257 reads them: the first from the text after
+        the quotes, each of the others after the indentation the others share."""
+        text, lines = self.text, self.lines
+        first = lines.line_of(body_start)
+        last = lines.line_of(max(body_start, body_end - 1))
+        spans = [
+            (lines.starts[i], min(lines.ends[i], body_end)) for i in range(first + 1, last + 1)
+        ]
+        shared = min(
+            (len(text[s:e]) - len(text[s:e].lstrip(" \t")) for s, e in spans if text[s:e].strip()),
+            default=0,
+        )
+        head = trim(text, body_start, min(lines.ends[first], body_end))[0]
+        starts = [head] + [min(s + shared, e) for s, e in spans]
+        ends = [max(head, min(lines.ends[first], body_end))] + [e for _, e in spans]
+        return Lines.spans(text, starts, ends)
+
+
 def code_blocks_for(text: str, lexer_name: str) -> list[ProseBlock]:
     """The prose blocks (comments and docstrings) of ``text`` lexed by the Pygments lexer named."""
     require_text(text)
@@ -340,7 +363,7 @@ def _code_blocks_cached(text: str, lexer_name: str, lexer: Lexer) -> tuple[Prose
         if kind == "doc":
             if python and not _docstring_position(text, start):
                 continue  # a triple-quoted string that is data (SQL, a template...), not a doc
-            extractor.docstring(start, end)
+            extractor.docstring(start, end, python=python)
         else:
             extractor.comment(start, end)
     extractor.flush()

@@ -70,6 +70,14 @@ class Lines:
         self.starts: list[int] = starts
         self.ends: list[int] = ends
 
+    @classmethod
+    def spans(cls, text: str, starts: list[int], ends: list[int]) -> Lines:
+        """Some lines of ``text`` given by their ``[start, end)`` (a region of a document, such
+        as a docstring's body, read line by line with document offsets)."""
+        lines = object.__new__(cls)
+        lines.text, lines.starts, lines.ends = text, starts, ends
+        return lines
+
     def __len__(self) -> int:
         return len(self.starts)
 
@@ -217,6 +225,13 @@ _LINK_TITLE = r"""(?:\s+(?:"(?:[^"\\]|\\@)*"|'(?:[^'\\]|\\@)*'|\((?:[^()\\]|\\@)
     "@", _ANY
 )
 _URL_TAIL = r"[^\s<>]*[^\s<>.,;:!?'\")\]*_~]"
+#: An attribute list, as Pandoc, kramdown, Python-Markdown (mkdocs) and markdown-it-attrs write
+#: them after a heading, a link, a span or on a line of their own: ``{#id}``, ``{ #id .class }``,
+#: ``{: .class}`` (kramdown), ``{.class key=val}``, ``{key="val"}``, ``{-}`` (unnumbered),
+#: ``{=html}`` (a raw attribute).
+ATTRIBUTE_LIST = r"\{[ \t]*(?:[:#.=-]|[A-Za-z_][\w.:-]*=)[^{}\n]*\}"
+# after the type of an admonition: its title in quotes, or the end of the line
+_TYPE_END = r'(?=[ \t]+"|[ \t]*(?:[\n\x00]|\Z))'
 # The alternatives are grouped by their first character, each group starting with that
 # character as a literal: the regular expression engine then knows the set of characters a
 # match can start with and skips plain text between them in its C loop (this scan is most of
@@ -230,7 +245,8 @@ _INLINE_ALTERNATIVES = (
     r"|!\[CDATA\[" + _ANY + r"*?\]\]>"
     r"|/?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*"
     r"""(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*/?>)""",  # inline HTML tag
-    r"!(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
+    r"!!!\+?[ \t]+[\w-]+" + _TYPE_END + ""  # an admonition's mark and type (!!! note "Title")
+    r"|!(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
     r"|\[[^\]\n]*\])?"  # image
     r"|(?=\[))",  # the mark of an image the pattern above could not read whole
     r"\[(?:\^[^\]\s]+\]|)",  # footnote reference, or a link text bracket
@@ -239,8 +255,14 @@ _INLINE_ALTERNATIVES = (
     r"\$(?:\$" + _ANY + r"+?\$\$"  # display math written inline
     r"|(?![\s$])(?:[^$\\]|\\" + _ANY + r")+?(?<![\s\\])\$(?!\d))",  # inline math
     r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity
-    r"\{[:#.][^{}\n]*\}",  # attribute list of Pandoc, kramdown, mkdocs: {#id .class}
-    r":[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)
+    # a template tag: a Hugo shortcode ({{< youtube x >}}, {{% notice %}}), Liquid, Jinja or
+    # Handlebars ({{ page.title }}, {% include a.html %}), an mkdocs include ({* file.py *})
+    r"\{(?:\{" + _ANY + r"*?\}\}|%" + _ANY + r"*?%\}|\*" + _ANY + r"*?\*\})",
+    ATTRIBUTE_LIST,  # attribute list of Pandoc, kramdown, mkdocs, markdown-it-attrs
+    r"\?\?\?\+?[ \t]+[\w-]+" + _TYPE_END,  # a collapsible admonition's (??? note)
+    r"///+(?:[ \t]*[\w-]+(?:[ \t]*\|)?)?",  # a block's fence and type (pymdownx: /// tip | Title)
+    r":::+(?:[ \t]*\{[^{}\n]*\}|[ \t]*[\w-]+)?"  # a fenced div / container fence and its class
+    r"|:[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)
     r"\*\**",  # emphasis markers
     r"~~+",  # strikethrough markers
     r"__*",  # emphasis marker unless inside a word (checked by the scanner)
@@ -385,6 +407,73 @@ _QUOTE = ("q", 0)  # the container entry of a block quote
 
 # leaf states
 _NONE, _PARA, _FENCED, _HTML, _MATH, _CODE, _TABLE = range(7)
+
+
+# a MultiMarkdown / Python-Markdown metadata line: "Key: value" (the key may hold spaces in
+# MultiMarkdown, "Base Header Level: 2")
+_META_LINE = re.compile(r"[A-Za-z0-9][\w -]{0,40}:(?:[ \t]|$)")
+# keys that make a single "Key: value" line at the top metadata rather than a sentence
+_META_KEYS = frozenset(
+    (
+        "title", "subtitle", "author", "authors", "date", "summary", "description", "keywords",
+        "tags", "category", "categories", "slug", "template", "css", "base header level",
+        "language", "lang", "copyright", "status", "version", "affiliation", "email", "web",
+        "format", "quotes language", "latex input", "html header", "xhtml header", "revision",
+    )
+)  # fmt: skip
+
+
+def front_matter_lines(text: str, lines: Lines) -> int:
+    """How many lines at the start of a Markdown document are front matter, 0 for none.
+
+    YAML between ``---`` lines (closed by ``---`` or ``...``), TOML between ``+++`` lines (Hugo,
+    Zola), JSON from a ``{`` line to a ``}`` line (Hugo), a Pandoc title block (``% title``,
+    ``% author``, ``% date``, with continuation lines that start with a space), and
+    MultiMarkdown / Python-Markdown (mkdocs) metadata: ``Key: value`` lines up to the first blank
+    line, continued by indented lines — recognised when there are two keys or more, or one that
+    metadata uses (``Title:``, ``Author:``…), so that a first sentence such as "Note: …" stays
+    prose. A ``---`` or ``+++`` block without its closing line is not front matter.
+    """
+    starts, ends = lines.starts, lines.ends
+    n = len(starts)
+    first = text[: ends[0]].rstrip(_SPACE)
+    if first in ("---", "+++"):
+        closing = ("---", "...") if first == "---" else ("+++",)
+        for i in range(1, n):
+            if text[starts[i] : ends[i]].rstrip(_SPACE) in closing:
+                return i + 1
+        return 0
+    if first.startswith("{") and (first == "{" or first.startswith('{"')):
+        for i in range(1, n):
+            if text[starts[i] : ends[i]].rstrip(_SPACE) == "}":
+                return i + 1
+        return 0
+    if first.startswith("%"):
+        i = 1
+        while i < n:
+            line = text[starts[i] : ends[i]]
+            if line.startswith("%") or (line[:1] in _SPACE and line.strip()):
+                i += 1
+            else:
+                break
+        return i
+    keys: list[str] = []
+    i = 0
+    while i < n:
+        line = text[starts[i] : ends[i]]
+        if not line.strip():
+            break
+        if line[:1] in _SPACE and keys:
+            i += 1  # a continuation of the value above
+            continue
+        m = _META_LINE.match(line)
+        if m is None:
+            return 0
+        keys.append(line[: m.end()].rstrip(": \t").lower())
+        i += 1
+    if len(keys) >= 2 or (keys and keys[0] in _META_KEYS):
+        return i
+    return 0
 
 
 def _heading_end(text: str, start: int, end: int) -> int:
@@ -1036,15 +1125,12 @@ class _Scanner:
         return m is not None and bool(self.text[m.end() : e].strip())
 
     def _front_matter(self) -> int:
-        if not self.text.startswith("---"):
+        """How many lines at the start are front matter (not prose), 0 for none; see
+        :func:`front_matter_lines`."""
+        text = self.text
+        if not text or (text[0] not in "-+{%" and _META_LINE.match(text) is None):
             return 0  # (without looking at the lines)
-        text, starts, ends = self.text, self.lines.starts, self.lines.ends
-        if text[: ends[0]].rstrip(_SPACE) != "---" or len(starts) < 2:
-            return 0
-        for i in range(1, len(starts)):
-            if text[starts[i] : ends[i]].rstrip(_SPACE) in ("---", "..."):
-                return i + 1
-        return 0
+        return front_matter_lines(text, self.lines)
 
     def _line(self, s: int, e: int) -> None:
         if self.leaf == _MATH:

@@ -21,7 +21,15 @@ import re
 from rephrase_ls.text.markup import ProseBlock, register_format
 from rephrase_ls.text.markup.markdown import Lines, make_block
 
-__all__ = ["ADMONITIONS", "rst_blocks"]
+__all__ = [
+    "ADMONITIONS",
+    "DOCSTRING_SECTIONS",
+    "ENTRY_SECTIONS",
+    "TYPE_FIELDS",
+    "VERSION_DIRECTIVES",
+    "docstring_blocks",
+    "rst_blocks",
+]
 
 #: directives whose body is prose
 ADMONITIONS = frozenset(
@@ -48,8 +56,18 @@ ADMONITIONS = frozenset(
         "container",
         "rst-class",
         "only",
+        "versionremoved",
+        "todo",
     )
 )
+
+#: admonitions whose argument is a version (``.. deprecated:: 1.0.0``): the version is not prose,
+#: an explanation after it on the same line is
+VERSION_DIRECTIVES = frozenset(("versionadded", "versionchanged", "deprecated", "versionremoved"))
+#: admonitions whose argument is not prose (class names, an ``only`` expression)
+_CODE_ARGUMENT = frozenset(("container", "rst-class", "only"))
+#: fields whose body is a type, not prose (``:type x: bool``, ``:rtype: str``)
+TYPE_FIELDS = frozenset(("type", "rtype", "vartype", "kwtype", "ytype"))
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*$")
 _DIRECTIVE = re.compile(r"\.\.[ \t]+([\w:+.-]+)::(?:[ \t]|$)")
@@ -59,6 +77,7 @@ _ENUMERATED = re.compile(
     r"(?:\(?(?:[0-9]+|#|[a-zA-Z]|[ivxlcdm]+|[IVXLCDM]+)\)|(?:[0-9]+|#|[a-zA-Z]|[ivxlcdm]+"
     r"|[IVXLCDM]+)\.)(?:[ \t]+|$)"
 )
+_VERSION_ARGUMENT = re.compile(r"[ \t]*\S+")
 _FIELD = re.compile(r":(?![ \t])(?:[^:\\\n]|\\.)+(?<![ \t]):(?:[ \t]+|$)")
 _OPTION = re.compile(r"(?:--?[A-Za-z0-9][\w-]*|/[A-Za-z])(?:[ =][^ \t]+)?(?:,[ \t]*\S+)*(?:  |$)")
 _LINE_BLOCK = re.compile(r"\|(?:[ \t]+|$)")
@@ -99,9 +118,12 @@ def _indent(line: str) -> int:
 
 
 class _Extractor:
-    def __init__(self, text: str) -> None:
+    """One pass over ``lines`` (all lines of ``text`` by default; a docstring's body, each line
+    starting after the indentation the docstring's lines share, for a Python docstring)."""
+
+    def __init__(self, text: str, lines: Lines | None = None) -> None:
         self.text = text
-        self.lines = Lines(text)
+        self.lines = Lines(text) if lines is None else lines
         self.blocks: list[ProseBlock] = []
         self.para: list[tuple[int, int]] = []  # segments of the open paragraph
         self.para_indent = 0  # indentation of the open paragraph's first line
@@ -128,10 +150,15 @@ class _Extractor:
         self.para_indent = indent
         self.para_cont = cont
 
-    def run(self) -> list[ProseBlock]:
+    def run(self, skipped: range = range(0)) -> list[ProseBlock]:
+        """The blocks of the lines, but for those in ``skipped`` (read as a blank line)."""
         text, lines = self.text, self.lines
         n = len(lines)
         for i in range(n):
+            if i in skipped:
+                if i == skipped.start:
+                    self.flush()
+                continue
             s, e = lines.starts[i], lines.ends[i]
             line = text[s:e]
             blank = not line.strip()
@@ -222,6 +249,10 @@ class _Extractor:
                 return
         m = _FIELD.match(line, indent)
         if m is not None:
+            if m.group().strip(": \t").split(None, 1)[0].lower() in TYPE_FIELDS:
+                self.flush()  # `:type x: bool`: a type, with its continuation lines
+                self.skip_over = indent
+                return
             self.start(s + m.end(), e, indent, indent + 1)
             self._item_open = True
             self._literal_after(line, indent)
@@ -254,8 +285,14 @@ class _Extractor:
         """An explicit markup block: directive, footnote, target, substitution or comment."""
         m = _DIRECTIVE.match(line, indent)
         if m is not None and m.group(1).lower() in ADMONITIONS:
+            name = m.group(1).lower()
             self.in_options = True  # the body is prose, after the options
             rest = s + m.end()
+            if name in VERSION_DIRECTIVES:
+                version = _VERSION_ARGUMENT.match(self.text, rest, e)
+                rest = e if version is None else version.end()
+            elif name in _CODE_ARGUMENT:
+                rest = e
             if self.text[rest:e].strip():  # `.. note:: Text` starts the body on the same line
                 self.start(rest, e, indent, indent + 3)
                 self._item_open = True
@@ -268,9 +305,181 @@ class _Extractor:
         self.skip_over = indent  # other directives, targets, substitutions, comments
 
 
+def _docinfo(text: str, lines: Lines) -> range:
+    """The lines of the bibliographic field list at the top of a document (its *docinfo*:
+    ``:Author:``, ``:Date:``, ``:Version:``…, or Sphinx's ``:orphan:``, ``:tocdepth:``), empty
+    when there is none. As docutils reads it, it is the first thing after the document title (and
+    subtitle); explicit markup before the title (comments, an ``include``, targets) is passed
+    over."""
+    starts, ends = lines.starts, lines.ends
+    n = len(starts)
+
+    def line(k: int) -> str:
+        return text[starts[k] : ends[k]]
+
+    i = 0
+    while i < n:
+        current = line(i)
+        if not current.strip():
+            i += 1
+        elif current.startswith(".."):
+            i += 1  # a comment, target, substitution or include, with its indented lines
+            while i < n and (not line(i).strip() or line(i)[:1] in " \t"):
+                i += 1
+        else:
+            break
+    for _ in range(2):  # the title, then a subtitle
+        k = i + 1 if i < n and _ADORNMENT.match(line(i)) else i
+        if k + 1 < n and line(k).strip() and _ADORNMENT.match(line(k + 1)):
+            i = k + 2
+            while i < n and not line(i).strip():
+                i += 1
+    if i >= n or _FIELD.match(line(i)) is None:
+        return range(0)
+    first = i
+    while i < n:
+        current = line(i)
+        if _FIELD.match(current) is not None or (current.strip() and current[:1] in " \t"):
+            i += 1
+        elif not current.strip():
+            k = i
+            while k < n and not line(k).strip():
+                k += 1
+            if k < n and (_FIELD.match(line(k)) is not None or line(k)[:1] in " \t"):
+                i = k
+            else:
+                break
+        else:
+            break
+    return range(first, i)
+
+
 def rst_blocks(text: str) -> list[ProseBlock]:
-    """The prose blocks of a reStructuredText document, in document order."""
-    return _Extractor(text).run()
+    """The prose blocks of a reStructuredText document, in document order.
+
+    The bibliographic fields at the top (see :func:`_docinfo`) are not prose.
+    """
+    extractor = _Extractor(text)
+    return extractor.run(_docinfo(text, extractor.lines))
+
+
+# -- Python docstrings: reStructuredText with the sections of Google and NumPy style ----------
+
+#: section names of Google and NumPy style docstrings (as sphinx.ext.napoleon knows them)
+DOCSTRING_SECTIONS = frozenset(
+    (
+        "args", "arguments", "attention", "attributes", "caution", "danger", "error", "example",
+        "examples", "hint", "important", "keyword args", "keyword arguments", "kwargs",
+        "methods", "note", "notes", "other parameters", "other params", "parameters", "params",
+        "raise", "raises", "receive", "receives", "references", "return", "returns", "see also",
+        "tip", "todo", "warning", "warnings", "warn", "warns", "yield", "yields",
+    )
+)  # fmt: skip
+#: sections whose entries name a parameter, attribute, exception or type before their text
+ENTRY_SECTIONS = frozenset(
+    (
+        "args", "arguments", "attributes", "keyword args", "keyword arguments", "kwargs",
+        "methods", "other parameters", "other params", "parameters", "params", "raise", "raises",
+        "receive", "receives", "return", "returns", "see also", "warn", "warns", "yield",
+        "yields",
+    )
+)  # fmt: skip
+_TYPE_SECTIONS = frozenset(("return", "returns", "yield", "yields", "receive", "receives"))
+_GOOGLE_HEADER = re.compile(r"([A-Za-z][A-Za-z ]*[A-Za-z]):[ \t]*$")
+_NUMPY_UNDERLINE = re.compile(r"[ \t]*-{3,}[ \t]*$")
+# a Google entry: "name (type):", "*args:", "ValueError:"
+_GOOGLE_ENTRY = re.compile(
+    r"\*{0,2}[A-Za-z_][\w.]*(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]*:(?=[ \t]|$)"
+)
+# a Google "Returns:" entry's type: "int:", "dict[str, int]:", "list of str:", "bool or None:"
+_GOOGLE_TYPE = re.compile(
+    r"[\w.*|`:~]+(?:\[[^\]\n]*\]|\([^()\n]*\))?"
+    r"(?:[ \t]+(?:of|or)[ \t]+[\w.`:~]+(?:\[[^\]\n]*\]|\([^()\n]*\))?)*"
+    r"[ \t]*:(?=[ \t]|$)"
+)
+
+
+class _DocstringExtractor(_Extractor):
+    """reStructuredText plus the sections of Google and NumPy style (``Args:``,
+    ``Parameters`` over a dashed line): their headers are not prose; in the sections that list
+    parameters, attributes, exceptions or return types, the ``name (type):`` of a Google entry
+    and the ``name : type`` line of a NumPy entry are not prose, the description is; nor is the
+    type that may open an attribute's or property's docstring (``str: The name.``). Inside
+    prose, what comment prose protects (identifiers, calls, paths…) is protected too."""
+
+    def __init__(self, text: str, lines: Lines) -> None:
+        super().__init__(text, lines)
+        self.section = ""  # the open section's lower-case name ("" for none)
+        self.section_indent = 0
+        self.numpy = False
+        self.entry_indent: int | None = None  # column of a Google section's entries
+
+    def flush(self) -> None:
+        if self.para:
+            from rephrase_ls.text.markup.code import comment_protected
+
+            segments = self.para
+            protected = rst_protected(self.text, segments[0][0], segments[-1][1])
+            for s, e in segments:
+                protected.extend(comment_protected(self.text, s, e))
+            block = make_block(self.text, segments, protected)
+            if block is not None:
+                self.blocks.append(block)
+        self.para = []
+
+    def _next_line(self) -> str:
+        k = self.index + 1
+        if k >= len(self.lines):
+            return ""
+        return self.text[self.lines.starts[k] : self.lines.ends[k]]
+
+    def _line(self, s: int, e: int, line: str, indent: int) -> None:
+        stripped = line.strip()
+        name = stripped.lower()
+        kind = _GOOGLE_TYPE.match(line, indent) if self.index == 0 else None
+        if kind is not None and line[kind.end() :].strip():
+            # an attribute's or property's docstring may start with its type: "int: The…"
+            self.start(s + kind.end(), e, indent, indent)
+            self._item_open = False
+            return
+        if name in DOCSTRING_SECTIONS and _NUMPY_UNDERLINE.match(self._next_line()):
+            self.flush()  # a NumPy header; its underline is an adornment without a title
+            self.section, self.section_indent, self.numpy = name, indent, True
+            return
+        header = _GOOGLE_HEADER.match(stripped)
+        if header is not None and header.group(1).lower() in DOCSTRING_SECTIONS:
+            self.flush()
+            self.section, self.section_indent, self.numpy = header.group(1).lower(), indent, False
+            self.entry_indent = None
+            return
+        if self.section and not self.numpy and indent <= self.section_indent:
+            self.section = ""  # a Google section ends where its indentation does
+        if self.section in ENTRY_SECTIONS:
+            if self.numpy:
+                if indent <= self.section_indent:
+                    self.flush()  # "name : type", "int", "ValueError": not prose
+                    return
+            else:
+                if self.entry_indent is None:
+                    self.entry_indent = indent
+                if indent == self.entry_indent:
+                    entry = (
+                        _GOOGLE_TYPE if self.section in _TYPE_SECTIONS else _GOOGLE_ENTRY
+                    ).match(line, indent)
+                    if entry is not None:
+                        self.flush()
+                        if line[entry.end() :].strip():
+                            self.start(s + entry.end(), e, indent, indent + 1)
+                        self._item_open = True
+                        return
+        super()._line(s, e, line, indent)
+
+
+def docstring_blocks(text: str, lines: Lines) -> list[ProseBlock]:
+    """The prose blocks of a Python docstring: ``lines`` of ``text`` (its body, each line
+    starting after the indentation the lines share), read as reStructuredText with the
+    sections of Google and NumPy style."""
+    return _DocstringExtractor(text, lines).run()
 
 
 register_format("restructuredtext", rst_blocks, extensions=(".rst", ".rest"))
