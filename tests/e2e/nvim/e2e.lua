@@ -78,10 +78,8 @@ local function buffer_text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') .. '\n'
 end
 
---- Opens doc.md with the server attached and initialised.
-local function open_document()
-  vim.g.rephrase = { cmd = { server }, settings = {} }
-  rephrase.setup({})
+--- Edits doc.md and waits for the server to attach and initialise.
+local function edit_attached()
   vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/doc.md'))
   local buf = vim.api.nvim_get_current_buf()
   eq(vim.bo[buf].filetype, 'markdown', 'filetype')
@@ -90,6 +88,13 @@ local function open_document()
     return client ~= nil and client.initialized == true
   end)
   return buf, rephrase.get_client(buf)
+end
+
+--- Opens doc.md with the server attached and initialised (setup{} given `opts`).
+local function open_document(opts)
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup(opts or {})
+  return edit_attached()
 end
 
 local function request(client, method, params, buf)
@@ -124,7 +129,70 @@ local function find(actions, title)
   end, actions or {})))
 end
 
+local function list_styles(client, buf)
+  return request(client, 'workspace/executeCommand',
+    { command = 'rephrase.listStyles', arguments = { vim.uri_from_bufnr(buf) } }, buf)
+end
+
+local function titles_of(actions)
+  return vim.tbl_map(function(a)
+    return a.title
+  end, actions or {})
+end
+
+--- The style picker's prompt, with vim.ui.select stubbed and dismissed.
+local function style_prompt(buf)
+  local prompt, done
+  local select = vim.ui.select
+  vim.ui.select = function(_, opts, on_choice)
+    prompt = opts.prompt
+    on_choice(nil, nil)
+  end
+  rephrase.pick_style('writingStyle', buf, function()
+    done = true
+  end)
+  wait('the style picker', function()
+    return done
+  end)
+  vim.ui.select = select
+  return prompt
+end
+
+--- What the server does with `language = 'en-GB'` from the editor settings: listStyles, the
+--- picker and the Convert action all follow it (the text itself is American English).
+local function check_server_uses_en_gb(buf, client, how)
+  local info = list_styles(client, buf)
+  note('%s: listStyles says %s (from %s)', how, tostring(info.language), tostring(info.languageSource))
+  eq({ info.language, info.languageSource }, { 'en-GB', 'settings' }, how .. ': the language the server uses')
+  local prompt = style_prompt(buf)
+  check(prompt:find('en-GB', 1, true) ~= nil, '%s: the picker says %s', how, prompt)
+  local titles = titles_of(code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line)))
+  check(vim.tbl_contains(titles, 'Convert to en-US') and not vim.tbl_contains(titles, 'Convert to en-GB'),
+    '%s: actions %s', how, table.concat(titles, ' | '))
+end
+
 local cases = {}
+
+-- Settings given to setup{} change what the server does, on every Neovim (0.7.2 neither
+-- advertises workspace/configuration nor sends didChangeConfiguration by itself).
+function cases.settings_reach_server()
+  local buf, client = open_document({ settings = { language = 'en-GB' } })
+  check_server_uses_en_gb(buf, client, 'setup{}')
+  -- Without the setting the server detects American English: the test means something.
+  vim.g.rephrase = { cmd = { server } }
+  rephrase.setup({})
+  vim.cmd('Rephrase restart')
+  wait('a new client', function()
+    local c = rephrase.get_client(buf)
+    return c ~= nil and c.id ~= client.id and c.initialized == true
+  end)
+  client = rephrase.get_client(buf)
+  local info = list_styles(client, buf)
+  eq({ info.language, info.languageSource }, { 'en-US', 'detected' }, 'the language without the setting')
+  -- setup{} again with new settings reaches the running server.
+  rephrase.setup({ settings = { language = 'en-GB' } })
+  check_server_uses_en_gb(buf, client, 'setup{} again, same server')
+end
 
 -- Request code actions for a range, resolve "Improve", apply it: the buffer is exactly right.
 function cases.resolve_and_apply()
@@ -352,7 +420,7 @@ function cases.ranges()
 end
 
 -- lsp/rephrase.lua (0.11+) and setup() on a Neovim with vim.lsp.config/enable (simulated here,
--- since the test machine runs 0.7.2).
+-- on Neovim 0.7 to 0.10; lsp_enable is the real thing on 0.11).
 function cases.lsp_config()
   vim.g.rephrase = { cmd = { server }, settings = { language = 'de' } }
   local cfg = dofile(plugin .. '/lsp/rephrase.lua')
@@ -386,6 +454,26 @@ function cases.lsp_config()
   ok, err = pcall(missing.cmd)
   check(not ok and tostring(err):find('pipx install rephrase-ls', 1, true), 'message: %s', tostring(err))
   vim.g.rephrase = nil
+end
+
+-- Neovim 0.11: vim.lsp.enable('rephrase') alone (no setup{}) reads lsp/rephrase.lua, whose
+-- settings come from vim.g.rephrase; vim.lsp.config('rephrase', ...) overrides them.
+function cases.lsp_enable()
+  check(vim.fn.has('nvim-0.11') == 1, 'this case is for Neovim 0.11+')
+  vim.g.rephrase = { cmd = { server }, settings = { language = 'en-GB' } }
+  vim.lsp.enable('rephrase')
+  local buf, client = edit_attached()
+  check(client.config.root_dir == project, 'root_dir %s', tostring(client.config.root_dir))
+  check_server_uses_en_gb(buf, client, 'vim.lsp.enable')
+  -- An override through vim.lsp.config holds after :Rephrase restart.
+  vim.lsp.config('rephrase', { settings = { rephrase = { language = 'de' } } })
+  vim.cmd('Rephrase restart')
+  wait('a new client', function()
+    local c = rephrase.get_client(buf)
+    return c ~= nil and c.id ~= client.id and c.initialized == true
+  end)
+  local info = list_styles(rephrase.get_client(buf), buf)
+  eq({ info.language, info.languageSource }, { 'de', 'settings' }, 'the language after vim.lsp.config')
 end
 
 -- The help file has valid, unique tags and :help finds them.
