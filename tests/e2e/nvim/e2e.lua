@@ -433,17 +433,30 @@ function cases.lsp_config()
   local registered, enabled = {}, {}
   vim.lsp.config = setmetatable({}, {
     __call = function(_, name, c)
+      registered[name] = vim.tbl_deep_extend('force', registered[name] or {}, c)
+    end,
+    __newindex = function(_, name, c)
       registered[name] = c
     end,
   })
   vim.lsp.enable = function(name)
     table.insert(enabled, name)
   end
+  local config_stub, enable_stub = vim.lsp.config, vim.lsp.enable
   local ok, err = pcall(rephrase.setup, { settings = { tone = 'friendly' } })
   vim.lsp.config, vim.lsp.enable = nil, nil
   check(ok, 'setup failed: %s', tostring(err))
   eq(enabled, { 'rephrase' }, 'enabled servers')
   eq(registered.rephrase.settings, { rephrase = { language = 'de', tone = 'friendly' } }, 'merged settings')
+  eq(registered.rephrase.init_options, registered.rephrase.settings, 'settings as initializationOptions')
+  eq(registered.rephrase.capabilities.workspace.configuration, true, 'workspace/configuration capability')
+  -- setup{} again replaces the configuration: a setting it leaves out is gone.
+  vim.g.rephrase = { cmd = { server } }
+  vim.lsp.config, vim.lsp.enable = config_stub, enable_stub
+  ok, err = pcall(rephrase.setup, {})
+  vim.lsp.config, vim.lsp.enable = nil, nil
+  check(ok, 'setup failed: %s', tostring(err))
+  eq(registered.rephrase.settings, { rephrase = vim.empty_dict() }, 'settings after setup{} without them')
   -- Bad configuration is a clear error.
   vim.g.rephrase = { cmd = 'rephrase-ls' }
   ok, err = pcall(rephrase.config)

@@ -46,6 +46,8 @@ local function usage_from_new_server(rephrase, config, cmd)
     cmd_env = config.cmd_env,
     root_dir = vim.fn.getcwd(),
     settings = { rephrase = next(config.settings) and config.settings or vim.empty_dict() },
+    capabilities = rephrase.capabilities(config),
+    handlers = { ['workspace/configuration'] = rephrase.on_configuration },
   }
   local id
   if vim.fn.has('nvim-0.11') == 1 then

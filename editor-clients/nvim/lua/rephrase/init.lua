@@ -132,13 +132,54 @@ local function server_settings(config)
   return { rephrase = section }
 end
 
---- Client capabilities: Neovim's own, plus versioned `documentChanges`, which every Neovim since
---- 0.5 applies but 0.7 to 0.9 do not advertise; with it the server pins each edit to the
---- document version, so Neovim refuses an edit made stale by typing.
+--- Client capabilities: Neovim's own, plus
+--- - versioned `documentChanges`, which every Neovim since 0.5 applies but 0.7 to 0.9 do not
+---   advertise; with it the server pins each edit to the document version, so Neovim refuses an
+---   edit made stale by typing;
+--- - `workspace/configuration`, answered by M.on_configuration: Neovim 0.7 does not advertise it
+---   (nor send the settings by itself), so without it the server would never see `settings`.
 function M.capabilities(config)
   local base = vim.lsp.protocol.make_client_capabilities()
-  local ours = { workspace = { workspaceEdit = { documentChanges = true } } }
+  local ours = {
+    workspace = {
+      workspaceEdit = { documentChanges = true },
+      configuration = true,
+      didChangeConfiguration = { dynamicRegistration = false },
+    },
+  }
   return vim.tbl_deep_extend('force', base, ours, config.capabilities or {})
+end
+
+--- The settings a client currently has (`client.settings` on 0.11, `client.config.settings` before).
+local function client_settings(client)
+  return value(client.settings) or value(client.config and client.config.settings) or {}
+end
+
+--- The `workspace/configuration` handler: each item's section of the client's settings (the
+--- whole settings for an empty section), null where there is none.
+function M.on_configuration(_, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local settings = client and client_settings(client) or {}
+  local answer = {}
+  for _, item in ipairs(type(params) == 'table' and value(params.items) or {}) do
+    local found = settings
+    local section = value(item.section)
+    if type(section) == 'string' and section ~= '' then
+      for _, part in ipairs(vim.split(section, '.', { plain = true })) do
+        found = type(found) == 'table' and found[part] or nil
+      end
+    end
+    table.insert(answer, found == nil and vim.NIL or found)
+  end
+  return answer
+end
+
+--- The handlers every rephrase client gets.
+local function handlers()
+  return {
+    ['workspace/applyEdit'] = M.on_apply_edit,
+    ['workspace/configuration'] = M.on_configuration,
+  }
 end
 
 --- A vim.lsp.Config for Neovim 0.11+ (`lsp/rephrase.lua` returns this).
@@ -151,9 +192,11 @@ function M.lsp_config()
     filetypes = config.filetypes,
     root_markers = config.root_markers,
     settings = server_settings(config),
+    -- Also as initializationOptions, for a client that answers no workspace/configuration.
+    init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),
-    handlers = { ['workspace/applyEdit'] = M.on_apply_edit },
+    handlers = handlers(),
   }
   if not cmd then
     lsp.cmd = function()
@@ -234,9 +277,10 @@ function M.start(bufnr)
     cmd_env = config.cmd_env,
     root_dir = M.root_dir(bufnr, config.root_markers),
     settings = server_settings(config),
+    init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),
-    handlers = { ['workspace/applyEdit'] = M.on_apply_edit },
+    handlers = handlers(),
   }
   if vim.lsp.start then
     return vim.lsp.start(client_config, { bufnr = bufnr })
@@ -258,6 +302,21 @@ end
 
 local augroup = nil
 
+--- Gives running rephrase clients new settings and tells their servers
+--- (`workspace/didChangeConfiguration`; the server then asks again with workspace/configuration).
+function M.push_settings(settings)
+  local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = NAME }) or vim.lsp.get_active_clients()
+  for _, client in ipairs(all) do
+    if client.name == NAME and not call(client, 'is_stopped') then
+      client.config.settings = vim.deepcopy(settings)
+      if client.settings ~= nil then
+        client.settings = vim.deepcopy(settings)
+      end
+      call(client, 'notify', 'workspace/didChangeConfiguration', { settings = settings })
+    end
+  end
+end
+
 --- Configures the plugin and starts the server for the configured file types.
 function M.setup(opts)
   if opts ~= nil and type(opts) ~= 'table' then
@@ -266,8 +325,10 @@ function M.setup(opts)
   user_config = vim.deepcopy(opts or {})
   resolved_cmd = nil
   local config = M.config()
+  M.push_settings(server_settings(config))
   if vim.lsp.config and vim.lsp.enable then
-    vim.lsp.config(NAME, M.lsp_config())
+    -- Replaced, not merged: a setting left out of this setup{} must not survive from the last.
+    vim.lsp.config[NAME] = M.lsp_config()
     if config.autostart then
       vim.lsp.enable(NAME)
     end
