@@ -325,6 +325,8 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             "changed. Try again."
         )
     edits = outcome.edits(state.text)
+    if req.kind == "variant" and edits:
+        _remember_variant(ls, req, choice)
     if not edits:
         if outcome.refused:
             return None  # each refused paragraph was named above
@@ -344,6 +346,15 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             ]
         )
     return types.WorkspaceEdit(changes={req.uri: text_edits})
+
+
+def _remember_variant(ls: RephraseServer, req: ActionRequest, choice: Any) -> None:
+    """A conversion of part of a document leaves the document's detected variant as it was;
+    converting the whole document makes detection decide again."""
+    if req.whole or req.range is None:
+        ls.variant_before_conversion.pop(req.uri, None)
+    elif choice.source == "detected" and choice.language and "-" in choice.language:
+        ls.variant_before_conversion.setdefault(req.uri, choice.language)
 
 
 async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.CodeAction:

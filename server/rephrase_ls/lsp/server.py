@@ -67,6 +67,9 @@ class RephraseServer(LanguageServer):
         self.settings = SettingsManager(self)
         self.documents: dict[str, DocumentState] = {}
         self.service_detected: dict[str, str] = {}
+        #: The variant a document was detected as before part of it was converted to another
+        #: (kept while it is open; see resolve_language's ``detected_variant``).
+        self.variant_before_conversion: dict[str, str] = {}
         self.running: dict[Hashable, asyncio.Task[Any]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._said_once: set[str] = set()
@@ -220,7 +223,8 @@ class RephraseServer(LanguageServer):
         state = self.state(doc)
         caps = backend.capabilities.peek("write") if backend is not None else None
         detected = self.service_detected.get(doc.uri)
-        key = (settings, id(caps), detected)
+        before = self.variant_before_conversion.get(doc.uri)
+        key = (settings, id(caps), detected, before)
         if state.language is not None and state.language[0] == key:
             return state.language[1]
         from rephrase_ls.improve import resolve_language
@@ -231,6 +235,7 @@ class RephraseServer(LanguageServer):
             caps,
             service_detected=detected,
             sample=self.prose_sample(state),
+            detected_variant=before,
         )
         state.language = (key, choice)
         return choice
@@ -313,6 +318,7 @@ def create_server() -> RephraseServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.documents.pop(params.text_document.uri, None)
+        ls.variant_before_conversion.pop(params.text_document.uri, None)
         ls.settings.document_touched(params.text_document.uri)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
