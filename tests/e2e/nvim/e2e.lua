@@ -293,6 +293,7 @@ function cases.style_picker()
     local text = read_file(toml)
     return text ~= nil and text:find('writingStyle%s*=%s*"business"') ~= nil
   end)
+  eq(read_file(toml), 'writingStyle = "business"\n', 'the created .rephrase.toml (one line, no blank line)')
   -- The tone picker: a tone replaces the style.
   vim.ui.select = function(items, _, on_choice)
     check(vim.tbl_contains(items, 'friendly'), 'tones offered: %s', vim.inspect(items))
@@ -306,6 +307,7 @@ function cases.style_picker()
     local text = read_file(toml) or ''
     return chosen ~= nil and text:find('tone%s*=%s*"friendly"') ~= nil and text:find('writingStyle') == nil
   end)
+  eq(read_file(toml), 'tone = "friendly"\n', '.rephrase.toml after the tone replaced the style')
   -- Dismissing the picker changes nothing.
   local before = read_file(toml)
   vim.ui.select = function(_, _, on_choice)

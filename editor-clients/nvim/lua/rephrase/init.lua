@@ -499,11 +499,37 @@ function M.on_apply_edit(_, params, ctx)
       end
     end
   end
+  -- Files the edit creates: empty until it fills them.
+  local created = {}
+  for _, change in ipairs(value(params.edit.documentChanges) or {}) do
+    if change.kind == 'create' and type(change.uri) == 'string' then
+      local stat = (vim.uv or vim.loop).fs_stat(vim.uri_to_fname(change.uri))
+      if not stat or stat.size == 0 then
+        table.insert(created, change.uri)
+      end
+    end
+  end
   local ok, err = pcall(vim.lsp.util.apply_workspace_edit, params.edit, client.offset_encoding)
   if not ok then
     return { applied = false, failureReason = tostring(err) }
   end
+  for _, uri in ipairs(created) do
+    M._drop_new_buffer_line(vim.uri_to_bufnr(uri))
+  end
   return { applied = true }
+end
+
+--- A new buffer has one empty line, which text inserted before it keeps: "a = 1\n" inserted into
+--- a created file gives the lines { 'a = 1', '' }, saved as "a = 1\n\n". Drops that line.
+function M._drop_new_buffer_line(bufnr)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  local last = vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1]
+  if count > 1 and last == '' then
+    vim.api.nvim_buf_set_lines(bufnr, count - 1, count, false, {})
+  end
 end
 
 local function supports_resolve(client)
