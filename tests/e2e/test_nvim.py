@@ -135,6 +135,8 @@ CASES: dict[str, tuple[int, int] | None] = {
     "lsp_config": (7, 10),  # setup() where vim.lsp.config is simulated
     "lsp_enable": (11, 99),  # vim.lsp.enable('rephrase') with lsp/rephrase.lua, for real
     "settings_reach_server": None,
+    "command_while_starting": None,
+    "short_notices": None,
     "health": None,
     "health_without_buffer": None,
 }

@@ -173,6 +173,86 @@ end
 
 local cases = {}
 
+local function said(pattern)
+  for _, n in ipairs(notifications) do
+    if n.msg:find(pattern) then
+      return n
+    end
+  end
+  return nil
+end
+
+-- :Rephrase improve while the server is still starting says so, then runs once it is ready.
+function cases.command_while_starting()
+  vim.g.rephrase = { cmd = { 'sh', '-c', 'sleep 1; exec "$0"', server } }
+  rephrase.setup({})
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/doc.md'))
+  local buf = vim.api.nvim_get_current_buf()
+  check(rephrase.get_client(buf) == nil, 'the server should still be starting')
+  vim.api.nvim_win_set_cursor(0, { expect.paragraph_line + 1, 3 })
+  vim.cmd('Rephrase improve')
+  check(said('server starting') ~= nil, 'the writer was not told the server is starting')
+  wait('the improvement once the server is ready', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  eq(buffer_text(buf), expect.improved_first, 'buffer after :Rephrase improve during start-up')
+  check(said('not running') == nil, 'a "not running" warning was shown')
+  -- A buffer the server is not for is told so at once.
+  vim.cmd('enew')
+  vim.bo.filetype = 'lua'
+  local failed = false
+  rephrase.improve({ done = function(status)
+    failed = status == 'error'
+  end })
+  check(failed and said('not running') ~= nil, 'no warning for a buffer the server is not for')
+end
+
+-- The server's long information messages fit the command line (no "Press ENTER"); the whole
+-- text is in :messages; warnings and errors are shown whole.
+function cases.short_notices()
+  local buf = open_document()
+  wait('the no-key notice', function()
+    return said('offline') ~= nil
+  end)
+  local width = vim.v.echospace
+  for _, n in ipairs(notifications) do
+    if n.level == vim.log.levels.INFO then
+      check(vim.fn.strdisplaywidth(n.msg) < width, 'wider than the command line (%d): %s', width, n.msg)
+    end
+  end
+  local long = 'rephrase-ls: no API key found (environment variable REPHRASE_API_KEY); using the '
+    .. 'embedded offline service. Set the key to use the rephrase service.'
+  rephrase.on_show_message(nil, { type = 3, message = long }, {})
+  local shown = notifications[#notifications].msg
+  note('shown: %s', shown)
+  check(vim.fn.strdisplaywidth(shown) < width and shown:find('^rephrase: no API key found; using the embedded'),
+    'short notice: %s', shown)
+  local text = 'rephrase: ' .. long:sub(#'rephrase-ls: ' + 1)
+  local sentence = 'rephrase: no API key found; using the embedded offline service.'
+  eq(rephrase.fit_message(text, 200), text, 'a text that fits')
+  eq(rephrase.fit_message(text, 67), sentence, 'first sentence, no aside')
+  eq(rephrase.shortened[#rephrase.shortened], text, 'the whole text kept')
+  vim.cmd('checkhealth rephrase')
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  check(report:find('Set the key to use the rephrase service.', 1, true) ~= nil, 'health lacks the whole text')
+  vim.cmd('buffer ' .. buf)
+  rephrase.on_show_message(nil, { type = 1, message = long }, {})
+  eq(notifications[#notifications].msg, 'rephrase: ' .. long:sub(#'rephrase-ls: ' + 1), 'an error in full')
+  -- Cut at a word when nothing shorter fits.
+  local cut = rephrase.fit_message('rephrase: ' .. string.rep('word ', 30), 40)
+  check(vim.fn.strdisplaywidth(cut) <= 40 and cut:find('word…$'), 'cut: %s', cut)
+  -- :Rephrase usage fits too.
+  local line
+  rephrase.usage(buf, function(l)
+    line = l or false
+  end)
+  wait('usage', function()
+    return line ~= nil
+  end)
+  check(vim.fn.strdisplaywidth(notifications[#notifications].msg) < width, 'usage line: %s',
+    notifications[#notifications].msg)
+end
+
 -- Settings given to setup{} change what the server does, on every Neovim (0.7.2 neither
 -- advertises workspace/configuration nor sends didChangeConfiguration by itself).
 function cases.settings_reach_server()
@@ -390,6 +470,7 @@ function cases.health()
   check(report:find('rephrase-ls ' .. expect.version, 1, true) ~= nil, 'version missing from the report')
   check(report:find('REPHRASE_API_KEY', 1, true) ~= nil, 'key variable missing from the report')
   check(report:find('offline', 1, true) ~= nil, 'backend missing from the report')
+  check(report:find('backend: offline (embedded) (no API key', 1, true) ~= nil, 'which backend is used')
   check(report:find('ERROR', 1, true) == nil, 'the report has errors')
 end
 

@@ -131,6 +131,10 @@ function M.check()
     info('no buffer has the server attached; starting one to ask the backend')
     usage, err = usage_from_new_server(rephrase, config, cmd)
   end
+  if usage then
+    info('backend: ' .. tostring(value(usage.backend) or 'unknown')
+      .. (value(usage.embedded) and ' (no API key: the embedded offline service)' or ''))
+  end
   if usage and present and tostring(value(usage.backend) or ''):find('offline') then
     warn(variable .. ' is set but the server uses the offline service',
       { 'Check the apiKeyEnv setting, and that Neovim was started with the variable exported' })
@@ -138,6 +142,13 @@ function M.check()
     ok('backend reachable: ' .. rephrase.format_usage(usage))
   else
     error('backend not reachable: ' .. tostring(err), { 'Check serverUrl and the key; see :LspLog' })
+  end
+
+  if #rephrase.shortened > 0 then
+    start('rephrase: messages shortened on the command line')
+    for _, text in ipairs(rephrase.shortened) do
+      info(text)
+    end
   end
 end
 

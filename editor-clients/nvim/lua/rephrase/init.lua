@@ -33,8 +33,65 @@ local has = function(feature)
   return vim.fn.has(feature) == 1
 end
 
+--- `text` made to fit in `width` display cells: itself, else its first sentence, else that or the
+--- whole without parenthesised asides, else cut at a word (ending with "…").
+function M.fit_message(text, width)
+  local fits = function(candidate)
+    return vim.fn.strdisplaywidth(candidate) <= width
+  end
+  if fits(text) then
+    return text
+  end
+  local first = text:match('^(.-[.!?])%s') or text
+  local candidates = { first, (first:gsub('%s*%b()', '')), (text:gsub('%s*%b()', '')) }
+  for _, candidate in ipairs(candidates) do
+    if fits(candidate) then
+      return candidate
+    end
+  end
+  local out = ''
+  for _, word in ipairs(vim.split(candidates[2], ' ', { plain = true })) do
+    local longer = out == '' and word or (out .. ' ' .. word)
+    if not fits(longer .. '…') then
+      break
+    end
+    out = longer
+  end
+  return out .. '…'
+end
+
+--- The last messages shortened on the command line, whole (`:checkhealth rephrase` lists them).
+M.shortened = {}
+
+--- Tells the writer something. An error or warning is shown whole; an information that does not
+--- fit on the command line is shown shortened, so that it never stops Neovim at a
+--- "Press ENTER" prompt, and kept whole in M.shortened.
 local function notify(message, level)
-  vim.notify('rephrase: ' .. message, level or vim.log.levels.INFO)
+  level = level or vim.log.levels.INFO
+  local text = 'rephrase: ' .. message
+  local width = math.max((vim.v.echospace or vim.o.columns - 12) - 1, 20)
+  if level >= vim.log.levels.WARN or vim.fn.strdisplaywidth(text) <= width then
+    vim.notify(text, level)
+    return
+  end
+  table.insert(M.shortened, text)
+  if #M.shortened > 20 then
+    table.remove(M.shortened, 1)
+  end
+  vim.notify(M.fit_message(text, width), level)
+end
+M._notify = notify
+
+--- The `window/showMessage` handler: the server's messages through notify (Neovim 0.7 prints
+--- them with nvim_out_write, which a long message turns into a "Press ENTER" prompt).
+function M.on_show_message(_, params)
+  if type(params) ~= 'table' or type(params.message) ~= 'string' then
+    return vim.NIL
+  end
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN }
+  local message = params.message:gsub('^rephrase%-ls: ', ''):gsub('^rephrase: ', '')
+  notify(message, levels[params.type] or vim.log.levels.INFO)
+  return vim.NIL
 end
 
 --- nil for JSON null (vim.NIL) and nil.
@@ -179,6 +236,7 @@ local function handlers()
   return {
     ['workspace/applyEdit'] = M.on_apply_edit,
     ['workspace/configuration'] = M.on_configuration,
+    ['window/showMessage'] = M.on_show_message,
   }
 end
 
@@ -252,6 +310,10 @@ function M.get_client(bufnr)
   return nil
 end
 
+--- Client ids started for each buffer by M.start (Neovim 0.7 lists a client only once it is
+--- initialised; vim.lsp.get_client_by_id finds it before).
+M._starting = {}
+
 --- Starts (or reuses) the server for `bufnr`; returns the client id, or nil and a message.
 function M.start(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
@@ -297,6 +359,7 @@ function M.start(bufnr)
     return nil, 'the server did not start (see :LspLog)'
   end
   vim.lsp.buf_attach_client(bufnr, id)
+  M._starting[bufnr] = id
   return id
 end
 
@@ -423,13 +486,74 @@ end
 
 -- Requests ---------------------------------------------------------------------------------------
 
-local function client_or_warn(bufnr)
-  local client = M.get_client(bufnr)
-  if not client then
-    notify('the server is not running for this buffer (filetype "' .. vim.bo[bufnr].filetype
-      .. '"); see :checkhealth rephrase', vim.log.levels.WARN)
+local function not_running(bufnr)
+  notify('the server is not running for this buffer (filetype "' .. vim.bo[bufnr].filetype
+    .. '"); see :checkhealth rephrase', vim.log.levels.WARN)
+end
+
+--- Whether a rephrase client exists for `bufnr` that has not finished starting.
+local function is_starting(bufnr)
+  local id = M._starting[bufnr]
+  local client = id and vim.lsp.get_client_by_id(id)
+  if client and not call(client, 'is_stopped') and not client.initialized then
+    return true
   end
-  return client
+  if vim.lsp.get_clients then
+    for _, c in ipairs(vim.lsp.get_clients({ name = NAME })) do
+      if not c.initialized and not call(c, 'is_stopped') then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+--- How long a command waits for the server to start, and for any client to appear at all.
+M.ready_timeout_ms = 30000
+M.appear_timeout_ms = 3000
+
+--- Runs `fn(client)` with the buffer's client: now when it is ready, else once the server that
+--- is starting for the buffer is (saying so). `fail()` runs when there is none.
+function M.when_ready(bufnr, what, fn, fail)
+  fail = fail or function() end
+  local client = M.get_client(bufnr)
+  if client then
+    fn(client)
+    return true
+  end
+  local ok, config = pcall(M.config)
+  local expected = ok and vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype)
+  if not (expected or is_starting(bufnr)) then
+    not_running(bufnr)
+    fail()
+    return false
+  end
+  notify(('server starting; %s will run when it is ready'):format(what))
+  local waited, seen = 0, false
+  local step = 50
+  local function poll()
+    if not vim.api.nvim_buf_is_valid(bufnr) then
+      return fail()
+    end
+    local ready = M.get_client(bufnr)
+    if ready then
+      return fn(ready)
+    end
+    seen = seen or is_starting(bufnr)
+    waited = waited + step
+    if (not seen and waited >= M.appear_timeout_ms) or waited >= M.ready_timeout_ms then
+      if seen then
+        notify(('the server did not get ready in %d s; see :LspLog and :checkhealth rephrase'):format(
+          M.ready_timeout_ms / 1000), vim.log.levels.ERROR)
+      else
+        not_running(bufnr)
+      end
+      return fail()
+    end
+    vim.defer_fn(poll, step)
+  end
+  vim.defer_fn(poll, step)
+  return true
 end
 
 local function error_text(err)
@@ -439,21 +563,19 @@ local function error_text(err)
   return tostring(err)
 end
 
---- Runs a server command; `callback(result)` on success, a notification on failure.
-function M.exec(bufnr, command, arguments, callback)
-  local client = client_or_warn(bufnr)
-  if not client then
-    return false
-  end
-  call(client, 'request', 'workspace/executeCommand', { command = command, arguments = arguments },
-    function(err, result)
-      if err then
-        notify(command .. ': ' .. error_text(err), vim.log.levels.ERROR)
-        return
-      end
-      callback(result)
-    end, bufnr)
-  return true
+--- Runs a server command (once the server is ready); `callback(result)` on success, a
+--- notification on failure, `fail()` when there is no server.
+function M.exec(bufnr, command, arguments, callback, fail)
+  return M.when_ready(bufnr, command, function(client)
+    call(client, 'request', 'workspace/executeCommand', { command = command, arguments = arguments },
+      function(err, result)
+        if err then
+          notify(command .. ': ' .. error_text(err), vim.log.levels.ERROR)
+          return
+        end
+        callback(result)
+      end, bufnr)
+  end, fail)
 end
 
 --- The document version the client last sent for `bufnr`.
@@ -576,16 +698,28 @@ function M.improve(opts)
   local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
   local done = opts.done or function() end
   local title = opts.title or 'Improve'
-  local client = client_or_warn(bufnr)
-  if not client then
-    done('error')
-    return
+  -- The range as it is now, in each position encoding: the server may not be ready yet.
+  local ranges = opts.ranges
+  if not ranges and not opts.range then
+    ranges = {}
+    for _, encoding in ipairs({ 'utf-8', 'utf-16', 'utf-32' }) do
+      ranges[encoding] = M.command_range(bufnr, 0, nil, nil, encoding)
+    end
   end
-  local range = opts.range or M.command_range(bufnr, 0, nil, nil, client.offset_encoding)
+  M.when_ready(bufnr, title, function(client)
+    local range = opts.range or ranges[client.offset_encoding] or ranges['utf-16']
+    M._improve_with(client, bufnr, title, range, opts.kind, done)
+  end, function()
+    done('error')
+  end)
+end
+
+--- M.improve once the client is ready.
+function M._improve_with(client, bufnr, title, range, kind, done)
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     range = range,
-    context = { diagnostics = {}, only = { opts.kind or 'refactor.rewrite' } },
+    context = { diagnostics = {}, only = { kind or 'refactor.rewrite' } },
   }
   local tick = vim.api.nvim_buf_get_changedtick(bufnr)
   call(client, 'request', 'textDocument/codeAction', params, function(err, actions)
@@ -856,13 +990,11 @@ function M.command(opts)
   local bufnr = vim.api.nvim_get_current_buf()
   if sub == 'improve' then
     local title = args[2] and ('Improve: ' .. args[2]) or 'Improve'
-    local client = M.get_client(bufnr)
-    local encoding = client and client.offset_encoding or 'utf-16'
-    M.improve({
-      bufnr = bufnr,
-      title = title,
-      range = M.command_range(bufnr, opts.range, opts.line1, opts.line2, encoding),
-    })
+    local ranges = {}
+    for _, encoding in ipairs({ 'utf-8', 'utf-16', 'utf-32' }) do
+      ranges[encoding] = M.command_range(bufnr, opts.range, opts.line1, opts.line2, encoding)
+    end
+    M.improve({ bufnr = bufnr, title = title, ranges = ranges })
   elseif sub == 'style' then
     M.pick_style('writingStyle', bufnr)
   elseif sub == 'tone' then
