@@ -68,3 +68,15 @@ async def test_converting_the_whole_document_changes_its_language(editor: Editor
     assert result["applied"] is True
     after = await editor.command("rephrase.listStyles", uri)
     assert (after["language"], after["languageSource"]) == ("en-GB", "detected")
+
+
+async def test_converting_every_paragraph_by_a_range_changes_the_documents_language(
+    editor: Editor,
+) -> None:
+    text = f"{AMERICAN}\n\n{SECOND}\n"
+    uri = editor.open("doc.md", text)
+    actions = await actions_when_ready(editor, uri, (0, 0), (2, len(SECOND)))
+    await editor.run_action(actions["Convert to en-GB"])
+    await wait_for(lambda: editor.text(uri) != text)
+    after = await editor.command("rephrase.listStyles", uri)
+    assert (after["language"], after["languageSource"]) == ("en-GB", "detected")
