@@ -80,10 +80,17 @@ def _menu(screen: str) -> list[str]:
 @pytest.mark.parametrize("role", list(NEOVIMS))
 def test_code_action_menu_and_start_up_notice(role: str, tmp_path: Path) -> None:
     """On each Neovim; the picture is Neovim 0.11's."""
-    if shutil.which("tmux") is None:
-        if os.environ.get("REPHRASE_REQUIRE_EDITORS") == "1":
-            pytest.fail("tmux is not installed, and REPHRASE_REQUIRE_EDITORS=1 needs this test")
-        pytest.skip("tmux is not installed")
+    for needed, present in (
+        ("tmux", shutil.which("tmux") is not None),
+        (
+            "DejaVu Sans Mono (Debian: fonts-dejavu-core)",
+            (FONT_DIR / "DejaVuSansMono.ttf").exists(),
+        ),
+    ):
+        if not present:
+            if os.environ.get("REPHRASE_REQUIRE_EDITORS") == "1":
+                pytest.fail(f"{needed} is not installed, and REPHRASE_REQUIRE_EDITORS=1 needs it")
+            pytest.skip(f"{needed} is not installed")
     nvim, _version = require_nvim(role)
     server_cmd = str(Path(sys.executable).parent / "rephrase-ls")
     project = tmp_path / "project"
@@ -131,8 +138,3 @@ def test_code_action_menu_and_start_up_notice(role: str, tmp_path: Path) -> None
         tmux.wait_for("the improved paragraph", lambda s: "better than before" in s)
     finally:
         tmux.kill()
-
-
-def test_font_is_installed() -> None:
-    """The picture needs DejaVu Sans Mono (Debian: fonts-dejavu-core; .ci/run installs it)."""
-    assert (FONT_DIR / "DejaVuSansMono.ttf").exists()
