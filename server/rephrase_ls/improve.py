@@ -76,8 +76,14 @@ def resolve_language(
     *,
     service_detected: str | None = None,
     sample: str | None = None,
+    detected_variant: str | None = None,
 ) -> LanguageChoice:
-    """Decide the language: in-document override, setting, offline detection, the service's view."""
+    """Decide the language: in-document override, setting, offline detection, the service's view.
+
+    ``detected_variant`` (``en-US``, say) is the variant the document was detected as before
+    the server converted part of it: while the detected base language is the same, it stands,
+    so converting one paragraph does not change what the whole document is said to be.
+    """
     override = document_override(text)
     language: str | None
     if override:
@@ -91,7 +97,10 @@ def resolve_language(
             language, source = detected, "detected"
             if detected in ("en", "pt"):
                 # A British document is improved as en-GB, not converted to American spelling.
-                language = detect_variant(excerpt, detected) or detected
+                if detected_variant and detected_variant.split("-")[0].lower() == detected:
+                    language = detected_variant
+                else:
+                    language = detect_variant(excerpt, detected) or detected
         elif service_detected:
             language, source = service_detected, "service"
         else:

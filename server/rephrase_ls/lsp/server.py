@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import sys
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,71 @@ if TYPE_CHECKING:
     from rephrase_ls.text.positions import LineIndex
 
 log = logging.getLogger("rephrase_ls")
+
+#: A log record's attribute saying it already reached the client (RephraseServer.note).
+SENT_TO_CLIENT = "rephrase_sent_to_client"
+
+_MESSAGE_TYPE_OF_LEVEL = (
+    (logging.ERROR, types.MessageType.Error),
+    (logging.WARNING, types.MessageType.Warning),
+    (logging.INFO, types.MessageType.Info),
+)
+
+
+class ClientLogHandler(logging.Handler):
+    """Sends log records to the editor as ``window/logMessage`` at their level (an editor shows
+    a server's stderr as errors, whatever it says). Before the connection is up (a fatal
+    start-up error) and when sending fails, the record goes to stderr instead."""
+
+    def __init__(self, server: LanguageServer) -> None:
+        super().__init__()
+        self.server = server
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._sending = False
+        self._stderr = logging.StreamHandler()
+        self._stderr.setFormatter(
+            logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
+        )
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(record, SENT_TO_CLIENT, False) or self._sending:
+            return
+        if self.server.protocol.writer is None:
+            self._stderr.handle(record)
+            return
+        try:
+            message = self.format(record)
+            if not record.name.startswith("rephrase_ls"):
+                message = f"{record.name}: {message}"
+            kind = next(
+                (t for level, t in _MESSAGE_TYPE_OF_LEVEL if record.levelno >= level),
+                types.MessageType.Log,
+            )
+            params = types.LogMessageParams(type=kind, message=message)
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is not None:
+                self.loop = running
+                self._send(params)
+            elif self.loop is not None and not self.loop.is_closed():
+                # Another thread: the message is written by the event loop's thread.
+                self.loop.call_soon_threadsafe(self._send, params)
+            else:
+                self._stderr.handle(record)
+        except Exception:
+            self._stderr.handle(record)
+
+    def _send(self, params: types.LogMessageParams) -> None:
+        self._sending = True
+        try:
+            self.server.window_log_message(params)
+        except Exception as exc:  # the connection is gone: stderr is all there is
+            with contextlib.suppress(Exception):
+                sys.stderr.write(f"{params.message} (not sent to the editor: {exc})\n")
+        finally:
+            self._sending = False
 
 
 class RephraseProtocol(LanguageServerProtocol):
@@ -67,6 +133,9 @@ class RephraseServer(LanguageServer):
         self.settings = SettingsManager(self)
         self.documents: dict[str, DocumentState] = {}
         self.service_detected: dict[str, str] = {}
+        #: The variant a document was detected as before part of it was converted to another
+        #: (kept while it is open; see resolve_language's ``detected_variant``).
+        self.variant_before_conversion: dict[str, str] = {}
         self.running: dict[Hashable, asyncio.Task[Any]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._said_once: set[str] = set()
@@ -146,13 +215,15 @@ class RephraseServer(LanguageServer):
             self.say(message, kind)
 
     def note(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
-        """Write to the editor's log for this server (``window/logMessage``) and to stderr."""
+        """Write to the editor's log for this server (``window/logMessage``) at ``kind``; the
+        record also goes to Python's logging, marked as already sent (see ClientLogHandler)."""
         log.log(
             {
                 types.MessageType.Error: logging.ERROR,
                 types.MessageType.Warning: logging.WARNING,
             }.get(kind, logging.INFO),
             message,
+            extra={SENT_TO_CLIENT: True},
         )
         with contextlib.suppress(Exception):  # no client attached (unit tests)
             self.window_log_message(types.LogMessageParams(type=kind, message=message))
@@ -220,7 +291,8 @@ class RephraseServer(LanguageServer):
         state = self.state(doc)
         caps = backend.capabilities.peek("write") if backend is not None else None
         detected = self.service_detected.get(doc.uri)
-        key = (settings, id(caps), detected)
+        before = self.variant_before_conversion.get(doc.uri)
+        key = (settings, id(caps), detected, before)
         if state.language is not None and state.language[0] == key:
             return state.language[1]
         from rephrase_ls.improve import resolve_language
@@ -231,6 +303,7 @@ class RephraseServer(LanguageServer):
             caps,
             service_detected=detected,
             sample=self.prose_sample(state),
+            detected_variant=before,
         )
         state.language = (key, choice)
         return choice
@@ -289,6 +362,11 @@ def create_server() -> RephraseServer:
     def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
         ls.settings.initialization_options = params.initialization_options
         info = params.client_info
+        log.info(
+            "rephrase-ls %s serving %s",
+            __version__,
+            f"{info.name} {info.version or ''}".strip() if info else "an unnamed client",
+        )
         if info is not None:
             name = info.name.lower().replace(" ", "-")
             ls.user_agent_suffix = f"{name}/{info.version}" if info.version else name
@@ -313,6 +391,7 @@ def create_server() -> RephraseServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.documents.pop(params.text_document.uri, None)
+        ls.variant_before_conversion.pop(params.text_document.uri, None)
         ls.settings.document_touched(params.text_document.uri)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -331,17 +410,24 @@ def create_server() -> RephraseServer:
 
 
 def run(tcp: str | None = None, log_level: str = "INFO") -> int:
-    """Start the server on stdio (or TCP for debugging)."""
-    logging.basicConfig(
-        level=getattr(logging, log_level.upper(), logging.INFO),
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-    )
+    """Start the server on stdio (or TCP for debugging).
+
+    Log records go to the editor as ``window/logMessage`` at their level (ClientLogHandler);
+    stderr gets only what happens before the connection is up.
+    """
+    server = create_server()
+    root = logging.getLogger()
+    root.handlers[:] = [ClientLogHandler(server)]
+    root.setLevel(getattr(logging, log_level.upper(), logging.INFO))
     logging.getLogger("pygls").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    server = create_server()
     if tcp:
         host, _, port = tcp.rpartition(":")
-        server.start_tcp(host or "127.0.0.1", int(port))
+        try:
+            server.start_tcp(host or "127.0.0.1", int(port))
+        except OSError as exc:  # fatal, before any client: stderr
+            sys.stderr.write(f"rephrase-ls: cannot listen on {tcp}: {exc.strerror or exc}\n")
+            return 1
     else:
         server.start_io()
     return 0

@@ -78,10 +78,8 @@ local function buffer_text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') .. '\n'
 end
 
---- Opens doc.md with the server attached and initialised.
-local function open_document()
-  vim.g.rephrase = { cmd = { server }, settings = {} }
-  rephrase.setup({})
+--- Edits doc.md and waits for the server to attach and initialise.
+local function edit_attached()
   vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/doc.md'))
   local buf = vim.api.nvim_get_current_buf()
   eq(vim.bo[buf].filetype, 'markdown', 'filetype')
@@ -90,6 +88,13 @@ local function open_document()
     return client ~= nil and client.initialized == true
   end)
   return buf, rephrase.get_client(buf)
+end
+
+--- Opens doc.md with the server attached and initialised (setup{} given `opts`).
+local function open_document(opts)
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup(opts or {})
+  return edit_attached()
 end
 
 local function request(client, method, params, buf)
@@ -124,7 +129,150 @@ local function find(actions, title)
   end, actions or {})))
 end
 
+local function list_styles(client, buf)
+  return request(client, 'workspace/executeCommand',
+    { command = 'rephrase.listStyles', arguments = { vim.uri_from_bufnr(buf) } }, buf)
+end
+
+local function titles_of(actions)
+  return vim.tbl_map(function(a)
+    return a.title
+  end, actions or {})
+end
+
+--- The style picker's prompt, with vim.ui.select stubbed and dismissed.
+local function style_prompt(buf)
+  local prompt, done
+  local select = vim.ui.select
+  vim.ui.select = function(_, opts, on_choice)
+    prompt = opts.prompt
+    on_choice(nil, nil)
+  end
+  rephrase.pick_style('writingStyle', buf, function()
+    done = true
+  end)
+  wait('the style picker', function()
+    return done
+  end)
+  vim.ui.select = select
+  return prompt
+end
+
+--- What the server does with `language = 'en-GB'` from the editor settings: listStyles, the
+--- picker and the Convert action all follow it (the text itself is American English).
+local function check_server_uses_en_gb(buf, client, how)
+  local info = list_styles(client, buf)
+  note('%s: listStyles says %s (from %s)', how, tostring(info.language), tostring(info.languageSource))
+  eq({ info.language, info.languageSource }, { 'en-GB', 'settings' }, how .. ': the language the server uses')
+  local prompt = style_prompt(buf)
+  check(prompt:find('en-GB', 1, true) ~= nil, '%s: the picker says %s', how, prompt)
+  local titles = titles_of(code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line)))
+  check(vim.tbl_contains(titles, 'Convert to en-US') and not vim.tbl_contains(titles, 'Convert to en-GB'),
+    '%s: actions %s', how, table.concat(titles, ' | '))
+end
+
 local cases = {}
+
+local function said(pattern)
+  for _, n in ipairs(notifications) do
+    if n.msg:find(pattern) then
+      return n
+    end
+  end
+  return nil
+end
+
+-- :Rephrase improve while the server is still starting says so, then runs once it is ready.
+function cases.command_while_starting()
+  vim.g.rephrase = { cmd = { 'sh', '-c', 'sleep 1; exec "$0"', server } }
+  rephrase.setup({})
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/doc.md'))
+  local buf = vim.api.nvim_get_current_buf()
+  check(rephrase.get_client(buf) == nil, 'the server should still be starting')
+  vim.api.nvim_win_set_cursor(0, { expect.paragraph_line + 1, 3 })
+  vim.cmd('Rephrase improve')
+  check(said('server starting') ~= nil, 'the writer was not told the server is starting')
+  wait('the improvement once the server is ready', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  eq(buffer_text(buf), expect.improved_first, 'buffer after :Rephrase improve during start-up')
+  check(said('not running') == nil, 'a "not running" warning was shown')
+  -- A buffer the server is not for is told so at once.
+  vim.cmd('enew')
+  vim.bo.filetype = 'lua'
+  local failed = false
+  rephrase.improve({ done = function(status)
+    failed = status == 'error'
+  end })
+  check(failed and said('not running') ~= nil, 'no warning for a buffer the server is not for')
+end
+
+-- The server's long information messages fit the command line (no "Press ENTER"); the whole
+-- text is in :messages; warnings and errors are shown whole.
+function cases.short_notices()
+  local buf = open_document()
+  wait('the no-key notice', function()
+    return said('offline') ~= nil
+  end)
+  local width = vim.v.echospace
+  for _, n in ipairs(notifications) do
+    if n.level == vim.log.levels.INFO then
+      check(vim.fn.strdisplaywidth(n.msg) < width, 'wider than the command line (%d): %s', width, n.msg)
+    end
+  end
+  local long = 'rephrase-ls: no API key found (environment variable REPHRASE_API_KEY); using the '
+    .. 'embedded offline service. Set the key to use the rephrase service.'
+  rephrase.on_show_message(nil, { type = 3, message = long }, {})
+  local shown = notifications[#notifications].msg
+  note('shown: %s', shown)
+  check(vim.fn.strdisplaywidth(shown) < width and shown:find('^rephrase: no API key found; using the embedded'),
+    'short notice: %s', shown)
+  local text = 'rephrase: ' .. long:sub(#'rephrase-ls: ' + 1)
+  local sentence = 'rephrase: no API key found; using the embedded offline service.'
+  eq(rephrase.fit_message(text, 200), text, 'a text that fits')
+  eq(rephrase.fit_message(text, 67), sentence, 'first sentence, no aside')
+  eq(rephrase.shortened[#rephrase.shortened], text, 'the whole text kept')
+  vim.cmd('checkhealth rephrase')
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  check(report:find('Set the key to use the rephrase service.', 1, true) ~= nil, 'health lacks the whole text')
+  vim.cmd('buffer ' .. buf)
+  rephrase.on_show_message(nil, { type = 1, message = long }, {})
+  eq(notifications[#notifications].msg, 'rephrase: ' .. long:sub(#'rephrase-ls: ' + 1), 'an error in full')
+  -- Cut at a word when nothing shorter fits.
+  local cut = rephrase.fit_message('rephrase: ' .. string.rep('word ', 30), 40)
+  check(vim.fn.strdisplaywidth(cut) <= 40 and cut:find('word…$'), 'cut: %s', cut)
+  -- :Rephrase usage fits too.
+  local line
+  rephrase.usage(buf, function(l)
+    line = l or false
+  end)
+  wait('usage', function()
+    return line ~= nil
+  end)
+  check(vim.fn.strdisplaywidth(notifications[#notifications].msg) < width, 'usage line: %s',
+    notifications[#notifications].msg)
+end
+
+-- Settings given to setup{} change what the server does, on every Neovim (0.7.2 neither
+-- advertises workspace/configuration nor sends didChangeConfiguration by itself).
+function cases.settings_reach_server()
+  local buf, client = open_document({ settings = { language = 'en-GB' } })
+  check_server_uses_en_gb(buf, client, 'setup{}')
+  -- Without the setting the server detects American English: the test means something.
+  vim.g.rephrase = { cmd = { server } }
+  rephrase.setup({})
+  vim.cmd('Rephrase restart')
+  wait('a new client', function()
+    local c = rephrase.get_client(buf)
+    return c ~= nil and c.id ~= client.id and c.initialized == true
+  end)
+  client = rephrase.get_client(buf)
+  local info = list_styles(client, buf)
+  eq({ info.language, info.languageSource }, { 'en-US', 'detected' }, 'the language without the setting')
+  -- setup{} again with new settings reaches the running server.
+  rephrase.setup({ settings = { language = 'en-GB' } })
+  check_server_uses_en_gb(buf, client, 'setup{} again, same server')
+end
 
 -- Request code actions for a range, resolve "Improve", apply it: the buffer is exactly right.
 function cases.resolve_and_apply()
@@ -225,6 +373,7 @@ function cases.style_picker()
     local text = read_file(toml)
     return text ~= nil and text:find('writingStyle%s*=%s*"business"') ~= nil
   end)
+  eq(read_file(toml), 'writingStyle = "business"\n', 'the created .rephrase.toml (one line, no blank line)')
   -- The tone picker: a tone replaces the style.
   vim.ui.select = function(items, _, on_choice)
     check(vim.tbl_contains(items, 'friendly'), 'tones offered: %s', vim.inspect(items))
@@ -238,6 +387,7 @@ function cases.style_picker()
     local text = read_file(toml) or ''
     return chosen ~= nil and text:find('tone%s*=%s*"friendly"') ~= nil and text:find('writingStyle') == nil
   end)
+  eq(read_file(toml), 'tone = "friendly"\n', '.rephrase.toml after the tone replaced the style')
   -- Dismissing the picker changes nothing.
   local before = read_file(toml)
   vim.ui.select = function(_, _, on_choice)
@@ -320,6 +470,7 @@ function cases.health()
   check(report:find('rephrase-ls ' .. expect.version, 1, true) ~= nil, 'version missing from the report')
   check(report:find('REPHRASE_API_KEY', 1, true) ~= nil, 'key variable missing from the report')
   check(report:find('offline', 1, true) ~= nil, 'backend missing from the report')
+  check(report:find('backend: offline (embedded) (no API key', 1, true) ~= nil, 'which backend is used')
   check(report:find('ERROR', 1, true) == nil, 'the report has errors')
 end
 
@@ -352,7 +503,7 @@ function cases.ranges()
 end
 
 -- lsp/rephrase.lua (0.11+) and setup() on a Neovim with vim.lsp.config/enable (simulated here,
--- since the test machine runs 0.7.2).
+-- on Neovim 0.7 to 0.10; lsp_enable is the real thing on 0.11).
 function cases.lsp_config()
   vim.g.rephrase = { cmd = { server }, settings = { language = 'de' } }
   local cfg = dofile(plugin .. '/lsp/rephrase.lua')
@@ -365,17 +516,30 @@ function cases.lsp_config()
   local registered, enabled = {}, {}
   vim.lsp.config = setmetatable({}, {
     __call = function(_, name, c)
+      registered[name] = vim.tbl_deep_extend('force', registered[name] or {}, c)
+    end,
+    __newindex = function(_, name, c)
       registered[name] = c
     end,
   })
   vim.lsp.enable = function(name)
     table.insert(enabled, name)
   end
+  local config_stub, enable_stub = vim.lsp.config, vim.lsp.enable
   local ok, err = pcall(rephrase.setup, { settings = { tone = 'friendly' } })
   vim.lsp.config, vim.lsp.enable = nil, nil
   check(ok, 'setup failed: %s', tostring(err))
   eq(enabled, { 'rephrase' }, 'enabled servers')
   eq(registered.rephrase.settings, { rephrase = { language = 'de', tone = 'friendly' } }, 'merged settings')
+  eq(registered.rephrase.init_options, registered.rephrase.settings, 'settings as initializationOptions')
+  eq(registered.rephrase.capabilities.workspace.configuration, true, 'workspace/configuration capability')
+  -- setup{} again replaces the configuration: a setting it leaves out is gone.
+  vim.g.rephrase = { cmd = { server } }
+  vim.lsp.config, vim.lsp.enable = config_stub, enable_stub
+  ok, err = pcall(rephrase.setup, {})
+  vim.lsp.config, vim.lsp.enable = nil, nil
+  check(ok, 'setup failed: %s', tostring(err))
+  eq(registered.rephrase.settings, { rephrase = vim.empty_dict() }, 'settings after setup{} without them')
   -- Bad configuration is a clear error.
   vim.g.rephrase = { cmd = 'rephrase-ls' }
   ok, err = pcall(rephrase.config)
@@ -386,6 +550,26 @@ function cases.lsp_config()
   ok, err = pcall(missing.cmd)
   check(not ok and tostring(err):find('pipx install rephrase-ls', 1, true), 'message: %s', tostring(err))
   vim.g.rephrase = nil
+end
+
+-- Neovim 0.11: vim.lsp.enable('rephrase') alone (no setup{}) reads lsp/rephrase.lua, whose
+-- settings come from vim.g.rephrase; vim.lsp.config('rephrase', ...) overrides them.
+function cases.lsp_enable()
+  check(vim.fn.has('nvim-0.11') == 1, 'this case is for Neovim 0.11+')
+  vim.g.rephrase = { cmd = { server }, settings = { language = 'en-GB' } }
+  vim.lsp.enable('rephrase')
+  local buf, client = edit_attached()
+  check(client.config.root_dir == project, 'root_dir %s', tostring(client.config.root_dir))
+  check_server_uses_en_gb(buf, client, 'vim.lsp.enable')
+  -- An override through vim.lsp.config holds after :Rephrase restart.
+  vim.lsp.config('rephrase', { settings = { rephrase = { language = 'de' } } })
+  vim.cmd('Rephrase restart')
+  wait('a new client', function()
+    local c = rephrase.get_client(buf)
+    return c ~= nil and c.id ~= client.id and c.initialized == true
+  end)
+  local info = list_styles(rephrase.get_client(buf), buf)
+  eq({ info.language, info.languageSource }, { 'de', 'settings' }, 'the language after vim.lsp.config')
 end
 
 -- The help file has valid, unique tags and :help finds them.

@@ -46,6 +46,8 @@ local function usage_from_new_server(rephrase, config, cmd)
     cmd_env = config.cmd_env,
     root_dir = vim.fn.getcwd(),
     settings = { rephrase = next(config.settings) and config.settings or vim.empty_dict() },
+    capabilities = rephrase.capabilities(config),
+    handlers = { ['workspace/configuration'] = rephrase.on_configuration },
   }
   local id
   if vim.fn.has('nvim-0.11') == 1 then
@@ -129,6 +131,10 @@ function M.check()
     info('no buffer has the server attached; starting one to ask the backend')
     usage, err = usage_from_new_server(rephrase, config, cmd)
   end
+  if usage then
+    info('backend: ' .. tostring(value(usage.backend) or 'unknown')
+      .. (value(usage.embedded) and ' (no API key: the embedded offline service)' or ''))
+  end
   if usage and present and tostring(value(usage.backend) or ''):find('offline') then
     warn(variable .. ' is set but the server uses the offline service',
       { 'Check the apiKeyEnv setting, and that Neovim was started with the variable exported' })
@@ -136,6 +142,13 @@ function M.check()
     ok('backend reachable: ' .. rephrase.format_usage(usage))
   else
     error('backend not reachable: ' .. tostring(err), { 'Check serverUrl and the key; see :LspLog' })
+  end
+
+  if #rephrase.shortened > 0 then
+    start('rephrase: messages shortened on the command line')
+    for _, text in ipairs(rephrase.shortened) do
+      info(text)
+    end
   end
 end
 

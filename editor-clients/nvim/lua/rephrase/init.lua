@@ -33,8 +33,65 @@ local has = function(feature)
   return vim.fn.has(feature) == 1
 end
 
+--- `text` made to fit in `width` display cells: itself, else its first sentence, else that or the
+--- whole without parenthesised asides, else cut at a word (ending with "…").
+function M.fit_message(text, width)
+  local fits = function(candidate)
+    return vim.fn.strdisplaywidth(candidate) <= width
+  end
+  if fits(text) then
+    return text
+  end
+  local first = text:match('^(.-[.!?])%s') or text
+  local candidates = { first, (first:gsub('%s*%b()', '')), (text:gsub('%s*%b()', '')) }
+  for _, candidate in ipairs(candidates) do
+    if fits(candidate) then
+      return candidate
+    end
+  end
+  local out = ''
+  for _, word in ipairs(vim.split(candidates[2], ' ', { plain = true })) do
+    local longer = out == '' and word or (out .. ' ' .. word)
+    if not fits(longer .. '…') then
+      break
+    end
+    out = longer
+  end
+  return out .. '…'
+end
+
+--- The last messages shortened on the command line, whole (`:checkhealth rephrase` lists them).
+M.shortened = {}
+
+--- Tells the writer something. An error or warning is shown whole; an information that does not
+--- fit on the command line is shown shortened, so that it never stops Neovim at a
+--- "Press ENTER" prompt, and kept whole in M.shortened.
 local function notify(message, level)
-  vim.notify('rephrase: ' .. message, level or vim.log.levels.INFO)
+  level = level or vim.log.levels.INFO
+  local text = 'rephrase: ' .. message
+  local width = math.max((vim.v.echospace or vim.o.columns - 12) - 1, 20)
+  if level >= vim.log.levels.WARN or vim.fn.strdisplaywidth(text) <= width then
+    vim.notify(text, level)
+    return
+  end
+  table.insert(M.shortened, text)
+  if #M.shortened > 20 then
+    table.remove(M.shortened, 1)
+  end
+  vim.notify(M.fit_message(text, width), level)
+end
+M._notify = notify
+
+--- The `window/showMessage` handler: the server's messages through notify (Neovim 0.7 prints
+--- them with nvim_out_write, which a long message turns into a "Press ENTER" prompt).
+function M.on_show_message(_, params)
+  if type(params) ~= 'table' or type(params.message) ~= 'string' then
+    return vim.NIL
+  end
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN }
+  local message = params.message:gsub('^rephrase%-ls: ', ''):gsub('^rephrase: ', '')
+  notify(message, levels[params.type] or vim.log.levels.INFO)
+  return vim.NIL
 end
 
 --- nil for JSON null (vim.NIL) and nil.
@@ -132,13 +189,55 @@ local function server_settings(config)
   return { rephrase = section }
 end
 
---- Client capabilities: Neovim's own, plus versioned `documentChanges`, which every Neovim since
---- 0.5 applies but 0.7 to 0.9 do not advertise; with it the server pins each edit to the
---- document version, so Neovim refuses an edit made stale by typing.
+--- Client capabilities: Neovim's own, plus
+--- - versioned `documentChanges`, which every Neovim since 0.5 applies but 0.7 to 0.9 do not
+---   advertise; with it the server pins each edit to the document version, so Neovim refuses an
+---   edit made stale by typing;
+--- - `workspace/configuration`, answered by M.on_configuration: Neovim 0.7 does not advertise it
+---   (nor send the settings by itself), so without it the server would never see `settings`.
 function M.capabilities(config)
   local base = vim.lsp.protocol.make_client_capabilities()
-  local ours = { workspace = { workspaceEdit = { documentChanges = true } } }
+  local ours = {
+    workspace = {
+      workspaceEdit = { documentChanges = true },
+      configuration = true,
+      didChangeConfiguration = { dynamicRegistration = false },
+    },
+  }
   return vim.tbl_deep_extend('force', base, ours, config.capabilities or {})
+end
+
+--- The settings a client currently has (`client.settings` on 0.11, `client.config.settings` before).
+local function client_settings(client)
+  return value(client.settings) or value(client.config and client.config.settings) or {}
+end
+
+--- The `workspace/configuration` handler: each item's section of the client's settings (the
+--- whole settings for an empty section), null where there is none.
+function M.on_configuration(_, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local settings = client and client_settings(client) or {}
+  local answer = {}
+  for _, item in ipairs(type(params) == 'table' and value(params.items) or {}) do
+    local found = settings
+    local section = value(item.section)
+    if type(section) == 'string' and section ~= '' then
+      for _, part in ipairs(vim.split(section, '.', { plain = true })) do
+        found = type(found) == 'table' and found[part] or nil
+      end
+    end
+    table.insert(answer, found == nil and vim.NIL or found)
+  end
+  return answer
+end
+
+--- The handlers every rephrase client gets.
+local function handlers()
+  return {
+    ['workspace/applyEdit'] = M.on_apply_edit,
+    ['workspace/configuration'] = M.on_configuration,
+    ['window/showMessage'] = M.on_show_message,
+  }
 end
 
 --- A vim.lsp.Config for Neovim 0.11+ (`lsp/rephrase.lua` returns this).
@@ -151,9 +250,11 @@ function M.lsp_config()
     filetypes = config.filetypes,
     root_markers = config.root_markers,
     settings = server_settings(config),
+    -- Also as initializationOptions, for a client that answers no workspace/configuration.
+    init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),
-    handlers = { ['workspace/applyEdit'] = M.on_apply_edit },
+    handlers = handlers(),
   }
   if not cmd then
     lsp.cmd = function()
@@ -209,6 +310,10 @@ function M.get_client(bufnr)
   return nil
 end
 
+--- Client ids started for each buffer by M.start (Neovim 0.7 lists a client only once it is
+--- initialised; vim.lsp.get_client_by_id finds it before).
+M._starting = {}
+
 --- Starts (or reuses) the server for `bufnr`; returns the client id, or nil and a message.
 function M.start(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
@@ -234,9 +339,10 @@ function M.start(bufnr)
     cmd_env = config.cmd_env,
     root_dir = M.root_dir(bufnr, config.root_markers),
     settings = server_settings(config),
+    init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),
-    handlers = { ['workspace/applyEdit'] = M.on_apply_edit },
+    handlers = handlers(),
   }
   if vim.lsp.start then
     return vim.lsp.start(client_config, { bufnr = bufnr })
@@ -253,10 +359,26 @@ function M.start(bufnr)
     return nil, 'the server did not start (see :LspLog)'
   end
   vim.lsp.buf_attach_client(bufnr, id)
+  M._starting[bufnr] = id
   return id
 end
 
 local augroup = nil
+
+--- Gives running rephrase clients new settings and tells their servers
+--- (`workspace/didChangeConfiguration`; the server then asks again with workspace/configuration).
+function M.push_settings(settings)
+  local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = NAME }) or vim.lsp.get_active_clients()
+  for _, client in ipairs(all) do
+    if client.name == NAME and not call(client, 'is_stopped') then
+      client.config.settings = vim.deepcopy(settings)
+      if client.settings ~= nil then
+        client.settings = vim.deepcopy(settings)
+      end
+      call(client, 'notify', 'workspace/didChangeConfiguration', { settings = settings })
+    end
+  end
+end
 
 --- Configures the plugin and starts the server for the configured file types.
 function M.setup(opts)
@@ -266,8 +388,10 @@ function M.setup(opts)
   user_config = vim.deepcopy(opts or {})
   resolved_cmd = nil
   local config = M.config()
+  M.push_settings(server_settings(config))
   if vim.lsp.config and vim.lsp.enable then
-    vim.lsp.config(NAME, M.lsp_config())
+    -- Replaced, not merged: a setting left out of this setup{} must not survive from the last.
+    vim.lsp.config[NAME] = M.lsp_config()
     if config.autostart then
       vim.lsp.enable(NAME)
     end
@@ -362,13 +486,74 @@ end
 
 -- Requests ---------------------------------------------------------------------------------------
 
-local function client_or_warn(bufnr)
-  local client = M.get_client(bufnr)
-  if not client then
-    notify('the server is not running for this buffer (filetype "' .. vim.bo[bufnr].filetype
-      .. '"); see :checkhealth rephrase', vim.log.levels.WARN)
+local function not_running(bufnr)
+  notify('the server is not running for this buffer (filetype "' .. vim.bo[bufnr].filetype
+    .. '"); see :checkhealth rephrase', vim.log.levels.WARN)
+end
+
+--- Whether a rephrase client exists for `bufnr` that has not finished starting.
+local function is_starting(bufnr)
+  local id = M._starting[bufnr]
+  local client = id and vim.lsp.get_client_by_id(id)
+  if client and not call(client, 'is_stopped') and not client.initialized then
+    return true
   end
-  return client
+  if vim.lsp.get_clients then
+    for _, c in ipairs(vim.lsp.get_clients({ name = NAME })) do
+      if not c.initialized and not call(c, 'is_stopped') then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+--- How long a command waits for the server to start, and for any client to appear at all.
+M.ready_timeout_ms = 30000
+M.appear_timeout_ms = 3000
+
+--- Runs `fn(client)` with the buffer's client: now when it is ready, else once the server that
+--- is starting for the buffer is (saying so). `fail()` runs when there is none.
+function M.when_ready(bufnr, what, fn, fail)
+  fail = fail or function() end
+  local client = M.get_client(bufnr)
+  if client then
+    fn(client)
+    return true
+  end
+  local ok, config = pcall(M.config)
+  local expected = ok and vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype)
+  if not (expected or is_starting(bufnr)) then
+    not_running(bufnr)
+    fail()
+    return false
+  end
+  notify(('server starting; %s will run when it is ready'):format(what))
+  local waited, seen = 0, false
+  local step = 50
+  local function poll()
+    if not vim.api.nvim_buf_is_valid(bufnr) then
+      return fail()
+    end
+    local ready = M.get_client(bufnr)
+    if ready then
+      return fn(ready)
+    end
+    seen = seen or is_starting(bufnr)
+    waited = waited + step
+    if (not seen and waited >= M.appear_timeout_ms) or waited >= M.ready_timeout_ms then
+      if seen then
+        notify(('the server did not get ready in %d s; see :LspLog and :checkhealth rephrase'):format(
+          M.ready_timeout_ms / 1000), vim.log.levels.ERROR)
+      else
+        not_running(bufnr)
+      end
+      return fail()
+    end
+    vim.defer_fn(poll, step)
+  end
+  vim.defer_fn(poll, step)
+  return true
 end
 
 local function error_text(err)
@@ -378,21 +563,19 @@ local function error_text(err)
   return tostring(err)
 end
 
---- Runs a server command; `callback(result)` on success, a notification on failure.
-function M.exec(bufnr, command, arguments, callback)
-  local client = client_or_warn(bufnr)
-  if not client then
-    return false
-  end
-  call(client, 'request', 'workspace/executeCommand', { command = command, arguments = arguments },
-    function(err, result)
-      if err then
-        notify(command .. ': ' .. error_text(err), vim.log.levels.ERROR)
-        return
-      end
-      callback(result)
-    end, bufnr)
-  return true
+--- Runs a server command (once the server is ready); `callback(result)` on success, a
+--- notification on failure, `fail()` when there is no server.
+function M.exec(bufnr, command, arguments, callback, fail)
+  return M.when_ready(bufnr, command, function(client)
+    call(client, 'request', 'workspace/executeCommand', { command = command, arguments = arguments },
+      function(err, result)
+        if err then
+          notify(command .. ': ' .. error_text(err), vim.log.levels.ERROR)
+          return
+        end
+        callback(result)
+      end, bufnr)
+  end, fail)
 end
 
 --- The document version the client last sent for `bufnr`.
@@ -438,11 +621,37 @@ function M.on_apply_edit(_, params, ctx)
       end
     end
   end
+  -- Files the edit creates: empty until it fills them.
+  local created = {}
+  for _, change in ipairs(value(params.edit.documentChanges) or {}) do
+    if change.kind == 'create' and type(change.uri) == 'string' then
+      local stat = (vim.uv or vim.loop).fs_stat(vim.uri_to_fname(change.uri))
+      if not stat or stat.size == 0 then
+        table.insert(created, change.uri)
+      end
+    end
+  end
   local ok, err = pcall(vim.lsp.util.apply_workspace_edit, params.edit, client.offset_encoding)
   if not ok then
     return { applied = false, failureReason = tostring(err) }
   end
+  for _, uri in ipairs(created) do
+    M._drop_new_buffer_line(vim.uri_to_bufnr(uri))
+  end
   return { applied = true }
+end
+
+--- A new buffer has one empty line, which text inserted before it keeps: "a = 1\n" inserted into
+--- a created file gives the lines { 'a = 1', '' }, saved as "a = 1\n\n". Drops that line.
+function M._drop_new_buffer_line(bufnr)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  local last = vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1]
+  if count > 1 and last == '' then
+    vim.api.nvim_buf_set_lines(bufnr, count - 1, count, false, {})
+  end
 end
 
 local function supports_resolve(client)
@@ -489,16 +698,28 @@ function M.improve(opts)
   local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
   local done = opts.done or function() end
   local title = opts.title or 'Improve'
-  local client = client_or_warn(bufnr)
-  if not client then
-    done('error')
-    return
+  -- The range as it is now, in each position encoding: the server may not be ready yet.
+  local ranges = opts.ranges
+  if not ranges and not opts.range then
+    ranges = {}
+    for _, encoding in ipairs({ 'utf-8', 'utf-16', 'utf-32' }) do
+      ranges[encoding] = M.command_range(bufnr, 0, nil, nil, encoding)
+    end
   end
-  local range = opts.range or M.command_range(bufnr, 0, nil, nil, client.offset_encoding)
+  M.when_ready(bufnr, title, function(client)
+    local range = opts.range or ranges[client.offset_encoding] or ranges['utf-16']
+    M._improve_with(client, bufnr, title, range, opts.kind, done)
+  end, function()
+    done('error')
+  end)
+end
+
+--- M.improve once the client is ready.
+function M._improve_with(client, bufnr, title, range, kind, done)
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     range = range,
-    context = { diagnostics = {}, only = { opts.kind or 'refactor.rewrite' } },
+    context = { diagnostics = {}, only = { kind or 'refactor.rewrite' } },
   }
   local tick = vim.api.nvim_buf_get_changedtick(bufnr)
   call(client, 'request', 'textDocument/codeAction', params, function(err, actions)
@@ -769,13 +990,11 @@ function M.command(opts)
   local bufnr = vim.api.nvim_get_current_buf()
   if sub == 'improve' then
     local title = args[2] and ('Improve: ' .. args[2]) or 'Improve'
-    local client = M.get_client(bufnr)
-    local encoding = client and client.offset_encoding or 'utf-16'
-    M.improve({
-      bufnr = bufnr,
-      title = title,
-      range = M.command_range(bufnr, opts.range, opts.line1, opts.line2, encoding),
-    })
+    local ranges = {}
+    for _, encoding in ipairs({ 'utf-8', 'utf-16', 'utf-32' }) do
+      ranges[encoding] = M.command_range(bufnr, opts.range, opts.line1, opts.line2, encoding)
+    end
+    M.improve({ bufnr = bufnr, title = title, ranges = ranges })
   elseif sub == 'style' then
     M.pick_style('writingStyle', bufnr)
   elseif sub == 'tone' then
