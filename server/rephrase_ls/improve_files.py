@@ -1,8 +1,10 @@
 """``rephrase-ls improve FILE...``: the editor's pipeline on files, for the terminal, CI and hooks.
 
 Prints a unified diff by default, writes the files with ``--write``, and with ``--check`` exits 1
-when improvements exist. Settings come from the nearest ``.rephrase.toml`` and the environment,
-as in the editor; with no API key the embedded offline service answers.
+when improvements exist. Settings come from the user config file, the nearest ``.rephrase.toml``
+(prose settings only, unless the user trusts the folder), the environment and the flags, as in the
+editor (:func:`rephrase_ls.user_config.compose`); with no API key the embedded offline service
+answers.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rephrase_ls import project_file
+from rephrase_ls import project_file, user_config
 from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES, Settings, merge
 
 if TYPE_CHECKING:
@@ -41,7 +43,25 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
     out.add_argument("--write", action="store_true", help="write the improved files")
     out.add_argument("--check", action="store_true", help="exit 1 when improvements exist")
+    parser.add_argument(
+        "--server-url",
+        metavar="URL",
+        type=_server_url,
+        help="address of the rephrase service (overrides REPHRASE_SERVER_URL and the user "
+        "config file; https, or http to localhost or a loopback address)",
+    )
     return parser
+
+
+def _server_url(value: str) -> str:
+    """``--server-url``: an address the key may be sent to, else argparse reports why not."""
+    from rephrase_ls.service.config import validate_base_url
+    from rephrase_ls.service.errors import InsecureURL
+
+    try:
+        return validate_base_url(value)
+    except InsecureURL as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -58,14 +78,23 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _settings_for(path: Path, language: str | None) -> tuple[Settings, list[str]]:
+def _settings_for(
+    path: Path, language: str | None, server_url: str | None = None
+) -> tuple[Settings, list[str]]:
     root = project_file.find_root(path.resolve())
     parsed = project_file.read(root)
-    warnings: list[str] = [parsed.error] if parsed.error else []
-    settings, more = merge(Settings(), parsed.values, str(parsed.path), allow_secrets=False)
-    warnings.extend(str(w) for w in more)
+    user = user_config.read()
+    settings, found = user_config.compose(
+        user=user, folder=root, project=parsed.values, project_source=str(parsed.path)
+    )
+    warnings = [str(w) for w in found]
+    if parsed.error:
+        warnings.append(parsed.error)
     if language:
         settings, more = merge(settings, {"language": language}, "--language")
+        warnings.extend(str(w) for w in more)
+    if server_url:
+        settings, more = merge(settings, {"serverUrl": server_url}, "--server-url")
         warnings.extend(str(w) for w in more)
     return settings, warnings
 
@@ -104,6 +133,7 @@ async def _run(args: argparse.Namespace) -> int:
     cache = ImprovementCache()
     changed = 0
     failed = 0
+    shown: set[str] = set()
     try:
         for path in args.files:
             try:
@@ -113,9 +143,11 @@ async def _run(args: argparse.Namespace) -> int:
                 print(f"rephrase-ls: {path}: cannot read: {exc}", file=sys.stderr)
                 failed += 1
                 continue
-            settings, warnings = _settings_for(path, args.language)
+            settings, warnings = _settings_for(path, args.language, args.server_url)
             for warning in warnings:
-                print(warning, file=sys.stderr)
+                if warning not in shown:  # once, not once per file of the same project
+                    shown.add(warning)
+                    print(warning, file=sys.stderr)
             try:
                 backend = backends.get(settings)
             except ServiceError as exc:

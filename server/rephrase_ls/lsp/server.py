@@ -64,6 +64,8 @@ class RephraseServer(LanguageServer):
         super().__init__("rephrase-ls", __version__, protocol_cls=RephraseProtocol)
         self.user_agent_suffix: str | None = None
         """Added to the service client's User-Agent (from the client's ``clientInfo``)."""
+        self.offline = False
+        """Started with ``--offline``: no key is read; the embedded offline service answers."""
         self.settings = SettingsManager(self)
         self.documents: dict[str, DocumentState] = {}
         self.service_detected: dict[str, str] = {}
@@ -76,7 +78,7 @@ class RephraseServer(LanguageServer):
         """One service backend per configuration (created on first use, after ``initialize``)."""
         from rephrase_ls.backend import Backends
 
-        return Backends(self.user_agent_suffix)
+        return Backends(self.user_agent_suffix, offline=self.offline)
 
     @functools.cached_property
     def cache(self) -> ImprovementCache:
@@ -261,7 +263,13 @@ class RephraseServer(LanguageServer):
                 f"backend:{exc.message}", f"rephrase: {exc.message}", types.MessageType.Error
             )
             return
-        if backend.embedded:
+        if backend.embedded and self.offline:
+            self.say_once(
+                "embedded",
+                "rephrase-ls: started with --offline (in VS Code: a workspace you have not "
+                "trusted): no API key is read and the embedded offline service answers.",
+            )
+        elif backend.embedded:
             self.say_once(
                 "embedded",
                 f"rephrase-ls: no API key found (environment variable {settings.api_key_env}); "
@@ -330,8 +338,8 @@ def create_server() -> RephraseServer:
     return server
 
 
-def run(tcp: str | None = None, log_level: str = "INFO") -> int:
-    """Start the server on stdio (or TCP for debugging)."""
+def run(tcp: str | None = None, log_level: str = "INFO", offline: bool = False) -> int:
+    """Start the server on stdio (or TCP for debugging); ``offline``: never use a key."""
     logging.basicConfig(
         level=getattr(logging, log_level.upper(), logging.INFO),
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
@@ -339,6 +347,7 @@ def run(tcp: str | None = None, log_level: str = "INFO") -> int:
     logging.getLogger("pygls").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     server = create_server()
+    server.offline = offline
     if tcp:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
