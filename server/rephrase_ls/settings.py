@@ -298,7 +298,9 @@ def merge(
             warnings.append(SettingWarning(source, camel, value, str(exc)))
     if refused:
         verb = "is" if len(refused) == 1 else "are"
-        warnings.append(f"rephrase: {source}: {', '.join(refused)} {verb} ignored: {refuse_connection}")
+        warnings.append(
+            f"rephrase: {source}: {', '.join(refused)} {verb} ignored: {refuse_connection}"
+        )
     if (
         "writing_style" in changes
         and "tone" in changes

@@ -98,7 +98,9 @@ def parse(path: Path, text: str | None) -> UserConfig:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return UserConfig(path, errors=(f"{path}: not valid TOML ({exc}); its settings are ignored",))
+        return UserConfig(
+            path, errors=(f"{path}: not valid TOML ({exc}); its settings are ignored",)
+        )
     errors: list[str] = []
     trusted: list[Path] = []
     raw_trusted = data.pop(TRUSTED_FOLDERS, [])

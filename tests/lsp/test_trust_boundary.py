@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import http.server
-
 import re
 import subprocess
 import sys
@@ -26,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsprotocol import types
 from pytest_lsp import ClientServerConfig
 
 from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
