@@ -151,6 +151,9 @@ function M.lsp_config()
     filetypes = config.filetypes,
     root_markers = config.root_markers,
     settings = server_settings(config),
+    -- The same settings as launch options: the server takes where text and the key go
+    -- (serverUrl, apiKeyEnv, ...) only from these, never from a folder's settings.
+    init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),
     handlers = { ['workspace/applyEdit'] = M.on_apply_edit },
@@ -234,6 +237,9 @@ function M.start(bufnr)
     cmd_env = config.cmd_env,
     root_dir = M.root_dir(bufnr, config.root_markers),
     settings = server_settings(config),
+    -- The same settings as launch options: the server takes where text and the key go
+    -- (serverUrl, apiKeyEnv, ...) only from these, never from a folder's settings.
+    init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),
     handlers = { ['workspace/applyEdit'] = M.on_apply_edit },
