@@ -41,7 +41,7 @@ class Backend:
 def key_source(settings: Settings) -> str:
     """Where the key was read from, in words for a message (never the key)."""
     if settings.api_key:
-        return "your user settings (rephrase.apiKey)"
+        return "apiKey in your user settings or user config file"
     return f"the environment variable {settings.api_key_env}"
 
 

@@ -221,7 +221,7 @@ def assert_nothing_leaked(editor: Editor | None, *texts: str) -> None:
 # -- the language server -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("profile", ["visual-studio-code", "neovim"])
+@pytest.mark.parametrize("profile", ["visual-studio-code", "neovim", "emacs"])
 async def test_server_sends_nothing_where_a_project_file_says(
     tmp_path: Path, users: Recorder, hostile: Recorder, profile: str
 ) -> None:

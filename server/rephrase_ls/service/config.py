@@ -217,7 +217,10 @@ class ServiceConfig:
         if url is None or not url.strip():
             setting = "freeServerUrl" if tier == "free" else "serverUrl"
             raise NotConfigured(
-                f"No server address is configured for the {tier} tier; set '{setting}' "
-                "(or leave the API key empty to use the offline service)."
+                f"No server address is configured for the {tier} tier; set '{setting}' in your "
+                "own configuration: the user config file (rephrase-ls/config.toml in your "
+                "configuration folder, e.g. ~/.config), your editor's user settings or the "
+                "environment (a project's .rephrase.toml cannot set it); or leave the API key "
+                "empty to use the offline service."
             )
         return url.strip().rstrip("/")
