@@ -153,6 +153,13 @@ async def _run(args: argparse.Namespace) -> int:
             except ServiceError as exc:
                 print(f"rephrase-ls: {exc.message}", file=sys.stderr)
                 return 2
+            if backend.embedded and args.server_url and "no key" not in shown:
+                shown.add("no key")
+                print(
+                    f"rephrase-ls: --server-url is not used: no API key in the environment "
+                    f"variable {settings.api_key_env}; the embedded offline service answers",
+                    file=sys.stderr,
+                )
             caps: Capabilities | None
             try:
                 caps = await backend.capabilities.get("write")

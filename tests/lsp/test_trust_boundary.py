@@ -412,6 +412,15 @@ def test_cli_plain_http_to_a_localhost_subdomain_is_refused(
     assert users.requests() == []
 
 
+def test_cli_server_url_without_a_key_says_so(tmp_path: Path, users: Recorder) -> None:
+    (tmp_path / "a.md").write_text("this is the the plan.\n", encoding="utf-8")
+    env = {k: v for k, v in environment(tmp_path / "c").items() if k != "REPHRASE_API_KEY"}
+    result = improve("a.md", "--server-url", users.url, cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "--server-url is not used: no API key" in result.stderr
+    assert users.requests() == []
+
+
 def test_the_user_config_file_is_found_without_xdg(tmp_path: Path, users: Recorder) -> None:
     """Without XDG_CONFIG_HOME, the file is ~/.config/rephrase-ls/config.toml."""
     home = tmp_path / "home"
