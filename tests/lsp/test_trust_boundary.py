@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types
 from pytest_lsp import ClientServerConfig
 
 from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
@@ -308,6 +309,61 @@ async def test_a_trusted_folder_may_set_the_connection(
         assert ignored_warnings(ed, ".rephrase.toml") == []
     assert users.requests()[0].headers["Authorization"] == f"Service-Auth-Key {KEY}"
     assert hostile.requests() == []
+
+
+async def test_trust_is_per_folder_in_a_multi_root_workspace(
+    tmp_path: Path, users: Recorder, hostile: Recorder
+) -> None:
+    mine, cloned = tmp_path / "mine", tmp_path / "cloned"
+    mine.mkdir()
+    (mine / ".rephrase.toml").write_text(f'serverUrl = "{users.url}"\n', encoding="utf-8")
+    hostile_project(cloned, hostile)
+    user_config(tmp_path / "config", f'trustedFolders = ["{mine}"]\n')
+    client = await ClientServerConfig(
+        server_command=SERVER, server_env=environment(tmp_path / "config")
+    ).start()
+    ed = Editor(client, tmp_path)
+    install_apply_edit(client, [ed])
+    params = initialize_params("visual-studio-code", mine)
+    params.workspace_folders = [
+        types.WorkspaceFolder(uri=folder.as_uri(), name=folder.name) for folder in (mine, cloned)
+    ]
+    await client.initialize_session(params)
+    try:
+        theirs = ed.open("cloned/a.md", "this is the the plan.\n")
+        ours = ed.open("mine/a.md", "this is the the plan.\n")
+        usage = await ed.command("rephrase.usage", ours)
+        assert usage["backend"] == users.url
+        with pytest.raises(Exception, match="serverUrl"):
+            await ed.command("rephrase.usage", theirs)  # the project's address is not used
+        assert len(ignored_warnings(ed, str(cloned / ".rephrase.toml"))) == 1
+        assert ignored_warnings(ed, str(mine / ".rephrase.toml")) == []
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+    assert hostile.requests() == []
+    assert all(seen.headers["Authorization"] == f"Service-Auth-Key {KEY}" for seen in users.seen)
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed"), [("localhost", True), ("127.0.0.1", True), ("foo.localhost", False)]
+)
+async def test_server_plain_http_only_to_loopback(
+    tmp_path: Path, users: Recorder, host: str, allowed: bool
+) -> None:
+    url = f"http://{host}:{users.port}"
+    user_config(tmp_path / "config", f'serverUrl = "{url}"\n')
+    async with lsp(tmp_path / "ws", environment(tmp_path / "config")) as ed:
+        uri = ed.open("a.md", "this is the the plan.\n")
+        if allowed:
+            usage = await ed.command("rephrase.usage", uri)
+            assert usage["backend"] == url
+        else:
+            with pytest.raises(Exception, match="serverUrl"):
+                await ed.command("rephrase.usage", uri)
+            warnings = [m.message for m in ed.client.messages if "plain http://" in m.message]
+            assert len(warnings) == 1 and "serverUrl" in warnings[0], warnings
+    assert bool(users.requests()) is allowed
 
 
 async def test_offline_flag_reads_no_key(tmp_path: Path, users: Recorder) -> None:
