@@ -263,8 +263,9 @@ class LspClient:
 
 
 def server_env(**extra: str) -> dict[str, str]:
-    """The server's environment: no ``REPHRASE_*`` variables unless given."""
+    """The server's environment: no ``REPHRASE_*`` variables unless given, no user config file."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    env["XDG_CONFIG_HOME"] = str(Path(__file__).resolve().parent / "no-user-config")
     env.update(extra)
     return env
 
@@ -447,13 +448,12 @@ def service_process(command: list[str]) -> Iterator[tuple[str, subprocess.Popen[
 
 
 @contextlib.contextmanager
-def workspace(server_url: str | None = None) -> Iterator[Path]:
-    """A temporary workspace folder, with ``.rephrase.toml`` naming ``server_url`` if given."""
+def workspace() -> Iterator[Path]:
+    """A temporary workspace folder (the service's address goes in the server's environment,
+    ``REPHRASE_SERVER_URL``: a project file cannot set it)."""
     with tempfile.TemporaryDirectory(prefix="rephrase-bench-") as tmp:
         root = Path(tmp) / "ws"
         root.mkdir()
-        if server_url is not None:
-            (root / ".rephrase.toml").write_text(f'serverUrl = "{server_url}"\n', encoding="utf-8")
         yield root
 
 

@@ -4,8 +4,8 @@
 Starts ``rephrase-ls offline-service --port 0 --latency 100 --preload --overlap-latency``
 (its processing inside its latency, as a real service's; engine workers, one per CPU, with
 every language loaded before it listens, as a warm service would be) and
-``rephrase-ls`` with ``REPHRASE_API_KEY`` set and ``serverUrl`` and ``maxConcurrency`` in the
-workspace's ``.rephrase.toml``, as a VS Code-like client. Opens a generated ~1 MB Markdown
+``rephrase-ls`` with ``REPHRASE_API_KEY`` and ``REPHRASE_SERVER_URL`` set and ``maxConcurrency``
+in the workspace's ``.rephrase.toml``, as a VS Code-like client. Opens a generated ~1 MB Markdown
 document, lists the actions (so the prose is extracted before the clock starts) and times
 ``codeAction/resolve`` of "Improve document": the requests, rebuilding every paragraph, the word
 edits and the JSON answer. The request count comes from the server's work-done progress
@@ -92,11 +92,10 @@ async def run(size: int, latency: float, concurrency: int, seed: int, backend: s
         if backend == "offline"
         else fake_service(latency)
     )
-    with service as (url, _process), workspace(url) as root:
-        (root / ".rephrase.toml").write_text(
-            f'serverUrl = "{url}"\nmaxConcurrency = {concurrency}\n', encoding="utf-8"
-        )
-        client = await LspClient.start(env=server_env(REPHRASE_API_KEY=KEY), cwd=root)
+    with service as (url, _process), workspace() as root:
+        (root / ".rephrase.toml").write_text(f"maxConcurrency = {concurrency}\n", encoding="utf-8")
+        env = server_env(REPHRASE_API_KEY=KEY, REPHRASE_SERVER_URL=url)
+        client = await LspClient.start(env=env, cwd=root)
         try:
             await client.initialize(root)
             warm_uri = (root / "warm.md").as_uri()

@@ -5,7 +5,7 @@ Two set-ups, each a fresh ``rephrase-ls`` on stdio as a VS Code-like client:
 
 * ``embedded`` (the default without a key): the offline service runs inside the server, so its
   engine's English word list and the language-detection profiles are in this process too;
-* ``service``: ``REPHRASE_API_KEY`` set and ``serverUrl`` pointing at the loopback offline
+* ``service``: ``REPHRASE_API_KEY`` set and ``REPHRASE_SERVER_URL`` pointing at the loopback offline
   service (``rephrase-ls offline-service``), so the server holds only its own state.
 
 For each: RSS after ``initialize``; after opening the document and listing actions at
@@ -92,8 +92,9 @@ async def run(positions: int, document: bool, modes: list[str]) -> int:
         with workspace() as root:
             await measure("embedded", server_env(), root, positions, document)
     if "service" in modes:
-        with offline_service() as (url, _process), workspace(url) as root:
-            await measure("service", server_env(REPHRASE_API_KEY=KEY), root, positions, document)
+        with offline_service() as (url, _process), workspace() as root:
+            env = server_env(REPHRASE_API_KEY=KEY, REPHRASE_SERVER_URL=url)
+            await measure("service", env, root, positions, document)
     print(load_average())
     return 0
 

@@ -4,7 +4,7 @@
 Starts ``rephrase-ls offline-service --port 0 --latency 200 --overlap-latency`` (one engine
 worker: a paragraph's engine work, a few ms, runs inside the latency, see
 docs/offline-service.md) and ``rephrase-ls``
-with ``REPHRASE_API_KEY`` set and ``serverUrl`` in the workspace's ``.rephrase.toml``, as a
+with ``REPHRASE_API_KEY`` and ``REPHRASE_SERVER_URL`` (the service) set, as a
 VS Code-like client (resolves ``edit`` lazily, versioned document changes). A generated Markdown
 document is opened; for ``--resolves`` different paragraphs (so the improvement cache never
 answers) the bench lists the actions at the paragraph and times ``codeAction/resolve`` of
@@ -87,13 +87,14 @@ async def run(resolves: int, warm_up: int, latency: float, seed: int) -> int:
     if len(lines) < 2 * (resolves + warm_up) + 1:
         raise RuntimeError("the document has too few paragraphs")
     service = offline_service("--latency", f"{latency:g}", "--workers", "1", "--overlap-latency")
-    with service as (url, _process), workspace(url) as root:
+    with service as (url, _process), workspace() as root:
         # Different paragraphs of the same shape (the server's own are kept for it).
         tail = lines[warm_up + resolves :] + lines[:warm_up]
         direct = await direct_round_trips(
             url, [paragraph_text(document.text, line) + " Again." for line in tail][: resolves + 1]
         )
-        client = await LspClient.start(env=server_env(REPHRASE_API_KEY=KEY), cwd=root)
+        env = server_env(REPHRASE_API_KEY=KEY, REPHRASE_SERVER_URL=url)
+        client = await LspClient.start(env=env, cwd=root)
         try:
             await client.initialize(root)
             uri = (root / "doc.md").as_uri()

@@ -41,7 +41,7 @@ class Backend:
 def key_source(settings: Settings) -> str:
     """Where the key was read from, in words for a message (never the key)."""
     if settings.api_key:
-        return "your user settings (rephrase.apiKey)"
+        return "apiKey in your user settings or user config file"
     return f"the environment variable {settings.api_key_env}"
 
 
@@ -76,16 +76,19 @@ def _identity(settings: Settings, key: str | None) -> tuple[object, ...]:
 class Backends:
     """One backend per distinct effective configuration."""
 
-    def __init__(self, user_agent_suffix: str | None = None) -> None:
+    def __init__(self, user_agent_suffix: str | None = None, *, offline: bool = False) -> None:
         self._backends: dict[tuple[object, ...], Backend] = {}
         self.user_agent_suffix = user_agent_suffix
+        self.offline = offline
+        """No key is read and the embedded offline service answers (``rephrase-ls --offline``,
+        which the VS Code extension uses in a workspace the writer has not trusted)."""
 
     def get(self, settings: Settings, environ: Mapping[str, str] | None = None) -> Backend:
         """The backend for these settings, created on first use (no I/O here).
 
         Raises :class:`~rephrase_ls.service.errors.NotConfigured` for a key that cannot be used.
         """
-        key = find_key(settings, environ)
+        key = None if self.offline else find_key(settings, environ)
         ident = _identity(settings, key)
         backend = self._backends.get(ident)
         if backend is None:

@@ -35,6 +35,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--log-level", default="INFO", help="log level for the server's own log")
     serve.add_argument(
+        "--offline",
+        action="store_true",
+        help="read no API key and use only the embedded offline service (an untrusted workspace)",
+    )
+    serve.add_argument(
         "--stdio",
         action="store_true",
         help="talk over stdin/stdout (the default; accepted because clients pass it)",
@@ -79,4 +84,4 @@ def main(argv: list[str] | None = None) -> int:
     log_level = getattr(args, "log_level", "INFO")
     from rephrase_ls.lsp.server import run
 
-    return run(tcp=tcp, log_level=log_level)
+    return run(tcp=tcp, log_level=log_level, offline=getattr(args, "offline", False))

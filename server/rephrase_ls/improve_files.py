@@ -1,8 +1,10 @@
 """``rephrase-ls improve FILE...``: the editor's pipeline on files, for the terminal, CI and hooks.
 
 Prints a unified diff by default, writes the files with ``--write``, and with ``--check`` exits 1
-when improvements exist. Settings come from the nearest ``.rephrase.toml`` and the environment,
-as in the editor; with no API key the embedded offline service answers.
+when improvements exist. Settings come from the user config file, the nearest ``.rephrase.toml``
+(prose settings only, unless the user trusts the folder), the environment and the flags, as in the
+editor (:func:`rephrase_ls.user_config.compose`); with no API key the embedded offline service
+answers.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rephrase_ls import project_file, safe_write
+from rephrase_ls import project_file, safe_write, user_config
 from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES, Settings, merge
 
 if TYPE_CHECKING:
@@ -96,6 +98,13 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
     out.add_argument("--write", action="store_true", help="write the improved files")
     out.add_argument("--check", action="store_true", help="exit 1 when improvements exist")
+    parser.add_argument(
+        "--server-url",
+        metavar="URL",
+        type=_server_url,
+        help="address of the rephrase service (overrides REPHRASE_SERVER_URL and the user "
+        "config file; https, or http to localhost or a loopback address)",
+    )
     return parser
 
 
@@ -105,14 +114,34 @@ def _write_area(path: Path) -> list[Path]:
     return [project_file.find_root(Path(os.path.abspath(path)))]
 
 
-def _settings_for(path: Path, language: str | None) -> tuple[Settings, list[str]]:
+def _server_url(value: str) -> str:
+    """``--server-url``: an address the key may be sent to, else argparse reports why not."""
+    from rephrase_ls.service.config import validate_base_url
+    from rephrase_ls.service.errors import InsecureURL
+
+    try:
+        return validate_base_url(value)
+    except InsecureURL as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _settings_for(
+    path: Path, language: str | None, server_url: str | None = None
+) -> tuple[Settings, list[str]]:
     root = project_file.find_root(path.resolve())
     parsed = project_file.read(root)
-    warnings: list[str] = [parsed.error] if parsed.error else []
-    settings, more = merge(Settings(), parsed.values, str(parsed.path), allow_secrets=False)
-    warnings.extend(str(w) for w in more)
+    user = user_config.read()
+    settings, found = user_config.compose(
+        user=user, folder=root, project=parsed.values, project_source=str(parsed.path)
+    )
+    warnings = [str(w) for w in found]
+    if parsed.error:
+        warnings.append(parsed.error)
     if language:
         settings, more = merge(settings, {"language": language}, "--language")
+        warnings.extend(str(w) for w in more)
+    if server_url:
+        settings, more = merge(settings, {"serverUrl": server_url}, "--server-url")
         warnings.extend(str(w) for w in more)
     return settings, warnings
 
@@ -153,6 +182,7 @@ async def _run(args: argparse.Namespace) -> int:
     failed = 0
     # what `--write -` prints: the text read, then the improved text once there is one
     pending_output: list[str | None] = [None]
+    shown: set[str] = set()
     try:
         for path in args.files:
             stdin = path == STDIN
@@ -178,14 +208,25 @@ async def _run(args: argparse.Namespace) -> int:
                 # the result goes to standard output, whatever happens below: a filter
                 # (an editor's, a pipe's) never loses its text
                 pending_output[0] = text
-            settings, warnings = _settings_for(Path.cwd() if stdin else path, args.language)
+            settings, warnings = _settings_for(
+                Path.cwd() if stdin else path, args.language, args.server_url
+            )
             for warning in warnings:
-                print(warning, file=sys.stderr)
+                if warning not in shown:  # once, not once per file of the same project
+                    shown.add(warning)
+                    print(warning, file=sys.stderr)
             try:
                 backend = backends.get(settings)
             except ServiceError as exc:
                 print(f"rephrase-ls: {exc.message}", file=sys.stderr)
                 return 2
+            if backend.embedded and args.server_url and "no key" not in shown:
+                shown.add("no key")
+                print(
+                    f"rephrase-ls: --server-url is not used: no API key in the environment "
+                    f"variable {settings.api_key_env}; the embedded offline service answers",
+                    file=sys.stderr,
+                )
             caps: Capabilities | None
             try:
                 caps = await backend.capabilities.get("write")

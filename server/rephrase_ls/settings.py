@@ -1,8 +1,9 @@
 """Typed settings with defaults, parsed leniently: a bad value is reported and the default used.
 
-The same keys come from editor settings (section ``rephrase``, camelCase), from initialization
-options, and from the project file ``.rephrase.toml``. Precedence, lowest first: defaults < editor
-settings < project file < in-document override (for the language only).
+The same keys come from the user config file, editor settings (section ``rephrase``, camelCase),
+initialization options, the project file ``.rephrase.toml`` and the environment; which source may
+set which key, and in what order they are laid over each other, is decided by
+:func:`rephrase_ls.user_config.compose`. Here: the keys, their parsing, and :func:`merge`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ TIERS = ("auto", "paid", "free")
 
 #: Keys that may only come from user-level editor settings, never from a project file.
 SECRET_KEYS = frozenset({"apiKey"})
+
+#: Keys that decide where text and the API key are sent, and which key: only the user's own
+#: configuration may set them (see :mod:`rephrase_ls.user_config`), never a project file or a
+#: workspace folder's settings unless the user trusts that folder.
+CONNECTION_KEYS = frozenset({"serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"})
+CONNECTION_KEYS |= SECRET_KEYS
 
 
 @dataclass(frozen=True)
@@ -244,12 +251,20 @@ class SettingWarning:
 
 
 def merge(
-    base: Settings, raw: Mapping[str, Any] | None, source: str, *, allow_secrets: bool = True
+    base: Settings,
+    raw: Mapping[str, Any] | None,
+    source: str,
+    *,
+    allow_secrets: bool = True,
+    refuse_connection: str | None = None,
 ) -> tuple[Settings, list[SettingWarning | str]]:
     """Lay the values of ``raw`` over ``base``; return the result and warnings for bad values.
 
     Unknown keys are ignored (editors send their own keys in the same section); ``None`` means
-    "not set" so the lower layer's value stays.
+    "not set" so the lower layer's value stays. With ``refuse_connection`` (the advice to give),
+    the :data:`CONNECTION_KEYS` in ``raw`` are ignored, all named in one warning; a value equal to
+    the one ``base`` already has is the user's own setting seen again (an editor answers for a
+    folder with the user's values too) and is passed over silently.
     """
     warnings: list[SettingWarning | str] = []
     if not raw:
@@ -257,6 +272,7 @@ def merge(
     if not isinstance(raw, Mapping):
         return base, [f"rephrase: {source}: settings must be an object, got {type(raw).__name__}"]
     changes: dict[str, Any] = {}
+    refused: list[str] = []
     for key, value in raw.items():
         name = KEYS.get(key) or (key if key in _PARSERS else None)
         if name is None or value is None:
@@ -268,10 +284,23 @@ def merge(
                 "committed; put it in the environment variable or your user settings instead"
             )
             continue
+        if refuse_connection is not None and camel in CONNECTION_KEYS:
+            try:
+                same = _PARSERS[name](value) == getattr(base, name)
+            except _Bad:
+                same = False
+            if not same:
+                refused.append(camel)
+            continue
         try:
             changes[name] = _PARSERS[name](value)
         except _Bad as exc:
             warnings.append(SettingWarning(source, camel, value, str(exc)))
+    if refused:
+        verb = "is" if len(refused) == 1 else "are"
+        warnings.append(
+            f"rephrase: {source}: {', '.join(refused)} {verb} ignored: {refuse_connection}"
+        )
     if (
         "writing_style" in changes
         and "tone" in changes

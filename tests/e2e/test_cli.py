@@ -15,6 +15,8 @@ def run(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    # No user config file unless a test writes one (the developer's own must not take part).
+    base["XDG_CONFIG_HOME"] = str(ROOT / "tests" / "data" / "no-user-config")
     base.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "rephrase_ls", *args],
@@ -102,14 +104,13 @@ def test_service_error_leaves_the_file_alone(tmp_path: Path) -> None:
         assert service.stdout is not None
         url = re.search(r"(http://\S+)", service.stdout.readline())
         assert url
-        (tmp_path / ".rephrase.toml").write_text(
-            f'serverUrl = "{url.group(1)}"\n', encoding="utf-8"
-        )
+        config = tmp_path / "config" / "rephrase-ls"  # the user config file names the service
+        config.mkdir(parents=True)
+        (config / "config.toml").write_text(f'serverUrl = "{url.group(1)}"\n', encoding="utf-8")
         doc = tmp_path / "a.md"
         doc.write_text("this is the the plan.\n", encoding="utf-8")
-        result = run(
-            "improve", "--write", str(doc), cwd=tmp_path, env={"REPHRASE_API_KEY": "k-secret"}
-        )
+        env = {"REPHRASE_API_KEY": "k-secret", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+        result = run("improve", "--write", str(doc), cwd=tmp_path, env=env)
         assert result.returncode == 2
         assert "quota" in result.stderr.lower()
         assert "was not changed" in result.stderr

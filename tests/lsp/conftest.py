@@ -24,8 +24,10 @@ SERVER = [sys.executable, "-m", "rephrase_ls"]
 
 
 def server_env(**extra: str) -> dict[str, str]:
-    """The server's environment: no API key unless given, a private HOME."""
+    """The server's environment: no API key unless given, and no user config file (a folder
+    that holds none) unless ``XDG_CONFIG_HOME`` is given."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    env["XDG_CONFIG_HOME"] = str(Path(__file__).resolve().parents[1] / "data" / "no-user-config")
     env.update(extra)
     return env
 

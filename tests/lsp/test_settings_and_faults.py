@@ -68,10 +68,18 @@ async def keyed_session(
     """A VS Code-like editor whose server has a key and talks to the loopback service."""
     root = tmp_path / "ws"
     root.mkdir()
-    lsp_client.set_configuration({"rephrase": {"serverUrl": service.url, "timeout": 2}})
+    # The address is a user-level setting: the launch configuration (initializationOptions, as
+    # the VS Code extension sends it), not a folder's workspace/configuration answer.
+    lsp_client.set_configuration({"rephrase": {"timeout": 2}})
     ed = Editor(lsp_client, root)
     install_apply_edit(lsp_client, [ed])
-    await lsp_client.initialize_session(initialize_params("visual-studio-code", root))
+    await lsp_client.initialize_session(
+        initialize_params(
+            "visual-studio-code",
+            root,
+            initialization_options={"rephrase": {"serverUrl": service.url}},
+        )
+    )
     ed.profile = "visual-studio-code"  # type: ignore[attr-defined]
     lsp_client.editor = ed  # type: ignore[attr-defined]
     yield

@@ -23,7 +23,7 @@ import {
 import { INSTALL_HINT, resolveServerCommand, serverEnvironment } from './launch';
 import { ServerApi } from './protocol';
 import { promptApiKey, SECRET_KEY } from './secrets';
-import { configurationMiddleware, SECTION } from './settings';
+import { configurationMiddleware, CONNECTION_SETTING_KEYS, connectionSettings, SECTION } from './settings';
 import { StatusController } from './status';
 
 export const DEFAULT_DOCUMENT_LANGUAGES = [
@@ -35,8 +35,8 @@ export const DEFAULT_DOCUMENT_LANGUAGES = [
   'tex',
 ];
 
-/** Settings whose change needs a new server process. */
-const RESTART_SETTINGS = ['server', 'apiKeyEnv', 'documentLanguages'];
+/** Settings whose change needs a new server process (connection settings are launch options). */
+const RESTART_SETTINGS = ['server', ...CONNECTION_SETTING_KEYS, 'documentLanguages'];
 
 function documentLanguages(): string[] {
   const configured = vscode.workspace.getConfiguration(SECTION).get<unknown>('documentLanguages');
@@ -86,12 +86,21 @@ class ServerManager implements vscode.Disposable {
       this.fail(errorMessage(error));
       return false;
     }
-    const apiKey = await this.context.secrets.get(SECRET_KEY);
+    // An untrusted workspace: no key is handed over and the server reads none (`--offline`).
+    const trusted = vscode.workspace.isTrusted;
+    if (!trusted) {
+      command = { ...command, args: [...command.args, '--offline'] };
+    }
+    const apiKey = trusted ? await this.context.secrets.get(SECRET_KEY) : undefined;
     const keyVariable = config.get<string | null>('apiKeyEnv');
     const env = serverEnvironment(process.env, apiKey, keyVariable);
     this.output.info(
       `Starting ${command.command} ${command.args.join(' ')}`.trim() +
-        (apiKey ? ' (API key from secret storage passed in the environment)' : ' (no API key stored)'),
+        (!trusted
+          ? ' (untrusted workspace: offline, no API key)'
+          : apiKey
+            ? ' (API key from secret storage passed in the environment)'
+            : ' (no API key stored)'),
     );
     this.languages = documentLanguages();
     // No `transport`: with TransportKind.stdio the library appends `--stdio`, which rephrase-ls
@@ -110,6 +119,8 @@ class ServerManager implements vscode.Disposable {
       outputChannel: this.output,
       traceOutputChannel: this.output,
       middleware: { workspace: { configuration: configurationMiddleware() } },
+      // Where text and the key go: user settings only, once per launch (see settings.ts).
+      initializationOptions: { [SECTION]: trusted ? connectionSettings(config) : {} },
       initializationFailedHandler: (error) => {
         this.output.error(`Initialisation failed: ${errorMessage(error)}`);
         return false;
@@ -281,6 +292,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       } else {
         servers.notifyConfigurationChanged();
       }
+      await status.refresh();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      output.info('The workspace is trusted now: restarting the server with the API key.');
+      await servers.restart();
       await status.refresh();
     }),
     context.secrets.onDidChange(async (event) => {

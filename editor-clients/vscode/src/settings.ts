@@ -29,6 +29,24 @@ export const SERVER_SETTING_KEYS = [
 
 export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
 
+/**
+ * Server settings that decide where text and the API key go. They are user-level only: declared
+ * with `"scope": "machine"` (VS Code ignores them in workspace settings), sent once as the
+ * server's initialization options, and never in an answer to `workspace/configuration` (the
+ * server takes them from no folder's settings).
+ */
+export const CONNECTION_SETTING_KEYS = [
+  'serverUrl',
+  'freeServerUrl',
+  'tier',
+  'authScheme',
+  'apiKeyEnv',
+] as const satisfies readonly ServerSettingKey[];
+
+function isConnectionKey(key: string): boolean {
+  return (CONNECTION_SETTING_KEYS as readonly string[]).includes(key);
+}
+
 /** Settings only the extension reads; never sent to the server. */
 export const CLIENT_SETTING_KEYS = [
   'server.path',
@@ -61,13 +79,28 @@ export function stripNulls(value: unknown): unknown {
   return value;
 }
 
-/** The server's settings as set in the editor, without the ones left unset (null). */
+/** The server's per-folder settings as set in the editor, without the ones left unset (null). */
 export function serverSettings(config: ConfigurationReader): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of SERVER_SETTING_KEYS) {
+    if (isConnectionKey(key)) {
+      continue;
+    }
     const value = config.get<unknown>(key);
     if (value !== null && value !== undefined) {
       out[key] = stripNulls(value);
+    }
+  }
+  return out;
+}
+
+/** The connection settings from user settings, for the server's initialization options. */
+export function connectionSettings(config: ConfigurationReader): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of CONNECTION_SETTING_KEYS) {
+    const value = config.get<unknown>(key);
+    if (value !== null && value !== undefined) {
+      out[key] = value;
     }
   }
   return out;
@@ -81,7 +114,8 @@ export const DELEGATE: unique symbol = Symbol('delegate');
  *
  * `rephrase` gives the server settings object; `rephrase.<key>` one server setting (or null);
  * no section gives `{rephrase: {...}}` (never the user's whole configuration); any other section
- * is delegated. Client-only settings are never disclosed.
+ * is delegated. Client-only settings are never disclosed; connection settings go in the
+ * initialization options instead.
  */
 export function answerConfigurationItem(
   section: string | null | undefined,
@@ -95,7 +129,7 @@ export function answerConfigurationItem(
   }
   if (section.startsWith(SECTION + '.')) {
     const key = section.slice(SECTION.length + 1);
-    if (!(SERVER_SETTING_KEYS as readonly string[]).includes(key)) {
+    if (!(SERVER_SETTING_KEYS as readonly string[]).includes(key) || isConnectionKey(key)) {
       return null;
     }
     const value = read(SECTION).get<unknown>(key);

@@ -182,4 +182,39 @@ describe('the activated extension', function () {
       }
     }
   });
+
+  it('in an untrusted workspace runs the server offline without the key, until trust is granted', async () => {
+    const key = 'stored-secret-key-24680';
+    fake.setSettings('rephrase', '', { 'server.path': server, serverUrl: 'https://mine.example' });
+    const secrets = Object.assign(new fake.FakeSecretStorage(), { onDidChange: new host.EventEmitter().event });
+    secrets.values.set('rephrase.apiKey', key);
+    const context = { subscriptions: [] as { dispose(): unknown }[], secrets, extensionPath: dir };
+    host.workspaceTrust.trusted = false;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const extension = require(bundle) as {
+      activate(c: unknown): Promise<void>;
+      deactivate(): Promise<void>;
+    };
+    try {
+      await extension.activate(context);
+      await until('the server commands', () => host.registered.has('rephrase.usage'));
+      assert.ok(host.log.some((l) => l.includes('--offline') && l.includes('untrusted workspace')), host.log.join('\n'));
+      assert.ok(!host.log.some((l) => l.includes('API key from secret storage')), host.log.join('\n'));
+      const document = new host.FakeDocument(fake.Uri.file(path.join(dir, 'a.md')), 'markdown', 'Some text.\n');
+      host.documents.push(document);
+      host.events.open.fire(document);
+      fake.state.activeTextEditor = { document, selection: new fake.Selection(new fake.Position(0, 0), new fake.Position(0, 0)) };
+      await host.registered.get(COMMAND_IDS.showUsage)!();
+      await until('the offline usage message', () => fake.state.shown.some((m) => /offline/.test(m.message)));
+
+      host.workspaceTrust.trusted = true;
+      host.log.length = 0;
+      host.events.trust.fire();
+      await until('a restart with the key', () => host.log.some((l) => l.includes('API key from secret storage')));
+      assert.ok(!host.log.join('\n').includes(key));
+    } finally {
+      host.workspaceTrust.trusted = true;
+      await extension.deactivate();
+    }
+  });
 });

@@ -18,7 +18,7 @@ import {
 } from 'vscode-jsonrpc/node';
 
 import { findExecutable, resolveServerCommand, serverEnvironment } from '../src/launch';
-import { configurationMiddleware } from '../src/settings';
+import { configurationMiddleware, connectionSettings } from '../src/settings';
 import * as fake from './fake/vscode';
 
 interface Session {
@@ -94,6 +94,8 @@ describe('against the real server', function () {
       workspaceFolders: [{ uri: rootUri, name: 'test' }],
       capabilities: { workspace: { configuration: true, workspaceFolders: true } },
       clientInfo: { name: 'Visual Studio Code', version: '1.82.0' },
+      // As extension.ts does: the connection settings from user settings, once per launch.
+      initializationOptions: { rephrase: connectionSettings(fake.workspace.getConfiguration('rephrase')) },
     });
     await connection.sendNotification('initialized', {});
     const file = path.join(dir, 'doc.md');
@@ -144,5 +146,16 @@ describe('against the real server', function () {
     assert.ok(!/"backend":"offline/.test(text), `the key did not reach the server: ${text}`);
     assert.ok(!text.includes(key), 'the key appears in the answer');
     assert.ok(!session.stderr.join('').includes(key), 'the key appears in the server log');
+  });
+
+  it('gives the server the address from user settings as launch options', async () => {
+    fake.setSettings('rephrase', '', { serverUrl: 'http://127.0.0.1:9', tone: 'friendly' });
+    const { session, docUri } = await start('secret-test-key-5678');
+    const info = (await session.connection.sendRequest('workspace/executeCommand', {
+      command: 'rephrase.listStyles',
+      arguments: [docUri],
+    })) as { backend: string; current: { tone: string | null } };
+    assert.equal(info.backend, 'http://127.0.0.1:9');
+    assert.equal(info.current.tone, 'friendly');
   });
 });

@@ -7,6 +7,8 @@ import {
   answerConfigurationItem,
   CLIENT_SETTING_KEYS,
   configurationMiddleware,
+  CONNECTION_SETTING_KEYS,
+  connectionSettings,
   DELEGATE,
   SERVER_SETTING_KEYS,
   serverSettings,
@@ -87,11 +89,27 @@ describe('answering workspace/configuration', () => {
     assert.equal(result, error);
   });
 
-  it('reads every declared server setting', () => {
+  it('reads every declared server setting, the connection ones only for the launch', () => {
     const values: Record<string, unknown> = {};
     SERVER_SETTING_KEYS.forEach((key, i) => (values[key] = `v${i}`));
     fake.setSettings('rephrase', '', values);
-    assert.deepEqual(serverSettings(fake.workspace.getConfiguration('rephrase')), values);
+    const perFolder = { ...values };
+    const launch: Record<string, unknown> = {};
+    for (const key of CONNECTION_SETTING_KEYS) {
+      launch[key] = values[key];
+      delete perFolder[key];
+    }
+    assert.deepEqual(serverSettings(fake.workspace.getConfiguration('rephrase')), perFolder);
+    assert.deepEqual(connectionSettings(fake.workspace.getConfiguration('rephrase')), launch);
+  });
+
+  it('never answers a connection setting to workspace/configuration', () => {
+    fake.setSettings('rephrase', '', { serverUrl: 'https://mine.example', apiKeyEnv: 'K', tone: 'friendly' });
+    const read = (s: string) => fake.workspace.getConfiguration(s);
+    assert.deepEqual(answerConfigurationItem('rephrase', read), { tone: 'friendly' });
+    assert.equal(answerConfigurationItem('rephrase.serverUrl', read), null);
+    assert.equal(answerConfigurationItem('rephrase.apiKeyEnv', read), null);
+    assert.deepEqual(answerConfigurationItem(undefined, read), { rephrase: { tone: 'friendly' } });
   });
 });
 
@@ -122,7 +140,7 @@ describe('package.json contributions', () => {
     for (const key of ['language', 'englishVariant', 'portugueseVariant', 'writingStyle', 'tone', 'preferFallback', 'actions']) {
       assert.equal(properties[`rephrase.${key}`].scope, 'resource', key);
     }
-    for (const key of ['serverUrl', 'freeServerUrl', 'authScheme', 'apiKeyEnv', 'server.path', 'server.pythonPath', 'server.args']) {
+    for (const key of [...CONNECTION_SETTING_KEYS, 'server.path', 'server.pythonPath', 'server.args']) {
       assert.equal(properties[`rephrase.${key}`].scope, 'machine', key);
     }
   });

@@ -130,6 +130,8 @@ class RephraseServer(LanguageServer):
         super().__init__("rephrase-ls", __version__, protocol_cls=RephraseProtocol)
         self.user_agent_suffix: str | None = None
         """Added to the service client's User-Agent (from the client's ``clientInfo``)."""
+        self.offline = False
+        """Started with ``--offline``: no key is read; the embedded offline service answers."""
         self.settings = SettingsManager(self)
         self.documents: dict[str, DocumentState] = {}
         self.service_detected: dict[str, str] = {}
@@ -145,7 +147,7 @@ class RephraseServer(LanguageServer):
         """One service backend per configuration (created on first use, after ``initialize``)."""
         from rephrase_ls.backend import Backends
 
-        return Backends(self.user_agent_suffix)
+        return Backends(self.user_agent_suffix, offline=self.offline)
 
     @functools.cached_property
     def cache(self) -> ImprovementCache:
@@ -334,7 +336,13 @@ class RephraseServer(LanguageServer):
                 f"backend:{exc.message}", f"rephrase: {exc.message}", types.MessageType.Error
             )
             return
-        if backend.embedded:
+        if backend.embedded and self.offline:
+            self.say_once(
+                "embedded",
+                "rephrase-ls: started with --offline (in VS Code: a workspace you have not "
+                "trusted): no API key is read and the embedded offline service answers.",
+            )
+        elif backend.embedded:
             self.say_once(
                 "embedded",
                 f"rephrase-ls: no API key found (environment variable {settings.api_key_env}); "
@@ -409,8 +417,8 @@ def create_server() -> RephraseServer:
     return server
 
 
-def run(tcp: str | None = None, log_level: str = "INFO") -> int:
-    """Start the server on stdio (or TCP for debugging).
+def run(tcp: str | None = None, log_level: str = "INFO", offline: bool = False) -> int:
+    """Start the server on stdio (or TCP for debugging); ``offline``: never use a key.
 
     Log records go to the editor as ``window/logMessage`` at their level (ClientLogHandler);
     stderr gets only what happens before the connection is up.
@@ -421,6 +429,7 @@ def run(tcp: str | None = None, log_level: str = "INFO") -> int:
     root.setLevel(getattr(logging, log_level.upper(), logging.INFO))
     logging.getLogger("pygls").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    server.offline = offline
     if tcp:
         host, _, port = tcp.rpartition(":")
         try:

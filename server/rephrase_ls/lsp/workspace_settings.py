@@ -1,4 +1,4 @@
-"""Settings per workspace folder: editor settings, initialization options and the project file.
+"""Settings per workspace folder: the user's own configuration, editor settings, project file.
 
 Editor settings come from ``workspace/configuration`` scoped to the document's URI (so each folder
 of a multi-root workspace gets its own), cached per folder until ``didChangeConfiguration``; for
@@ -6,6 +6,14 @@ clients without ``workspace/configuration``, from the initialization options (or
 pushed with ``didChangeConfiguration``). The project file ``.rephrase.toml`` at the folder's root
 is laid on top; it is read from the editor's buffer when open, else from disk, and is never
 allowed to carry the API key.
+
+Connection settings (where text and the key go) are taken only from user-level sources: the user
+config file, the initialization options (the client's launch configuration, the same for every
+folder) and the environment. Whatever a client answers to ``workspace/configuration`` may come
+from the folder (VS Code's folder settings, Emacs's ``.dir-locals.el``, Neovim's project-local
+configuration), so connection settings in those answers, in pushed settings and in the project
+file are ignored with one warning, unless the user config file trusts the folder. The layering
+is :func:`rephrase_ls.user_config.compose`.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from pygls.uris import from_fs_path, to_fs_path
 if TYPE_CHECKING:
     from rephrase_ls.lsp.server import RephraseServer
     from rephrase_ls.settings import Settings
+    from rephrase_ls.user_config import UserConfig
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +62,11 @@ class SettingsManager:
         self._warned: set[str] = set()
         #: Project file text read from disk, by (mtime, size), so a request reads no file.
         self._disk: dict[Path, tuple[tuple[int, int], str]] = {}
-        #: The last settings composed per project file, from the same editor values and text.
-        self._composed: dict[Path, tuple[dict[str, Any], str | None, Settings]] = {}
+        #: The last settings composed per project file, from the same editor values, project
+        #: text and user config.
+        self._composed: dict[Path, tuple[dict[str, Any], str | None, UserConfig, Settings]] = {}
+        #: The user config file as last read, with the (mtime, size) it was read at.
+        self._user: tuple[tuple[int, int] | None, UserConfig] | None = None
         #: The client's answer being awaited, per folder (one question at a time).
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: Folders whose answer took too long for ``settle``: it no longer waits for them.
@@ -120,6 +132,22 @@ class SettingsManager:
         except (OSError, UnicodeDecodeError) as exc:
             self.warn_once(f"{path}: cannot be read ({exc})")
             return None, None
+
+    def user_config(self) -> UserConfig:
+        """The user config file, read again when it changed on disk (one ``stat`` per call)."""
+        from rephrase_ls import user_config
+
+        path = user_config.config_path()
+        try:
+            stat = path.stat()
+            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            stamp = None
+        if self._user is not None and self._user[0] == stamp and self._user[1].path == path:
+            return self._user[1]
+        config = user_config.read()
+        self._user = (stamp, config)
+        return config
 
     def remember_written(self, path: Path, text: str) -> None:
         """The editor applied our change to the project file (perhaps not saved yet)."""
@@ -234,22 +262,29 @@ class SettingsManager:
             self._slow.add(folder)
 
     def _compose(self, uri: str, editor: dict[str, Any]) -> Settings:
-        from rephrase_ls import project_file
-        from rephrase_ls.settings import Settings, merge
+        from rephrase_ls import project_file, user_config
 
+        user = self.user_config()
         path = self.project_file_path(uri)
         text, _version = self.project_text(path)
         cached = self._composed.get(path)
-        if cached is not None and cached[0] is editor and cached[1] == text:
-            return cached[2]  # same inputs: same settings, warnings already shown
-        settings, warnings = merge(Settings(), editor, "editor settings")
+        if cached is not None and cached[0] is editor and cached[1] == text and cached[2] is user:
+            return cached[3]  # same inputs: same settings, warnings already shown
         parsed = project_file.parse(path, text)
+        settings, warnings = user_config.compose(
+            user=user,
+            folder=path.parent,
+            launch=user_config.launch_values(self.initialization_options),
+            editor=editor,
+            editor_source=f"editor settings for {path.parent}",
+            project=parsed.values,
+            project_source=str(path),
+        )
         if parsed.error:
             warnings.append(parsed.error)
-        settings, more = merge(settings, parsed.values, str(path), allow_secrets=False)
-        for warning in (*warnings, *more):
+        for warning in warnings:
             self.warn_once(str(warning))
-        self._composed[path] = (editor, text, settings)
+        self._composed[path] = (editor, text, user, settings)
         return settings
 
     async def for_uri(self, uri: str) -> Settings:

@@ -76,8 +76,13 @@ def api_key_from_env(
 
 
 def _is_loopback_host(host: str) -> bool:
+    """``localhost`` itself or a literal loopback address (``127.0.0.0/8``, ``::1``).
+
+    Names under ``.localhost`` are not accepted: whether they resolve to this machine depends on
+    the resolver, and plain http to a host that is not this machine would carry the key in clear.
+    """
     host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -89,7 +94,7 @@ def validate_base_url(url: str) -> str:
     """Check a base address and return it without a trailing slash.
 
     Raises :class:`InsecureURL` unless the address is ``https://`` or ``http://`` to a loopback
-    address (``localhost``, ``127.0.0.0/8``, ``::1``).
+    address (``localhost`` itself, ``127.0.0.0/8``, ``::1``; not ``*.localhost``).
     """
     if not isinstance(url, str) or not url.strip():
         raise InsecureURL("The server URL is empty; set it to an https:// address.")
@@ -212,7 +217,10 @@ class ServiceConfig:
         if url is None or not url.strip():
             setting = "freeServerUrl" if tier == "free" else "serverUrl"
             raise NotConfigured(
-                f"No server address is configured for the {tier} tier; set '{setting}' "
-                "(or leave the API key empty to use the offline service)."
+                f"No server address is configured for the {tier} tier; set '{setting}' in your "
+                "own configuration: the user config file (rephrase-ls/config.toml in your "
+                "configuration folder, e.g. ~/.config), your editor's user settings or the "
+                "environment (a project's .rephrase.toml cannot set it); or leave the API key "
+                "empty to use the offline service."
             )
         return url.strip().rstrip("/")

@@ -122,6 +122,8 @@ def test_validate_base_url_accepts(url: str) -> None:
         "http://api.example.com",
         "http://10.0.0.1",
         "http://localhost.evil.com",
+        "http://foo.localhost:8080",
+        "http://localhost.:8080",
         "ftp://example.com",
         "example.com",
         "",

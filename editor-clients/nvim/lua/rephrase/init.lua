@@ -250,7 +250,8 @@ function M.lsp_config()
     filetypes = config.filetypes,
     root_markers = config.root_markers,
     settings = server_settings(config),
-    -- Also as initializationOptions, for a client that answers no workspace/configuration.
+    -- The same settings as launch options: the server takes where text and the key go
+    -- (serverUrl, apiKeyEnv, ...) only from these, never from a folder's settings.
     init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),
@@ -339,6 +340,8 @@ function M.start(bufnr)
     cmd_env = config.cmd_env,
     root_dir = M.root_dir(bufnr, config.root_markers),
     settings = server_settings(config),
+    -- The same settings as launch options: the server takes where text and the key go
+    -- (serverUrl, apiKeyEnv, ...) only from these, never from a folder's settings.
     init_options = server_settings(config),
     on_attach = config.on_attach,
     capabilities = M.capabilities(config),

@@ -131,7 +131,11 @@ export const events = {
   folders: new EventEmitter<unknown>(),
   activeEditor: new EventEmitter<unknown>(),
   tabs: new EventEmitter<unknown>(),
+  trust: new EventEmitter<void>(),
 };
+
+/** `workspace.isTrusted` of the stand-in host (tests set it before activating). */
+export const workspaceTrust = { trusted: true };
 
 export const log: string[] = [];
 export const registered = new Map<string, (...args: any[]) => any>();
@@ -192,6 +196,10 @@ export function hostModule(): any {
       return documents;
     },
     workspaceFolders: undefined,
+    get isTrusted() {
+      return workspaceTrust.trusted;
+    },
+    onDidGrantWorkspaceTrust: event(events.trust),
     getConfiguration: fake.workspace.getConfiguration,
     applyEdit: fake.workspace.applyEdit,
     onDidOpenTextDocument: event(events.open),
