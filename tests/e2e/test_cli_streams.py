@@ -31,9 +31,9 @@ def run(
 
 
 @contextmanager
-def failing_service(tmp_path: Path) -> Iterator[None]:
-    """The offline service on loopback, answering every request with a quota error (456),
-    set as the project's service: any request sent shows in the output as "quota"."""
+def failing_service(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The offline service on loopback, answering every request with a quota error (456); yields
+    the environment that makes the CLI use it: any request sent shows in the output as "quota"."""
     service = subprocess.Popen(
         [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", "--fail", "456:99"],
         stdout=subprocess.PIPE,
@@ -44,10 +44,7 @@ def failing_service(tmp_path: Path) -> Iterator[None]:
         assert service.stdout is not None
         url = re.search(r"(http://\S+)", service.stdout.readline())
         assert url
-        (tmp_path / ".rephrase.toml").write_text(
-            f'serverUrl = "{url.group(1)}"\n', encoding="utf-8"
-        )
-        yield
+        yield {"REPHRASE_API_KEY": "k", "REPHRASE_SERVER_URL": url.group(1)}
     finally:
         service.terminate()
         service.wait(timeout=10)
@@ -101,10 +98,9 @@ def test_stdin_is_read_as_markdown_by_its_content(tmp_path: Path) -> None:
 
 
 def test_stdin_is_given_back_whole_when_the_service_fails(tmp_path: Path) -> None:
-    with failing_service(tmp_path):
+    with failing_service(tmp_path) as service:
         result = run(
-            "improve", "--write", "-", cwd=tmp_path, stdin="this is the the plan.\n",
-            env={"REPHRASE_API_KEY": "k"},
+            "improve", "--write", "-", cwd=tmp_path, stdin="this is the the plan.\n", env=service,
         )  # fmt: skip
     assert result.returncode == 2
     assert result.stdout == "this is the the plan.\n"
@@ -157,10 +153,9 @@ def test_an_unknown_style_names_the_prefer_forms(tmp_path: Path) -> None:
 def test_a_bad_variant_is_refused_before_anything_is_sent(tmp_path: Path) -> None:
     doc = tmp_path / "a.md"
     doc.write_text("this is the the plan.\n", encoding="utf-8")
-    with failing_service(tmp_path):
+    with failing_service(tmp_path) as service:
         bad = run(
-            "improve", "--convert", "en-XX", "--write", str(doc), cwd=tmp_path,
-            env={"REPHRASE_API_KEY": "k"},
+            "improve", "--convert", "en-XX", "--write", str(doc), cwd=tmp_path, env=service,
         )  # fmt: skip
         assert bad.returncode == 2
         assert "cannot convert to 'en-XX'" in bad.stderr and "en-GB" in bad.stderr

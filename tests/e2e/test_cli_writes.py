@@ -190,10 +190,8 @@ def slow_service() -> Iterator[tuple[str, int]]:
         service.wait(timeout=10)
 
 
-def _pointed_at(url: str, project: Path) -> dict[str, str]:
-    """Make the CLI use the service at ``url``: the project file's ``serverUrl`` and the key in
-    the environment (and the user-level ``REPHRASE_SERVER_URL`` for builds that read it)."""
-    (project / ".rephrase.toml").write_text(f'serverUrl = "{url}"\n', encoding="utf-8")
+def _pointed_at(url: str) -> dict[str, str]:
+    """Make the CLI use the service at ``url``: the address and the key in the environment."""
     return {"REPHRASE_API_KEY": "k-test", "REPHRASE_SERVER_URL": url}
 
 
@@ -203,7 +201,7 @@ def test_a_line_typed_while_the_service_is_slow_survives(
 ) -> None:
     url, port = slow_service
     env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
-    env.update(_pointed_at(url, project))
+    env.update(_pointed_at(url))
     doc = project / "notes.md"
     doc.write_text(ORIGINAL, encoding="utf-8")
     cli = subprocess.Popen(
@@ -232,7 +230,7 @@ def test_a_line_typed_while_the_service_is_slow_survives(
     assert "changed while rephrase-ls was working on it" in err
     assert "nothing was written" in err
     assert doc.read_text(encoding="utf-8") == ORIGINAL + "A line the user typed meanwhile.\n"
-    assert _listing(project) == {".git", ".rephrase.toml", "notes.md"}  # no temporary file left
+    assert _listing(project) == {".git", "notes.md"}  # no temporary file left
 
 
 def test_the_file_replaced_by_a_link_meanwhile_is_not_written_through(
@@ -243,7 +241,7 @@ def test_the_file_replaced_by_a_link_meanwhile_is_not_written_through(
         pytest.skip("needs Linux's /proc/net/tcp")
     url, port = slow_service
     env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
-    env.update(_pointed_at(url, project))
+    env.update(_pointed_at(url))
     doc = project / "notes.md"
     doc.write_text(ORIGINAL, encoding="utf-8")
     # Named like the document, so the link is read as Markdown should the CLI look at it again.
