@@ -40,7 +40,13 @@ class RephraseProtocol(LanguageServerProtocol):
     """Adds cancellation of command handlers, which pygls runs one step removed from the request."""
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
-        super()._handle_cancel_notification(msg_id)
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
+        else:
+            # Editors cancel requests they no longer need, often after the answer is sent (VS
+            # Code does for every code-action request when the cursor moves); pygls would log
+            # a warning for each.
+            log.debug("$/cancelRequest %s: the request is no longer running", msg_id)
         server = self._server
         if isinstance(server, RephraseServer):
             server.cancel_running(("request", msg_id))
@@ -261,12 +267,20 @@ class RephraseServer(LanguageServer):
                 f"backend:{exc.message}", f"rephrase: {exc.message}", types.MessageType.Error
             )
             return
-        if backend.embedded:
-            self.say_once(
-                "embedded",
+        if backend.embedded and "embedded" not in self._said_once:
+            self._said_once.add("embedded")
+            message = (
                 f"rephrase-ls: no API key found (environment variable {settings.api_key_env}); "
-                "using the embedded offline service. Set the key to use the rephrase service.",
+                "using the embedded offline service. Set the key to use the rephrase service."
             )
+            # Shown once per installation (a marker in the user's state folder), logged on
+            # every start.
+            from rephrase_ls.user_state import first_time
+
+            if first_time("offline-service"):
+                self.say(message)
+            else:
+                self.note(message, types.MessageType.Info)
         from rephrase_ls.service.errors import ServiceError
 
         try:
