@@ -26,6 +26,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -165,7 +166,7 @@ class Installation:
         user.mkdir(parents=True, exist_ok=True)
         (user / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
-    def run(self, scenario: str, artifacts: Path) -> dict[str, object]:
+    def run(self, scenario: str, artifacts: Path) -> dict[str, Any]:
         """Starts code-server, runs the driver's scenario, stops code-server; the observations."""
         port = _free_port()
         config = self.base / "code-server.yaml"
