@@ -46,6 +46,20 @@ fi
 
 # -- code-server.
 if [ ! -x "$CODE_SERVER_DIR/node_modules/.bin/code-server" ]; then
+    node_major=$(node -p 'process.versions.node.split(".")[0]')
+    if [ "$node_major" != 20 ]; then
+        say "code-server $CODE_SERVER_VERSION needs Node 20 (its install refuses others); this is Node $(node --version)"
+        exit 1
+    fi
+    # Build native modules against the installed Node's headers when they are there (else
+    # node-gyp downloads them).
+    build_env=(npm_config_yes=true npm_config_unsafe_perm=true)
+    [ -e /usr/include/node/node.h ] && build_env+=(npm_config_nodedir=/usr)
+    case $(uname -m) in
+        x86_64) rg_target=x86_64-unknown-linux-musl ;;
+        aarch64) rg_target=aarch64-unknown-linux-musl ;;
+        *) say "no ripgrep stand-in for $(uname -m)"; exit 1 ;;
+    esac
     say "npm install code-server@$CODE_SERVER_VERSION (compiles native modules: a minute or two)"
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
@@ -54,7 +68,7 @@ if [ ! -x "$CODE_SERVER_DIR/node_modules/.bin/code-server" ]; then
     rg_cache=$work/vscode-ripgrep-cache-$VSCODE_RIPGREP_VERSION
     mkdir -p "$rg_cache/rg"
     cp "$(command -v rg)" "$rg_cache/rg/rg"
-    tar -C "$rg_cache/rg" -czf "$rg_cache/ripgrep-$RIPGREP_RELEASE-x86_64-unknown-linux-musl.tar.gz" rg
+    tar -C "$rg_cache/rg" -czf "$rg_cache/ripgrep-$RIPGREP_RELEASE-$rg_target.tar.gz" rg
     rm -rf "$CODE_SERVER_DIR.partial"
     mkdir -p "$CODE_SERVER_DIR.partial"
     # npm_config_yes: node-pty's install runs `npx node-gyp`, which otherwise stops to ask.
@@ -63,7 +77,7 @@ if [ ! -x "$CODE_SERVER_DIR/node_modules/.bin/code-server" ]; then
     (
         cd "$CODE_SERVER_DIR.partial"
         printf '{"private": true}\n' >package.json
-        TMPDIR=$work npm_config_yes=true npm_config_nodedir=/usr npm_config_unsafe_perm=true \
+        env TMPDIR="$work" "${build_env[@]}" \
             npm install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" \
             >"$work/npm.log" 2>&1
     ) || { tail -n 40 "$work/npm.log" >&2; say "code-server install failed"; exit 1; }

@@ -308,19 +308,6 @@ async function first() {
   step('the no-API-key notice');
   result.notice = await notification('no API key found', 'the no-API-key notice');
 
-  step('the cursor runs over the paragraphs');
-  // VS Code asks for code actions at each cursor position (for the light bulb) and cancels
-  // the requests it no longer needs: the server must take those cancels quietly.
-  await goToLine(1);
-  for (const pause of [20, 120, 300]) {
-    for (const key of ['ArrowDown', 'ArrowUp']) {
-      for (let n = 0; n < 8; n++) {
-        await page.keyboard.press(key);
-        await sleep(pause);
-      }
-    }
-  }
-
   step('Ctrl+. Improve');
   result.improve = await quickFix(3, 'Improve', 'code-actions.png');
 
