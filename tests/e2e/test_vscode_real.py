@@ -158,6 +158,7 @@ class Installation:
             "chat.commandCenter.enabled": False,
             "[markdown]": {"editor.wordWrap": "off"},
             "editor.minimap.enabled": False,
+            "editor.cursorBlinking": "solid",
             # The LSP messages in the Rephrase output, to see the cancels when a check fails.
             "rephrase.trace.server": "messages",
             **extra,
