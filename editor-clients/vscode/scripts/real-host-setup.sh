@@ -41,7 +41,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     say "apt-get install ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+    # (With recommends: they bring the fonts Chromium renders VS Code with.)
+    apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
 # -- code-server.
