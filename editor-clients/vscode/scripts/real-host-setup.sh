@@ -40,7 +40,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     fi
     say "apt-get install ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
+    apt-get update -qq >&2
     # (With recommends: they bring the fonts Chromium renders VS Code with.)
     apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
