@@ -94,8 +94,14 @@ def _env(home: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def vsix(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The extension packaged from the sources (node_modules from the lockfile when absent)."""
+def host() -> tuple[Path, Path]:
+    return _host()
+
+
+@pytest.fixture(scope="module")
+def vsix(host: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The extension packaged from the sources (node_modules from the lockfile when absent);
+    only once the host is known to be there."""
     npm = shutil.which("npm")
     if npm is None:
         _missing("npm is not installed")
@@ -241,8 +247,10 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture
-def installation(tmp_path: Path, vsix: Path) -> Iterator[Installation]:
-    code_server, playwright = _host()
+def installation(
+    tmp_path: Path, host: tuple[Path, Path], vsix: Path
+) -> Iterator[Installation]:
+    code_server, playwright = host
     yield Installation(tmp_path, code_server, playwright, vsix)
 
 
