@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import subprocess
 import sys
@@ -387,7 +388,8 @@ async def test_multi_root_folders_get_their_own_settings(tmp_path: Path) -> None
 
 
 async def test_embedded_default_is_announced_once(tmp_path: Path) -> None:
-    client, ed = await _start(tmp_path)
+    state = tmp_path / "state"
+    client, ed = await _start(tmp_path, env={"XDG_STATE_HOME": str(state)})
     try:
         for name in ("a.md", "b.md", "c.md"):
             ed.open(name, "Some English text that is long enough to be detected.\n")
@@ -400,6 +402,40 @@ async def test_embedded_default_is_announced_once(tmp_path: Path) -> None:
     finally:
         await client.shutdown_session()
         await client.stop()
+    assert (state / "rephrase-ls" / "notice-offline-service").is_file()
+
+    # The next start of the same installation only logs it.
+    client, ed = await _start(tmp_path, env={"XDG_STATE_HOME": str(state)})
+    try:
+        ed.open("a.md", "Some English text that is long enough to be detected.\n")
+        await wait_for(lambda: any("embedded offline" in m.message for m in client.log_messages))
+        await asyncio.sleep(0.5)
+        assert not [m for m in client.messages if "embedded offline" in m.message]
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+    # Another user (another state folder) sees it again.
+    client, ed = await _start(tmp_path, env={"XDG_STATE_HOME": str(tmp_path / "other")})
+    try:
+        ed.open("a.md", "Some English text that is long enough to be detected.\n")
+        await wait_for(lambda: any("embedded offline" in m.message for m in client.messages))
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+async def test_cancel_for_an_answered_request_is_not_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Editors cancel code-action requests after they were answered: nothing to warn about."""
+    from rephrase_ls.lsp.server import create_server
+
+    server = create_server()
+    with caplog.at_level(logging.DEBUG):
+        server.protocol._handle_notification(types.CANCEL_REQUEST, types.CancelParams(id=42))
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    assert "no longer running" in caplog.text
 
 
 @pytest.mark.parametrize("knobs", [["--latency", "1800"]], indirect=True)

@@ -106,7 +106,13 @@ class RephraseProtocol(LanguageServerProtocol):
     """Adds cancellation of command handlers, which pygls runs one step removed from the request."""
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
-        super()._handle_cancel_notification(msg_id)
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
+        else:
+            # Editors cancel requests they no longer need, often after the answer is sent (VS
+            # Code does for every code-action request when the cursor moves); pygls would log
+            # a warning for each.
+            log.debug("$/cancelRequest %s: the request is no longer running", msg_id)
         server = self._server
         if isinstance(server, RephraseServer):
             server.cancel_running(("request", msg_id))
@@ -336,18 +342,29 @@ class RephraseServer(LanguageServer):
                 f"backend:{exc.message}", f"rephrase: {exc.message}", types.MessageType.Error
             )
             return
-        if backend.embedded and self.offline:
-            self.say_once(
-                "embedded",
-                "rephrase-ls: started with --offline (in VS Code: a workspace you have not "
-                "trusted): no API key is read and the embedded offline service answers.",
-            )
-        elif backend.embedded:
-            self.say_once(
-                "embedded",
-                f"rephrase-ls: no API key found (environment variable {settings.api_key_env}); "
-                "using the embedded offline service. Set the key to use the rephrase service.",
-            )
+        if backend.embedded and "embedded" not in self._said_once:
+            self._said_once.add("embedded")
+            if self.offline:
+                marker = "offline-workspace"
+                message = (
+                    "rephrase-ls: started with --offline (in VS Code: a workspace you have not "
+                    "trusted): no API key is read and the embedded offline service answers."
+                )
+            else:
+                marker = "offline-service"
+                message = (
+                    "rephrase-ls: no API key found (environment variable "
+                    f"{settings.api_key_env}); using the embedded offline service. Set the key "
+                    "to use the rephrase service."
+                )
+            # Shown once per installation (a marker in the user's state folder), logged on
+            # every start.
+            from rephrase_ls.user_state import first_time
+
+            if first_time(marker):
+                self.say(message)
+            else:
+                self.note(message, types.MessageType.Info)
         from rephrase_ls.service.errors import ServiceError
 
         try:

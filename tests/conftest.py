@@ -1,0 +1,34 @@
+"""Settings for the whole test suite."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+_SAVED_STATE_HOME = "_rephrase_saved_xdg_state_home"
+_TEMP_STATE_HOME = "_rephrase_temp_xdg_state_home"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Servers started by the tests keep their once-per-user notices (``user_state``) in a
+    temporary folder, not in the user's own ``~/.local/state``. Set before the test modules are
+    imported, since some build the servers' environment at import. Tests that need their own
+    folder set ``XDG_STATE_HOME`` themselves."""
+    setattr(config, _SAVED_STATE_HOME, os.environ.get("XDG_STATE_HOME"))
+    folder = tempfile.mkdtemp(prefix="rephrase-ls-test-state-")
+    setattr(config, _TEMP_STATE_HOME, folder)
+    os.environ["XDG_STATE_HOME"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = getattr(config, _TEMP_STATE_HOME, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+    saved = getattr(config, _SAVED_STATE_HOME, None)
+    if saved is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = saved

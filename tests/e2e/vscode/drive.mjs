@@ -1,0 +1,437 @@
+// Drives the Rephrase extension in a real VS Code (code-server in headless Chromium) the way a
+// writer does: keyboard shortcuts, the code-action menu, the command palette, pickers.
+//
+// Run by tests/e2e/test_vscode_real.py, which starts code-server and reads what this script
+// observed from the JSON file it writes; the assertions are there. Input, from the environment:
+//   REPHRASE_PLAYWRIGHT  the playwright-core package folder
+//   REPHRASE_URL         code-server's address, with ?folder=<workspace>
+//   REPHRASE_SCENARIO    "first" (every user path) or "second" (a later start of the same
+//                        installation: settings and the absence of the notice)
+//   REPHRASE_FILE        the file to open (name inside the workspace)
+//   REPHRASE_ARTIFACTS   folder for the result (result.json), screenshots and the page's log
+// Every wait is bounded; on a failure the script saves failure.png there and exits 1.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.REPHRASE_PLAYWRIGHT);
+
+const URL = process.env.REPHRASE_URL;
+const SCENARIO = process.env.REPHRASE_SCENARIO;
+const FILE = process.env.REPHRASE_FILE;
+const OUT = process.env.REPHRASE_ARTIFACTS;
+const STEP_TIMEOUT = 60_000;
+
+const result = { scenario: SCENARIO, steps: [], notifications: [] };
+const pageLog = [];
+let page;
+
+function step(name) {
+  result.steps.push(name);
+  console.log(`step: ${name}`);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls fn until it returns a truthy value; throws with `what` after `timeout` ms. */
+async function until(what, fn, timeout = STEP_TIMEOUT) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await fn();
+    if (last) {
+      return last;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await sleep(200);
+  }
+}
+
+/** The editor's lines as shown, top to bottom (the file fits the viewport). */
+async function lines() {
+  return page.evaluate(() => {
+    const editor = document.querySelector('.part.editor .editor-instance .monaco-editor');
+    if (!editor) {
+      return null;
+    }
+    const rows = [...editor.querySelectorAll('.view-lines .view-line')];
+    rows.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    return rows.map((row) => row.textContent.replace(/\u00a0/g, ' '));
+  });
+}
+
+async function line(n) {
+  const all = await lines();
+  return all ? all[n - 1] : undefined;
+}
+
+/** Waits until line n (1-based) differs from `before`; returns its new text. */
+async function lineChanged(n, before, what) {
+  return until(what, async () => {
+    const now = await line(n);
+    return now !== undefined && now !== before ? now : null;
+  });
+}
+
+/** The focused row of a visible quick input (palette, go to line, pickers), or null. */
+async function quickInputState() {
+  return page.evaluate(() => {
+    const widget = document.querySelector('.quick-input-widget');
+    if (!widget || widget.style.display === 'none' || widget.offsetParent === null) {
+      return null;
+    }
+    const title = widget.querySelector('.quick-input-title')?.textContent ?? '';
+    const focused = widget.querySelector('.quick-input-list .monaco-list-row.focused');
+    const rows = [...widget.querySelectorAll('.quick-input-list .monaco-list-row')].map(
+      (r) => r.getAttribute('aria-label') ?? r.textContent,
+    );
+    return {
+      title,
+      focused: focused ? (focused.getAttribute('aria-label') ?? focused.textContent) : null,
+      rows,
+    };
+  });
+}
+
+async function focusEditor() {
+  await page.locator('.part.editor .monaco-editor textarea').first().focus();
+}
+
+/** Opens a quick input with `keys` (retried: the first key press after load may be lost). */
+async function openQuickInput(keys, what) {
+  await until(
+    what,
+    async () => {
+      if (await quickInputState()) {
+        return true;
+      }
+      await page.keyboard.press(keys);
+      await sleep(700);
+      return (await quickInputState()) !== null;
+    },
+    STEP_TIMEOUT,
+  );
+}
+
+async function closeQuickInput() {
+  for (let i = 0; i < 5 && (await quickInputState()); i++) {
+    await page.keyboard.press('Escape');
+    await sleep(300);
+  }
+}
+
+/** Moves the cursor to the start of line n with Go to Line. */
+async function goToLine(n) {
+  await focusEditor();
+  await openQuickInput('Control+g', 'the Go to Line box');
+  await page.keyboard.type(String(n));
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  await until(`the cursor on line ${n}`, async () => {
+    const state = await quickInputState();
+    const status = await page.evaluate(
+      () => document.querySelector('.statusbar [id="status.editor.selection"]')?.textContent ?? '',
+    );
+    return state === null && status.includes(`Ln ${n},`);
+  });
+  await page.keyboard.press('Home');
+}
+
+/**
+ * Runs a palette command: F1, type the label, wait until the wanted row is the focused one
+ * (Enter before that runs whatever was focused), Enter.
+ */
+async function palette(label) {
+  await focusEditor();
+  await openQuickInput('F1', 'the command palette');
+  await page.keyboard.type(label);
+  await until(`"${label}" focused in the palette`, async () => {
+    const state = await quickInputState();
+    return state?.focused?.includes(label) ?? false;
+  });
+  await page.keyboard.press('Enter');
+}
+
+/** Picks the row `label` in an open picker with the keyboard; returns the picker's state. */
+async function pick(label, what) {
+  const state = await until(what, async () => {
+    const s = await quickInputState();
+    return s && s.rows.some((r) => r.split(',')[0].trim() === label) ? s : null;
+  });
+  await page.keyboard.type(label);
+  await until(`"${label}" focused`, async () => {
+    const s = await quickInputState();
+    return s?.focused?.split(',')[0].trim() === label;
+  });
+  await page.keyboard.press('Enter');
+  return state;
+}
+
+/** The rows of the open code-action menu: [{title, focused, disabled}] or null. */
+async function actionMenu() {
+  return page.evaluate(() => {
+    const widget = document.querySelector('.action-widget');
+    if (!widget || widget.offsetParent === null) {
+      return null;
+    }
+    return [...widget.querySelectorAll('.monaco-list-row.action')].map((row) => ({
+      title: (row.querySelector('.title')?.textContent ?? row.textContent).trim(),
+      focused: row.classList.contains('focused'),
+      disabled: row.classList.contains('option-disabled'),
+    }));
+  });
+}
+
+/** Opens the menu with `keys` (Ctrl+. or Source Action) and waits for the server's rows. */
+async function openActionMenu(open, expected, what) {
+  return until(
+    what,
+    async () => {
+      let rows = await actionMenu();
+      if (!rows) {
+        await open();
+        rows = await until(`${what} to open`, actionMenu, 10_000).catch(() => null);
+      }
+      if (rows && rows.some((r) => r.title === expected)) {
+        return rows;
+      }
+      // The server may still be starting: close and ask again.
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+      return null;
+    },
+    STEP_TIMEOUT * 2,
+  );
+}
+
+/** Chooses `title` in the open code-action menu with the keyboard (clicks are intercepted). */
+async function chooseAction(title) {
+  for (let i = 0; i < 40; i++) {
+    const rows = await actionMenu();
+    if (!rows) {
+      throw new Error('the code-action menu closed');
+    }
+    if (rows.find((r) => r.focused)?.title === title) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+    await sleep(150);
+  }
+  throw new Error(`no row "${title}" in the code-action menu`);
+}
+
+async function quickFix(lineNumber, title, menuShot) {
+  await goToLine(lineNumber);
+  const rows = await openActionMenu(
+    () => page.keyboard.press('Control+Period'),
+    title,
+    `"${title}" in the Ctrl+. menu on line ${lineNumber}`,
+  );
+  if (menuShot) {
+    // The editor area, with the menu open on it.
+    await sleep(500);
+    const box = await page.locator('.part.editor').boundingBox();
+    const clip = { x: box.x, y: box.y, width: Math.min(box.width, 860), height: Math.min(box.height, 420) };
+    await page.screenshot({ path: path.join(OUT, menuShot), clip });
+  }
+  const before = await line(lineNumber);
+  await chooseAction(title);
+  const after = await lineChanged(lineNumber, before, `"${title}" to change line ${lineNumber}`);
+  return { rows: rows.map((r) => r.title), before, after };
+}
+
+/** Collects every notification's text as it appears (toasts hide after a while). */
+async function watchNotifications() {
+  await page.evaluate(() => {
+    window.__rephraseNotes = [];
+    const seen = new Set();
+    const collect = () => {
+      for (const el of document.querySelectorAll('.notification-list-item-message')) {
+        const text = el.textContent.trim();
+        if (text && !seen.has(text)) {
+          seen.add(text);
+          window.__rephraseNotes.push(text);
+        }
+      }
+    };
+    new MutationObserver(collect).observe(document.body, { childList: true, subtree: true });
+    collect();
+  });
+}
+
+const notes = () => page.evaluate(() => window.__rephraseNotes ?? []);
+
+async function notification(fragment, what) {
+  return until(what, async () => (await notes()).find((t) => t.includes(fragment)));
+}
+
+async function openFile() {
+  await until('the workbench', () => page.locator('.monaco-workbench').count(), STEP_TIMEOUT * 2);
+  await watchNotifications();
+  await until(
+    `${FILE} open in an editor`,
+    async () => {
+      if ((await lines())?.length > 1) {
+        return true;
+      }
+      if (!(await quickInputState())) {
+        await page.keyboard.press('Control+p');
+        await sleep(800);
+        return false;
+      }
+      const state = await quickInputState();
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      if ((await input.inputValue()) !== FILE) {
+        await input.fill(FILE);
+        await sleep(800);
+      } else if (state.focused?.includes(FILE)) {
+        await page.keyboard.press('Enter');
+        await sleep(1000);
+      } else {
+        await sleep(300);
+      }
+      return false;
+    },
+    STEP_TIMEOUT * 2,
+  );
+}
+
+async function first() {
+  step('open the file');
+  await openFile();
+  result.original = await lines();
+
+  step('the no-API-key notice');
+  result.notice = await notification('no API key found', 'the no-API-key notice');
+
+  step('Ctrl+. Improve');
+  result.improve = await quickFix(3, 'Improve', 'code-actions.png');
+
+  step('one Ctrl+Z restores the paragraph');
+  await focusEditor();
+  await page.keyboard.press('Control+z');
+  result.undo = await lineChanged(3, result.improve.after, 'Ctrl+Z to restore line 3');
+  await sleep(500);
+  result.undoSettled = await line(3);
+
+  step('Ctrl+. Improve: business');
+  result.business = await quickFix(5, 'Improve: business');
+
+  step('Ctrl+. Convert to en-GB');
+  result.convert = await quickFix(7, 'Convert to en-GB');
+  // Back to American spelling, so that the document is detected as en-US again.
+  await focusEditor();
+  await page.keyboard.press('Control+z');
+  result.convertUndone = await lineChanged(7, result.convert.after, 'Ctrl+Z to restore line 7');
+
+  step('palette Improve Selection');
+  await goToLine(9);
+  const before9 = await line(9);
+  await palette('Rephrase: Improve Selection');
+  result.selection = { before: before9, after: await lineChanged(9, before9, 'line 9 improved') };
+
+  step('Source Action: Improve document');
+  const beforeDocument = await lines();
+  await goToLine(1);
+  await openActionMenu(
+    () => palette('Source Action...'),
+    'Improve document',
+    '"Improve document" among the source actions',
+  );
+  await chooseAction('Improve document');
+  await lineChanged(3, beforeDocument[2], 'Improve document to change line 3');
+  await sleep(1000);
+  result.document = { before: beforeDocument, after: await lines() };
+
+  step('Choose Writing Style…');
+  await palette('Rephrase: Choose Writing Style');
+  const picker = await pick('academic', 'the writing-style picker');
+  result.stylePicker = { title: picker.title, rows: picker.rows };
+  result.styleNotice = await notification('writing style set to', 'the style-set message');
+
+  step('Show Usage');
+  await palette('Rephrase: Show Usage');
+  result.usage = await notification('Rephrase uses', 'the usage message');
+}
+
+async function second() {
+  step('open the file');
+  await openFile();
+  result.original = await lines();
+
+  step('Ctrl+. with rephrase.language = en-GB in the user settings');
+  await goToLine(3);
+  const rows = await openActionMenu(
+    () => page.keyboard.press('Control+Period'),
+    'Improve',
+    '"Improve" in the Ctrl+. menu',
+  );
+  result.menu = rows.map((r) => r.title);
+  await page.keyboard.press('Escape');
+
+  step('the picker names the language from the settings');
+  await palette('Rephrase: Choose Writing Style');
+  const picker = await until('the writing-style picker', async () => {
+    const s = await quickInputState();
+    return s && s.title.includes('writing style') ? s : null;
+  });
+  result.stylePicker = { title: picker.title, rows: picker.rows };
+  await closeQuickInput();
+
+  step('no notice during a few seconds more');
+  await sleep(5000);
+}
+
+async function main() {
+  fs.mkdirSync(OUT, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    timeout: STEP_TIMEOUT * 2,
+  });
+  let failed = null;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    page.on('console', (msg) => pageLog.push(`[${msg.type()}] ${msg.text()}`));
+    page.on('pageerror', (err) => pageLog.push(`[pageerror] ${err.message}`));
+    await page.goto(URL, { waitUntil: 'domcontentloaded', timeout: STEP_TIMEOUT * 2 });
+    if (SCENARIO === 'first') {
+      await first();
+    } else {
+      await second();
+    }
+  } catch (err) {
+    failed = err;
+    result.error = String(err?.stack ?? err);
+    if (page) {
+      const shot = path.join(OUT, 'failure.png');
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      result.failureScreenshot = shot;
+      result.linesAtFailure = await lines().catch(() => null);
+      result.quickInputAtFailure = await quickInputState().catch(() => null);
+    }
+  } finally {
+    if (page) {
+      result.notifications = await notes().catch(() => result.notifications);
+    }
+    fs.writeFileSync(path.join(OUT, 'result.json'), JSON.stringify(result, null, 2));
+    fs.writeFileSync(path.join(OUT, 'page.log'), pageLog.join('\n'));
+    await browser.close().catch(() => undefined);
+  }
+  if (failed) {
+    console.error(`failed at step "${result.steps.at(-1)}": ${failed.message}`);
+    process.exit(1);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
