@@ -56,6 +56,7 @@ describe('the activated extension', function () {
     host.log.length = 0;
     host.statusItems.length = 0;
     host.providers.clear();
+    host.folders.length = 0;
   });
 
   afterEach(() => {
@@ -66,6 +67,8 @@ describe('the activated extension', function () {
 
   it('starts the server, registers the commands and talks to the server', async () => {
     fake.setSettings('rephrase', '', { 'server.path': server, writingStyle: 'casual', tone: null });
+    // the server writes .rephrase.toml only inside a workspace folder
+    host.folders.push({ uri: fake.Uri.file(dir), name: 'notes', index: 0 });
     const secrets = Object.assign(new fake.FakeSecretStorage(), { onDidChange: new host.EventEmitter().event });
     const context = { subscriptions: [] as { dispose(): unknown }[], secrets, extensionPath: dir };
     // eslint-disable-next-line @typescript-eslint/no-require-imports

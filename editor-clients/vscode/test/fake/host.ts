@@ -136,6 +136,8 @@ export const events = {
 
 /** `workspace.isTrusted` of the stand-in host (tests set it before activating). */
 export const workspaceTrust = { trusted: true };
+/** The open workspace folders (none unless a test adds them). */
+export const folders: { uri: any; name: string; index: number }[] = [];
 
 export const log: string[] = [];
 export const registered = new Map<string, (...args: any[]) => any>();
@@ -195,7 +197,9 @@ export function hostModule(): any {
     get textDocuments() {
       return documents;
     },
-    workspaceFolders: undefined,
+    get workspaceFolders() {
+      return folders.length ? folders : undefined;
+    },
     get isTrusted() {
       return workspaceTrust.trusted;
     },
@@ -210,7 +214,8 @@ export function hostModule(): any {
     onDidChangeConfiguration: event(events.configuration),
     onDidChangeWorkspaceFolders: event(events.folders),
     createFileSystemWatcher: () => ({ onDidCreate: nothing, onDidChange: nothing, onDidDelete: nothing, dispose: nothing }),
-    getWorkspaceFolder: () => undefined,
+    getWorkspaceFolder: (uri: { fsPath: string }) =>
+      folders.find((f) => uri.fsPath === f.uri.fsPath || uri.fsPath.startsWith(f.uri.fsPath + '/')),
   };
   const window = Object.assign(Object.create(fake.window), {
     createOutputChannel: (name: string) => outputChannel(name),
