@@ -100,9 +100,26 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _write_area(path: Path) -> list[Path]:
-    """Where ``--write`` may write for ``path``: the project root of the file as named (links
-    not followed), so a link in a cloned repository cannot aim a write outside it."""
-    return [project_file.find_root(Path(os.path.abspath(path)))]
+    """Where ``--write`` may write for ``path``: the project root of the file as named, so a
+    link in a cloned repository cannot aim a write outside it.
+
+    The folders above the file are walked as named. A root marker seen through a link that
+    lies inside another project (``vendor -> ../other`` in a clone, ``other`` holding its own
+    ``.git``) does not make a root: the project holding the link does, and the link's target,
+    outside it, is refused. Links above every project root (``/home -> /usr/home``) change
+    nothing. With no marker at all, the file's own folder.
+    """
+    folder = Path(os.path.abspath(path)).parent
+    root: Path | None = None
+    through_link = False
+    for candidate in (folder, *folder.parents):
+        if any(os.path.exists(candidate / marker) for marker in project_file.ROOT_MARKERS) and (
+            root is None or through_link
+        ):
+            root, through_link = candidate, False
+        if os.path.islink(candidate):
+            through_link = True
+    return [root or folder]
 
 
 def _settings_for(path: Path, language: str | None) -> tuple[Settings, list[str]]:
