@@ -168,15 +168,20 @@ async def _run(args: argparse.Namespace) -> int:
     cache = ImprovementCache()
     changed = 0
     failed = 0
-    # what `--write -` prints: the text read, then the improved text once there is one
-    pending_output: list[str | None] = [None]
+    # what `--write -` prints: the bytes read, then the improved text once there is one; as
+    # bytes, so that what could not be decoded, or the terminal's encoding could not show,
+    # goes back as it came
+    pending_output: list[bytes | None] = [None]
     try:
         for path in args.files:
             stdin = path == STDIN
             try:
                 if stdin:
                     source = None
-                    text = sys.stdin.buffer.read().decode("utf-8")
+                    raw = sys.stdin.buffer.read()
+                    if args.write:
+                        pending_output[0] = raw
+                    text = raw.decode("utf-8")
                 else:
                     source = safe_write.read(path)
                     text = source.data.decode("utf-8")
@@ -191,10 +196,6 @@ async def _run(args: argparse.Namespace) -> int:
                     print(f"rephrase-ls: {exc}", file=sys.stderr)
                     failed += 1
                     continue
-            if stdin and args.write:
-                # the result goes to standard output, whatever happens below: a filter
-                # (an editor's, a pipe's) never loses its text
-                pending_output[0] = text
             settings, warnings = _settings_for(Path.cwd() if stdin else path, args.language)
             for warning in warnings:
                 print(warning, file=sys.stderr)
@@ -264,7 +265,7 @@ async def _run(args: argparse.Namespace) -> int:
                 print(f"rephrase-ls: {path}: {message}", file=sys.stderr)
             new_text = apply_edits(text, outcome.edits(text))
             if stdin and args.write:
-                pending_output[0] = new_text
+                pending_output[0] = new_text.encode("utf-8")
             if new_text == text:
                 continue
             changed += 1
@@ -301,8 +302,9 @@ async def _run(args: argparse.Namespace) -> int:
             await backends.aclose()
         finally:
             if pending_output[0] is not None:
-                sys.stdout.write(pending_output[0])
                 sys.stdout.flush()
+                sys.stdout.buffer.write(pending_output[0])
+                sys.stdout.buffer.flush()
     if failed:
         return 2
     return 1 if (args.check and changed) else 0
