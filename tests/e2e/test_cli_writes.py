@@ -295,3 +295,15 @@ def test_a_link_to_another_repository_is_refused(project: Path, tmp_path: Path) 
     result = run("improve", "--write", str(theirs), cwd=project)
     assert result.returncode == 0, result.stderr
     assert theirs.read_text(encoding="utf-8") == IMPROVED
+
+
+def test_a_link_to_a_device_is_not_read(project: Path) -> None:
+    """``README.md -> /dev/zero`` in a clone: reported as unreadable at once, not read until
+    memory runs out; the other files named are still improved."""
+    (project / "README.md").symlink_to("/dev/zero")
+    doc = project / "notes.md"
+    doc.write_text(ORIGINAL, encoding="utf-8")
+    result = run("improve", "README.md", "notes.md", cwd=project)
+    assert result.returncode == 2
+    assert "README.md: cannot read" in result.stderr and "not a regular file" in result.stderr
+    assert "+This is the plan." in result.stdout
