@@ -67,6 +67,9 @@ _SKIPPED = (Comment.Preproc, Comment.PreprocFile, Comment.Hashbang)
 # leader at the start of a comment line, after indentation
 _LEADER = re.compile(r"(?:///?!?|//|#+[:!]?|--(?:\[=*\[)?|/\*+!?|\*+(?!/)|;+|%+)")
 _TRAILER = re.compile(r"(?:\*+/|\]=*\])\s*$")
+# The start of reStructuredText explicit markup (a directive such as `.. versionadded:: 8.0`, a
+# target, a comment) in a Sphinx doc comment (`#:`), which Sphinx reads as reStructuredText.
+_RST_EXPLICIT = re.compile(r"\.\.(?:[ \t]|$)")
 _DOC_OPEN = re.compile(r"[rRuUbBfF]{0,2}(?:\"\"\"|'''|\"|')")
 _DOC_CLOSE = re.compile(r"(?:\"\"\"|'''|\"|')\s*$")
 
@@ -255,7 +258,12 @@ class _Extractor:
             if i == 0 and content.startswith("!") and leader == "#":
                 self.flush()  # a shebang the lexer did not mark
                 continue
-            if not content or _PRAGMA.match(content) or looks_like_code(content):
+            if (
+                not content
+                or _PRAGMA.match(content)
+                or looks_like_code(content)
+                or (leader == "#:" and _RST_EXPLICIT.match(content) is not None)
+            ):
                 self.flush()
                 continue
             if content.startswith("@"):
