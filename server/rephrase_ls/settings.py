@@ -20,6 +20,9 @@ TIERS = ("auto", "paid", "free")
 
 #: Keys that may only come from user-level editor settings, never from a project file.
 SECRET_KEYS = frozenset({"apiKey"})
+#: Keys that choose where the key comes from: like the key, never taken from a project file (a
+#: cloned repository's ``apiKeyEnv = "GITHUB_TOKEN"`` would send that token as the key).
+KEY_SOURCE_KEYS = frozenset({"apiKeyEnv"})
 
 
 @dataclass(frozen=True)
@@ -266,6 +269,12 @@ def merge(
             warnings.append(
                 f"rephrase: {source}: {camel} is ignored here: a key in a project file would be "
                 "committed; put it in the environment variable or your user settings instead"
+            )
+            continue
+        if camel in KEY_SOURCE_KEYS and not allow_secrets:
+            warnings.append(
+                f"rephrase: {source}: {camel} is ignored here: a project file may not choose "
+                "which environment variable is sent as the key; set it in your user settings"
             )
             continue
         try:

@@ -70,6 +70,18 @@ def test_api_key_is_refused_from_project_files_and_never_shown() -> None:
     assert "s3cret" not in repr(settings)
 
 
+def test_the_key_variable_is_refused_from_project_files() -> None:
+    """A cloned repository's ``apiKeyEnv = "GITHUB_TOKEN"`` would send that token as the key
+    to the service: a project file may not choose the variable; user settings may."""
+    settings, warnings = merge(
+        Settings(), {"apiKeyEnv": "GITHUB_TOKEN"}, "p.toml", allow_secrets=False
+    )
+    assert settings.api_key_env == Settings().api_key_env
+    assert len(warnings) == 1 and "apiKeyEnv is ignored here" in str(warnings[0])
+    settings, warnings = merge(Settings(), {"apiKeyEnv": "MY_REPHRASE_KEY"}, "editor")
+    assert warnings == [] and settings.api_key_env == "MY_REPHRASE_KEY"
+
+
 def test_loopback_http_is_accepted() -> None:
     settings, warnings = merge(Settings(), {"serverUrl": "http://127.0.0.1:8080/"}, "e")
     assert warnings == [] and settings.server_url == "http://127.0.0.1:8080"
