@@ -133,13 +133,17 @@ _PROTECT = re.compile(
             r"@[A-Za-z]\w*(?:\s+\{[^{}\n]*\})?",  # other JSDoc / Javadoc tag, decorator
             r"\{[^{}\n]*\}",  # {type}, {@link X}, {placeholder}
             r"\b(?:TODO|FIXME|XXX|HACK|NOTE|BUG|SAFETY)\b(?:\([^)\n]*\))?:?",
-            r"(?:\.{1,2}/|~/|/)?[\w.-]+(?:/[\w.-]+)+/?",  # path
-            r"\b[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*\([^()\n]*\)",  # call
-            r"\b[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+\b",  # dotted.name, a::b
+            # (the runs below start where a run of their characters does: tried from every
+            # character of a long run, each would scan the rest of it again)
+            r"(?:\.{1,2}/|~/|/|(?<![\w.-]))[\w.-]+(?:/[\w.-]+)+/?",  # path
+            r"(?<!\.)(?<!::)(?<!->)(?<![\w$])[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*"
+            r"\([^()\n]*\)",  # call
+            r"(?<!\.)(?<!::)(?<!->)(?<![\w$])[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+\b",
+            # dotted.name, a::b
             r"\b\w*_\w+\b",  # snake_case, _private, __dunder__
             r"\b[a-z]+[A-Z][\w]*\b|\b[A-Z]+[a-z]+[A-Z]\w*\b",  # camelCase, PascalCase
             r"\*{1,2}[A-Za-z_]\w*",  # *args, **kwargs
-            r"\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
+            r"(?<!\w)(?<!\w-)\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
             r"|json|toml|ya?ml|txt|cfg|ini|html|css)\b",  # file name
         )
     )
