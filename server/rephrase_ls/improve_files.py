@@ -107,10 +107,12 @@ def _write_area(path: Path) -> list[Path]:
     lies inside another project (``vendor -> ../other`` in a clone, ``other`` holding its own
     ``.git``) does not make a root: the project holding the link does, and the link's target,
     outside it, is refused. Links above every project root (``/home -> /usr/home``) change
-    nothing. With no marker at all, the file's own folder.
+    nothing. With no marker at all (an unpacked archive), the file's own folder, or when that
+    is reached through a link (``docs -> ../..``), the folder holding the nearest such link.
     """
     folder = Path(os.path.abspath(path)).parent
     root: Path | None = None
+    nearest_link: Path | None = None
     through_link = False
     for candidate in (folder, *folder.parents):
         if any(os.path.exists(candidate / marker) for marker in project_file.ROOT_MARKERS) and (
@@ -119,7 +121,11 @@ def _write_area(path: Path) -> list[Path]:
             root, through_link = candidate, False
         if os.path.islink(candidate):
             through_link = True
-    return [root or folder]
+            if nearest_link is None:
+                nearest_link = candidate
+    if root is not None:
+        return [root]
+    return [nearest_link.parent if nearest_link is not None else folder]
 
 
 def _settings_for(path: Path, language: str | None) -> tuple[Settings, list[str]]:

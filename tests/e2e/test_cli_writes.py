@@ -307,3 +307,23 @@ def test_a_link_to_a_device_is_not_read(project: Path) -> None:
     assert result.returncode == 2
     assert "README.md: cannot read" in result.stderr and "not a regular file" in result.stderr
     assert "+This is the plan." in result.stdout
+
+
+def test_a_folder_link_out_of_an_archive_without_marker_is_refused(tmp_path: Path) -> None:
+    """An unpacked archive (no ``.git``, no ``.rephrase.toml``) whose ``docs`` is a link to
+    the user's home: ``docs/README.md`` is not written there; a file of the archive is."""
+    archive = tmp_path / "unpacked"
+    archive.mkdir()
+    (tmp_path / "home").mkdir()
+    theirs = _victim(tmp_path, "README.md")
+    theirs.write_text(ORIGINAL, encoding="utf-8")
+    (archive / "docs").symlink_to(theirs.parent)
+    result = run("improve", "--write", "docs/README.md", cwd=archive)
+    assert result.returncode == 2, result.stderr
+    assert f"is a symbolic link to {theirs}" in result.stderr
+    assert theirs.read_text(encoding="utf-8") == ORIGINAL
+    own = archive / "notes.md"
+    own.write_text(ORIGINAL, encoding="utf-8")
+    result = run("improve", "--write", "notes.md", cwd=archive)
+    assert result.returncode == 0, result.stderr
+    assert own.read_text(encoding="utf-8") == IMPROVED
