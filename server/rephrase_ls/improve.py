@@ -406,12 +406,19 @@ def keep_open_sentence(original: str, replacement: str) -> str:
     if i < 0:
         return replacement
     char = original[i]
+    j = i + 1  # the end of the first word
+    while j < len(original) and original[j].isalnum():
+        j += 1
     if (
         char.islower()
         and len(replacement) > i
         and replacement[:i] == original[:i]
         and replacement[i] != char
         and replacement[i].lower() == char
+        # the rest of the word as it was: a word whose casing was corrected inside too
+        # (github → GitHub) is a correction, not a capital
+        and replacement[i + 1 : j] == original[i + 1 : j]
+        and not replacement[j : j + 1].isalnum()
     ):
         return replacement[:i] + char + replacement[i + 1 :]
     return replacement

@@ -109,9 +109,32 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _write_area(path: Path) -> list[Path]:
-    """Where ``--write`` may write for ``path``: the project root of the file as named (links
-    not followed), so a link in a cloned repository cannot aim a write outside it."""
-    return [project_file.find_root(Path(os.path.abspath(path)))]
+    """Where ``--write`` may write for ``path``: the project root of the file as named, so a
+    link in a cloned repository cannot aim a write outside it.
+
+    The folders above the file are walked as named. A root marker seen through a link that
+    lies inside another project (``vendor -> ../other`` in a clone, ``other`` holding its own
+    ``.git``) does not make a root: the project holding the link does, and the link's target,
+    outside it, is refused. Links above every project root (``/home -> /usr/home``) change
+    nothing. With no marker at all (an unpacked archive), the file's own folder, or when that
+    is reached through a link (``docs -> ../..``), the folder holding the nearest such link.
+    """
+    folder = Path(os.path.abspath(path)).parent
+    root: Path | None = None
+    nearest_link: Path | None = None
+    through_link = False
+    for candidate in (folder, *folder.parents):
+        if any(os.path.exists(candidate / marker) for marker in project_file.ROOT_MARKERS) and (
+            root is None or through_link
+        ):
+            root, through_link = candidate, False
+        if os.path.islink(candidate):
+            through_link = True
+            if nearest_link is None:
+                nearest_link = candidate
+    if root is not None:
+        return [root]
+    return [nearest_link.parent if nearest_link is not None else folder]
 
 
 def _server_url(value: str) -> str:
@@ -180,8 +203,10 @@ async def _run(args: argparse.Namespace) -> int:
     cache = ImprovementCache()
     changed = 0
     failed = 0
-    # what `--write -` prints: the text read, then the improved text once there is one
-    pending_output: list[str | None] = [None]
+    # what `--write -` prints: the bytes read, then the improved text once there is one; as
+    # bytes, so that what could not be decoded, or the terminal's encoding could not show,
+    # goes back as it came
+    pending_output: list[bytes | None] = [None]
     shown: set[str] = set()
     try:
         for path in args.files:
@@ -189,7 +214,10 @@ async def _run(args: argparse.Namespace) -> int:
             try:
                 if stdin:
                     source = None
-                    text = sys.stdin.buffer.read().decode("utf-8")
+                    raw = sys.stdin.buffer.read()
+                    if args.write:
+                        pending_output[0] = raw
+                    text = raw.decode("utf-8")
                 else:
                     source = safe_write.read(path)
                     text = source.data.decode("utf-8")
@@ -204,10 +232,6 @@ async def _run(args: argparse.Namespace) -> int:
                     print(f"rephrase-ls: {exc}", file=sys.stderr)
                     failed += 1
                     continue
-            if stdin and args.write:
-                # the result goes to standard output, whatever happens below: a filter
-                # (an editor's, a pipe's) never loses its text
-                pending_output[0] = text
             settings, warnings = _settings_for(
                 Path.cwd() if stdin else path, args.language, args.server_url
             )
@@ -288,7 +312,7 @@ async def _run(args: argparse.Namespace) -> int:
                 print(f"rephrase-ls: {path}: {message}", file=sys.stderr)
             new_text = apply_edits(text, outcome.edits(text))
             if stdin and args.write:
-                pending_output[0] = new_text
+                pending_output[0] = new_text.encode("utf-8")
             if new_text == text:
                 continue
             changed += 1
@@ -325,8 +349,9 @@ async def _run(args: argparse.Namespace) -> int:
             await backends.aclose()
         finally:
             if pending_output[0] is not None:
-                sys.stdout.write(pending_output[0])
                 sys.stdout.flush()
+                sys.stdout.buffer.write(pending_output[0])
+                sys.stdout.buffer.flush()
     if failed:
         return 2
     return 1 if (args.check and changed) else 0

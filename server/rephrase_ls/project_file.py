@@ -50,11 +50,24 @@ def parse(path: Path, text: str | None) -> ProjectFile:
     return ProjectFile(path, top, text)
 
 
+def read_text(path: Path) -> str:
+    """The text of the project file ``path``, read only when it is a regular file (a
+    ``.rephrase.toml`` planted as a link to ``/dev/zero`` would be read until memory runs out,
+    a FIFO would never answer).
+
+    Raises :class:`OSError` (:class:`FileNotFoundError` when there is none) or
+    :class:`UnicodeDecodeError`.
+    """
+    from rephrase_ls import safe_write
+
+    return safe_write.read(path).data.decode("utf-8")
+
+
 def read(folder: Path) -> ProjectFile:
     """Read ``folder/.rephrase.toml`` from disk."""
     path = folder / FILE_NAME
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except FileNotFoundError:
         text = None
     except (OSError, UnicodeDecodeError) as exc:

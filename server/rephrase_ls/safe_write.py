@@ -73,10 +73,17 @@ class ReadFile:
 def read(path: Path) -> ReadFile:
     """Read ``path`` (following links, as named) and note which file was read.
 
+    Only a regular file is read: a device, a pipe or a socket (``README.md`` planted as a link
+    to ``/dev/zero``, a FIFO in an unpacked archive) would never end or never answer. It is
+    opened without blocking, so that a FIFO is refused rather than waited on.
+
     Raises :class:`OSError` when it cannot be read.
     """
-    with open(path, "rb") as fh:
+    fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC | _O_BINARY)
+    with open(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         data = fh.read()
     return ReadFile(path, data, st.st_dev, st.st_ino)
 

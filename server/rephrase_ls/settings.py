@@ -21,7 +21,6 @@ TIERS = ("auto", "paid", "free")
 
 #: Keys that may only come from user-level editor settings, never from a project file.
 SECRET_KEYS = frozenset({"apiKey"})
-
 #: Keys that decide where text and the API key are sent, and which key: only the user's own
 #: configuration may set them (see :mod:`rephrase_ls.user_config`), never a project file or a
 #: workspace folder's settings unless the user trusts that folder.

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,6 +94,32 @@ def test_project_file_settings_and_bad_values(tmp_path: Path) -> None:
     assert "apiKey is ignored" in result.stderr
     assert "secret-in-project" not in result.stderr + result.stdout
     assert "+We don't need it." in result.stdout  # the casual style contracts
+
+
+def test_a_project_file_cannot_pick_the_key_variable(tmp_path: Path) -> None:
+    """A cloned repository's ``apiKeyEnv = "GITHUB_TOKEN"`` with its own ``serverUrl``: the
+    token is not taken as the key (nothing is sent there); the embedded service answers."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    (tmp_path / ".rephrase.toml").write_text(
+        f'apiKeyEnv = "GITHUB_TOKEN"\nserverUrl = "http://127.0.0.1:{port}"\ntimeout = 1\n',
+        encoding="utf-8",
+    )
+    doc = tmp_path / "a.md"
+    doc.write_text("this is the the plan.\n", encoding="utf-8")
+    try:
+        result = run("improve", str(doc), cwd=tmp_path, env={"GITHUB_TOKEN": "ghp_not_a_key"})
+        with pytest.raises(TimeoutError):
+            listener.accept()  # nobody connected to the project's service
+    finally:
+        listener.close()
+    assert result.returncode == 0, result.stderr
+    assert "apiKeyEnv, serverUrl are ignored" in result.stderr
+    assert "+This is the plan." in result.stdout
+    assert "ghp_not_a_key" not in result.stderr + result.stdout
 
 
 def test_service_error_leaves_the_file_alone(tmp_path: Path) -> None:

@@ -64,6 +64,41 @@ def test_stdin_to_stdout_with_write(tmp_path: Path) -> None:
     assert result.stdout == b"This is the plan.\r\nIt works.\r\n"  # line breaks kept
 
 
+def test_stdin_that_is_not_utf8_is_given_back_byte_for_byte(tmp_path: Path) -> None:
+    """An editor filter (``:%!rephrase-ls improve --write -``) replaces its text with the
+    output: text that cannot be read comes back as it was, not as nothing."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    latin1 = "this is the the café.\n".encode("latin-1")
+    result = subprocess.run(
+        [sys.executable, "-m", "rephrase_ls", "improve", "--write", "-"],
+        cwd=tmp_path,
+        env=env,
+        input=latin1,
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert b"cannot read" in result.stderr
+    assert result.stdout == latin1
+
+
+def test_stdout_is_utf8_whatever_the_locale_says(tmp_path: Path) -> None:
+    """What was read as UTF-8 is written as UTF-8, even when Python's standard output has
+    another encoding (a Latin-1 or ASCII locale): nothing re-encoded, nothing lost."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    for encoding in ("ascii", "latin-1"):
+        result = subprocess.run(
+            [sys.executable, "-m", "rephrase_ls", "improve", "--write", "-"],
+            cwd=tmp_path,
+            env={**env, "PYTHONIOENCODING": encoding},
+            input="this is the the plan for 東京 and the café.\n".encode(),
+            capture_output=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == "This is the plan for 東京 and the café.\n".encode()
+
+
 def test_stdin_with_nothing_to_improve_is_printed_unchanged(tmp_path: Path) -> None:
     result = run(
         "improve", "--language", "en", "--write", "-", cwd=tmp_path, stdin="All good here.\n"

@@ -271,3 +271,57 @@ def test_the_file_replaced_by_a_link_meanwhile_is_not_written_through(
     assert "nothing was written" in err
     assert diary.read_text(encoding="utf-8") == VICTIM
     assert doc.is_symlink()
+
+
+def test_a_link_to_another_repository_is_refused(project: Path, tmp_path: Path) -> None:
+    """A folder link in the clone leading into another project (one with its own ``.git``,
+    as a sibling checkout is): that project's root is not the clone's, so nothing is written
+    there, whether the link is the other project's root or a folder above it."""
+    sibling = tmp_path / "home" / "src" / "mine"
+    (sibling / ".git").mkdir(parents=True)
+    theirs = sibling / "README.md"
+    theirs.write_text(ORIGINAL, encoding="utf-8")
+    (project / "docs").symlink_to(sibling)
+    (project / "vendor").symlink_to(sibling.parent)
+    for named in ("docs/README.md", "vendor/mine/README.md"):
+        result = run("improve", "--write", named, cwd=project)
+        assert result.returncode == 2, result.stderr
+        assert f"is a symbolic link to {theirs}" in result.stderr
+        assert "nothing was written" in result.stderr
+        assert theirs.read_text(encoding="utf-8") == ORIGINAL
+    # The other project's own path is its own root: written there.
+    result = run("improve", "--write", str(theirs), cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert theirs.read_text(encoding="utf-8") == IMPROVED
+
+
+def test_a_link_to_a_device_is_not_read(project: Path) -> None:
+    """``README.md -> /dev/zero`` in a clone: reported as unreadable at once, not read until
+    memory runs out; the other files named are still improved."""
+    (project / "README.md").symlink_to("/dev/zero")
+    doc = project / "notes.md"
+    doc.write_text(ORIGINAL, encoding="utf-8")
+    result = run("improve", "README.md", "notes.md", cwd=project)
+    assert result.returncode == 2
+    assert "README.md: cannot read" in result.stderr and "not a regular file" in result.stderr
+    assert "+This is the plan." in result.stdout
+
+
+def test_a_folder_link_out_of_an_archive_without_marker_is_refused(tmp_path: Path) -> None:
+    """An unpacked archive (no ``.git``, no ``.rephrase.toml``) whose ``docs`` is a link to
+    the user's home: ``docs/README.md`` is not written there; a file of the archive is."""
+    archive = tmp_path / "unpacked"
+    archive.mkdir()
+    (tmp_path / "home").mkdir()
+    theirs = _victim(tmp_path, "README.md")
+    theirs.write_text(ORIGINAL, encoding="utf-8")
+    (archive / "docs").symlink_to(theirs.parent)
+    result = run("improve", "--write", "docs/README.md", cwd=archive)
+    assert result.returncode == 2, result.stderr
+    assert f"is a symbolic link to {theirs}" in result.stderr
+    assert theirs.read_text(encoding="utf-8") == ORIGINAL
+    own = archive / "notes.md"
+    own.write_text(ORIGINAL, encoding="utf-8")
+    result = run("improve", "--write", "notes.md", cwd=archive)
+    assert result.returncode == 0, result.stderr
+    assert own.read_text(encoding="utf-8") == IMPROVED

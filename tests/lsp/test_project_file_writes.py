@@ -143,3 +143,15 @@ async def test_an_unreadable_project_file_is_not_replaced(editor: Editor) -> Non
         await editor.command("rephrase.setStyle", uri, "business")
     assert toml.read_bytes() == b'tone = "friendly"\n# caf\xe9 in Latin-1\n'
     assert not editor.applied
+
+
+async def test_a_project_file_linked_to_a_device_is_not_read(editor: Editor) -> None:
+    """``.rephrase.toml -> /dev/zero`` in a cloned repository: the server does not read it
+    until memory runs out; it says the file cannot be read, and goes on answering."""
+    (editor.root / ".rephrase.toml").symlink_to("/dev/zero")
+    uri = editor.open("a.md", TEXT)
+    result = await editor.command("rephrase.setStyle", uri, "business")
+    assert result["applied"] is False
+    assert os.readlink(editor.root / ".rephrase.toml") == "/dev/zero"
+    assert any("not a regular file" in m for m in _warnings(editor)), _warnings(editor)
+    assert not editor.applied

@@ -73,6 +73,18 @@ def test_not_a_regular_file_is_refused(tmp_path: Path, variant: bool) -> None:
         safe_write.check(fifo, [tmp_path])
 
 
+def test_read_refuses_what_is_not_a_regular_file_without_waiting(tmp_path: Path) -> None:
+    """A link to a device (``/dev/zero`` never ends) or a FIFO (never answers): refused at
+    once, nothing read."""
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    device = tmp_path / "device.md"
+    device.symlink_to(os.devnull)
+    for path in (device, fifo):  # the device first: without the check, the FIFO would block
+        with pytest.raises(OSError, match="not a regular file"):
+            safe_write.read(path)
+
+
 def test_create_makes_a_new_file_and_never_replaces_anything(tmp_path: Path, variant: bool) -> None:
     new = tmp_path / ".rephrase.toml"
     safe_write.create(new, b'language = "de"\n', [tmp_path])

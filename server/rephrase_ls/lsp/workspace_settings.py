@@ -123,7 +123,9 @@ class SettingsManager:
             cached = self._disk.get(path)
             if cached is not None and cached[0] == stamp:
                 return cached[1], None
-            text = path.read_text(encoding="utf-8")
+            from rephrase_ls import project_file
+
+            text = project_file.read_text(path)
             self._disk[path] = (stamp, text)
             return text, None
         except FileNotFoundError:

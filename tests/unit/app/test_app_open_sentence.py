@@ -156,6 +156,10 @@ def test_the_first_paragraph_starts_a_sentence() -> None:
         ("iPhone apps", "IPhone apps", "iPhone apps"),
         ("Or build", "or build", "or build"),  # not a capital added: kept
         ("123", "123.", "123."),
+        # a word whose casing the service corrected inside (a name) keeps the correction whole
+        ("github is great", "GitHub is great", "GitHub is great"),
+        ("javascript, mostly", "JavaScript, mostly", "JavaScript, mostly"),
+        ("or build", "Orbuild", "Orbuild"),
     ],
 )
 def test_keep_open_sentence(original: str, replacement: str, expected: str) -> None:

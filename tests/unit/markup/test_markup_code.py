@@ -54,6 +54,27 @@ def test_python_module() -> None:
         assert span in guarded, span
 
 
+def test_sphinx_doc_comments_keep_their_directives() -> None:
+    """``#:`` comments are Sphinx's attribute docs, read as reStructuredText: a directive line
+    in them (click's ``#: .. versionadded:: 8.0``) is markup, never sent; the text is prose."""
+    source = (
+        "class Context:\n"
+        "    #: the user object stored.\n"
+        "    #:\n"
+        "    #: .. versionadded:: 8.0\n"
+        "    obj = None\n"
+        "    #: .. deprecated:: 9.0\n"
+        "    #: read the the map instead.\n"
+        "    default_map = None\n"
+        "    # .. an ordinary comment that starts with two dots stays prose\n"
+    )
+    prose = joined(source, blocks_of(source, "python"))
+    assert "the user object stored." in prose
+    assert "read the the map instead." in prose
+    assert not any("versionadded" in p or "deprecated" in p for p in prose), prose
+    assert ".. an ordinary comment that starts with two dots stays prose" in prose
+
+
 def test_docstring_sections_and_literal_blocks() -> None:
     source = '''def f():
     """Summary line.

@@ -558,3 +558,16 @@ def test_a_document_with_a_nul_gets_the_spans_of_one_without():
 
     assert spans(with_nul) == spans(doc)
     assert sum(1 for _, protected_spans in spans(doc) if protected_spans) >= 4
+
+
+@pytest.mark.parametrize("line", ["{{ a\n", "{% a\n", "{* a\n", "see {{ a and more text here\n"])
+def test_unclosed_template_tags_cost_linear_time(line: str) -> None:
+    # No timing assertion: were each unclosed tag searched for its end through the rest of the
+    # text, this paragraph of 32,000 of them (up to 900 KB) would take minutes.
+    text = line * 32_000
+    blocks = markdown_blocks(text)
+    assert len(blocks) == 1 and len(blocks[0].segments) == 32_000  # one paragraph, every line
+    closed = "Use {{< youtube w7Ft2ymGmfc >}} or {% include a.html %} here.\n"
+    assert {"{{< youtube w7Ft2ymGmfc >}}", "{% include a.html %}"} <= set(
+        protected(closed, markdown_blocks(closed))
+    )

@@ -6,6 +6,7 @@ import pytest
 from markup_helpers import check_blocks, data, joined, protected, texts
 
 from rephrase_ls.text.markup import format_for, prose_blocks
+from rephrase_ls.text.markup.code import code_blocks
 from rephrase_ls.text.markup.gitcommit import gitcommit_blocks
 from rephrase_ls.text.markup.rst import rst_blocks
 
@@ -148,3 +149,27 @@ def test_dispatch() -> None:
     assert format_for(None, "file:///repo/.git/COMMIT_EDITMSG") == "gitcommit"
     source = "Subject line\n"
     assert prose_blocks(source, None, "file:///r/.git/COMMIT_EDITMSG") == gitcommit_blocks(source)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "a:" * 50_000 + "x",
+        "a" * 100_000,
+        "a." * 50_000,
+        " :a:a" * 20_000,
+        "a-" * 50_000,
+        "$a." * 30_000,
+        "a->" * 30_000,
+    ],
+    ids=["colons", "one-word", "dots", "role-like", "dashes", "dollars", "arrows"],
+)
+def test_long_runs_cost_linear_time(line: str) -> None:
+    # No timing assertion: were a role, an e-mail address, a path, a call or a file name tried
+    # from every character of the run, each scanning the rest of it, these 100 KB lines would
+    # take minutes (a Python docstring adds the inline rules of comments to those of reST).
+    text = f"Some prose {line} end.\n"
+    blocks = rst_blocks(text)
+    assert len(blocks) == 1 and blocks[0].segments == ((0, len(text) - 1),)
+    docstring = f'def f():\n    """Sum.\n\n    Returns:\n        {line}\n    """\n'
+    assert code_blocks(docstring, "python")

@@ -67,6 +67,9 @@ _SKIPPED = (Comment.Preproc, Comment.PreprocFile, Comment.Hashbang)
 # leader at the start of a comment line, after indentation
 _LEADER = re.compile(r"(?:///?!?|//|#+[:!]?|--(?:\[=*\[)?|/\*+!?|\*+(?!/)|;+|%+)")
 _TRAILER = re.compile(r"(?:\*+/|\]=*\])\s*$")
+# The start of reStructuredText explicit markup (a directive such as `.. versionadded:: 8.0`, a
+# target, a comment) in a Sphinx doc comment (`#:`), which Sphinx reads as reStructuredText.
+_RST_EXPLICIT = re.compile(r"\.\.(?:[ \t]|$)")
 _DOC_OPEN = re.compile(r"[rRuUbBfF]{0,2}(?:\"\"\"|'''|\"|')")
 _DOC_CLOSE = re.compile(r"(?:\"\"\"|'''|\"|')\s*$")
 
@@ -130,13 +133,17 @@ _PROTECT = re.compile(
             r"@[A-Za-z]\w*(?:\s+\{[^{}\n]*\})?",  # other JSDoc / Javadoc tag, decorator
             r"\{[^{}\n]*\}",  # {type}, {@link X}, {placeholder}
             r"\b(?:TODO|FIXME|XXX|HACK|NOTE|BUG|SAFETY)\b(?:\([^)\n]*\))?:?",
-            r"(?:\.{1,2}/|~/|/)?[\w.-]+(?:/[\w.-]+)+/?",  # path
-            r"\b[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*\([^()\n]*\)",  # call
-            r"\b[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+\b",  # dotted.name, a::b
+            # (the runs below start where a run of their characters does: tried from every
+            # character of a long run, each would scan the rest of it again)
+            r"(?:\.{1,2}/|~/|/|(?<![\w.-]))[\w.-]+(?:/[\w.-]+)+/?",  # path
+            r"(?<!\.)(?<!::)(?<!->)(?<![\w$])[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*"
+            r"\([^()\n]*\)",  # call
+            r"(?<!\.)(?<!::)(?<!->)(?<![\w$])[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+\b",
+            # dotted.name, a::b
             r"\b\w*_\w+\b",  # snake_case, _private, __dunder__
             r"\b[a-z]+[A-Z][\w]*\b|\b[A-Z]+[a-z]+[A-Z]\w*\b",  # camelCase, PascalCase
             r"\*{1,2}[A-Za-z_]\w*",  # *args, **kwargs
-            r"\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
+            r"(?<!\w)(?<!\w-)\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
             r"|json|toml|ya?ml|txt|cfg|ini|html|css)\b",  # file name
         )
     )
@@ -255,7 +262,12 @@ class _Extractor:
             if i == 0 and content.startswith("!") and leader == "#":
                 self.flush()  # a shebang the lexer did not mark
                 continue
-            if not content or _PRAGMA.match(content) or looks_like_code(content):
+            if (
+                not content
+                or _PRAGMA.match(content)
+                or looks_like_code(content)
+                or (leader == "#:" and _RST_EXPLICIT.match(content) is not None)
+            ):
                 self.flush()
                 continue
             if content.startswith("@"):

@@ -257,7 +257,9 @@ _INLINE_ALTERNATIVES = (
     r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity
     # a template tag: a Hugo shortcode ({{< youtube x >}}, {{% notice %}}), Liquid, Jinja or
     # Handlebars ({{ page.title }}, {% include a.html %}), an mkdocs include ({* file.py *})
-    r"\{(?:\{" + _ANY + r"*?\}\}|%" + _ANY + r"*?%\}|\*" + _ANY + r"*?\*\})",
+    # (no brace inside a tag: each attempt stops at the next brace, so that many unclosed `{{`
+    # cost linear time, not a scan to the end of the text each)
+    r"\{(?:\{[^{}\x00]*\}\}|%[^{}\x00]*%\}|\*[^{}\x00]*\*\})",
     ATTRIBUTE_LIST,  # attribute list of Pandoc, kramdown, mkdocs, markdown-it-attrs
     r"\?\?\?\+?[ \t]+[\w-]+" + _TYPE_END,  # a collapsible admonition's (??? note)
     r"///+(?:[ \t]*[\w-]+(?:[ \t]*\|)?)?",  # a block's fence and type (pymdownx: /// tip | Title)

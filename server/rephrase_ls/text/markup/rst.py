@@ -90,7 +90,9 @@ _INLINE = re.compile(
         (
             r"\\.",  # escape
             r"``.+?``(?!\w)",  # inline literal
-            r":[\w.+-]+(?::[\w.+-]+)*:`[^`]*`",  # role with content
+            # (a role and an e-mail address start where their run of name characters does:
+            # tried from every character of a long run, each would scan the run again)
+            r"(?<![\w.+:-]):[\w.+-]+(?::[\w.+-]+)*:`[^`]*`",  # role with content
             r"`[^`<>]*`:[\w.+-]+(?::[\w.+-]+)*:",  # content with a role after it
             r"`(?=[^`]*<[^`>]+>`__?)",  # opening back-quote of a reference with embedded URI
             r"[ \t]*<[^`<>]+>`__?",  # embedded URI and the reference end
@@ -98,7 +100,7 @@ _INLINE = re.compile(
             r"\[(?:[0-9]+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_",  # footnote / citation reference
             r"\|[^|\s](?:[^|]*[^|\s])?\|_{0,2}",  # substitution reference
             r"(?:https?|ftp|mailto):[^\s<>]*[^\s<>.,;:!?'\")\]]",  # URL
-            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # e-mail
+            r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # e-mail
             r"(?<=\w)__?(?!\w)",  # the underscore of a `word_` reference
             r"\*{1,2}(?=\S)|(?<=\S)\*{1,2}",  # emphasis markers
             r"::$",  # the `::` that introduces a literal block
