@@ -11,6 +11,11 @@ rivals (``DOMINANCE`` times). Candidates come in tiers, tried in order:
 3. any other edit at distance 1 (``MIN_LENGTH``+ letters), not in the first letter or the last
    two, with every distance-1 word as a rival; not for ``SLIPS_ONLY`` languages.
 
+A candidate found so is then checked against how often people write both (wordfreq's large
+lists, :mod:`.lexicon`): the candidate must be common (``MIN_CANDIDATE_ZIPF``), and a word as
+written that the list holds (a technical word, a name, an inflection, a variant) must be far
+rarer than the candidate (``MIN_ZIPF_MARGIN``); otherwise the word is left as it is.
+
 Lists are loaded lazily, once per language. docs/offline-engine.md has the details.
 """
 
@@ -31,6 +36,9 @@ MIN_CANDIDATE_COUNT: Final = 500
 DOMINANCE: Final = 10
 MIN_SHORT_CANDIDATE_COUNT: Final = 10_000
 _CACHE_LIMIT: Final = 200_000
+# Tuned on the dev split of bench/bench_quality.py (see docs/offline-engine.md).
+MIN_CANDIDATE_ZIPF: Final = 3.0
+MIN_ZIPF_MARGIN: Final = 3.0
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
@@ -171,7 +179,20 @@ class Speller:
             edits = self._edits1(word)
             allowed = {c for c in edits if 0 < _first_difference(word, c) < tail}
             found = self._pick(edits, allowed)
+        if found is not None and not self.trusted(word, found):
+            return None
         return found
+
+    def trusted(self, word: str, candidate: str) -> bool:
+        """Whether replacing ``word`` by ``candidate`` is safe by how often each is written:
+        the candidate common, the word unlisted or far rarer."""
+        from . import lexicon
+
+        wanted = lexicon.zipf(self.lang, candidate)
+        if wanted < MIN_CANDIDATE_ZIPF:
+            return False
+        written = lexicon.zipf(self.lang, word)
+        return written == 0.0 or wanted - written >= MIN_ZIPF_MARGIN
 
     def _pick(
         self, candidates: set[str], allowed: set[str] | None = None, floor: int = 0
