@@ -10,8 +10,9 @@ Two measures (data and licences: ``bench/data/README.md``):
   *non-word* error is a tagged single-word misspelling that Hunspell's en_US and en_GB
   dictionaries reject. Recall: the share of those the tool replaces by the tagged
   correction. Precision: the share of all word replacements the tool makes in those
-  sentences that equal the tagged correction, capitals aside (a replacement of an untagged word counts as
-  wrong here; the hand-judged sample in ``bench/data/judged-holbrook.tsv`` checks that).
+  sentences that equal the tagged correction, capitals aside (a replacement of an untagged
+  word counts as wrong here; the hand-judged sample in ``bench/data/judged-holbrook.tsv``
+  checks that).
   Lines of both sets alternate between a dev split (even) and a test split (odd): tune on
   dev, report test.
 
@@ -118,7 +119,8 @@ def replacements(before: str, after: str) -> list[tuple[int, str, str]]:
     out = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if op == "replace" and i2 - i1 == j2 - j1:
-            out += [(i1 + k, a[i1 + k], b[j1 + k]) for k in range(i2 - i1) if a[i1 + k] != b[j1 + k]]
+            pairs = [(i1 + k, a[i1 + k], b[j1 + k]) for k in range(i2 - i1)]
+            out += [(i, old, new) for i, old, new in pairs if old != new]
         elif op != "equal":
             out += [(i1 + k, a[i1 + k], " ".join(b[j1:j2])) for k in range(i2 - i1)]
     return out
@@ -132,7 +134,9 @@ def hunspell_en(directory: Path) -> Callable[[str], bool]:
 
 
 def learner(
-    lines: list[tuple[str, list[tuple[int, str, str]]]], fixer: Fixer, is_word: Callable[[str], bool]
+    lines: list[tuple[str, list[tuple[int, str, str]]]],
+    fixer: Fixer,
+    is_word: Callable[[str], bool],
 ) -> tuple[dict[str, float], list[tuple[str, str, str, str]]]:
     texts = [text for text, _ in lines]
     fixed_texts = fixer(texts, "en")

@@ -6,8 +6,9 @@ the committed files name theirs), then::
 
     python bench/extract_clean.py --lang de --repo ../de.react.dev > bench/data/clean-de.txt
 
-Prose only: front matter, fenced code, JSX/HTML lines, ``:::`` containers' lines, tables, headings and list markers are
-dropped; links keep their text; inline code keeps its backticks (the engine protects it); HTML entities are decoded.
+Prose only: front matter, fenced code, JSX/HTML lines, ``:::`` container lines, tables,
+headings and list markers are dropped (each list item is a paragraph); links keep their
+text; inline code keeps its backticks (the engine protects it); HTML entities are decoded.
 A sentence is kept when it has 6 to 60 words, ends with . ! or ?, and the engine's own
 language detection agrees with ``--lang`` (the translations still hold English pages).
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from rephrase_ls.offline.engine import detect_language  # noqa: E402
+from rephrase_ls.offline.engine import detect_language
 
 _FENCE = re.compile(r"^(```|~~~)")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")

@@ -27,10 +27,13 @@ from rephrase_ls.offline.engine import improve, rules
         ("Hello ;)", "en-us", "Hello ;)"),  # a smiley, not punctuation after a word
         ("Wait ...", "en-us", "Wait ..."),
         # French spacing: one before ; : ! ?, none before , .
-        ("Vraiment? Oui!", "fr", "Vraiment ? Oui !"),
+        # French spaces before ; : ! ? only in a text that already spaces one (its house
+        # style): react.dev's French translation never does ("React Conf!").
+        ("Vraiment? Oui!", "fr", "Vraiment? Oui!"),
+        ("Vraiment ? Oui!", "fr", "Vraiment ? Oui !"),
         ("Vraiment ? Oui , merci .", "fr", "Vraiment ? Oui, merci."),
         ("Note\u00a0: ceci; cela", "fr", "Note\u00a0: ceci\u00a0; cela"),
-        ("Vraiment?Oui!", "fr", "Vraiment ? Oui !"),  # the space missing after, then before
+        ("Vraiment?Oui!", "fr", "Vraiment? Oui!"),
         # missing space after sentence punctuation, commas
         ("It rained.We stayed in.", "en-us", "It rained. We stayed in."),
         ("Apples,pears and plums.", "en-us", "Apples, pears and plums."),
@@ -38,11 +41,14 @@ from rephrase_ls.offline.engine import improve, rules
         ("Use e.g. this one.", "en-us", "Use e.g. this one."),
         ("Es kostet ca. zehn Euro.", "de", "Es kostet ca. zehn Euro."),
         # sentence capitals
-        ("this works. that too! and this? yes.", "en-us", "This works. That too! And this? Yes."),
+        # The text's first word is left alone (a text may continue a sentence, or start with a
+        # lower-case list item or command); the words after a sentence end are capitalised.
+        ("this works. that too! and this? yes.", "en-us", "this works. That too! And this? Yes."),
         ("We met Dr. smith today.", "en-us", "We met Dr. smith today."),  # abbreviation
-        ("wait... what?", "en-us", "Wait... what?"),
-        ("el perro duerme.", "es", "El perro duerme."),
-        ("über allem.", "de", "Über allem."),
+        ("wait... what?", "en-us", "wait... what?"),
+        ("Sí. el perro duerme.", "es", "Sí. El perro duerme."),
+        ("Ja. über allem.", "de", "Ja. Über allem."),
+        ("über allem.", "de", "über allem."),
         # English "I"
         ("i think i'm right and i've said so.", "en-us", "I think I'm right and I've said so."),
         ("Vitamin i is not a thing.", "en-us", "Vitamin I is not a thing."),

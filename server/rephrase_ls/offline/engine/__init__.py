@@ -11,9 +11,10 @@ Importing this package is cheap: dictionaries, profiles and variant lists load o
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
-from . import rules, styles, variants
+from . import lexicon, rules, spelling, styles, variants
 from .detect import detect_language
 from .spelling import LANGUAGES, match_case, speller
 from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, scan
@@ -67,6 +68,8 @@ _PT_A_INFINITIVE = re.compile(
     re.IGNORECASE,
 )
 _PT_MIN_COUNT = 100
+# Characters written as apostrophes; a word glued to one is part of a longer word.
+_APOSTROPHES = frozenset("'’´`ʼ‘")
 
 
 def _parse_target(target_lang: str) -> tuple[str, str]:
@@ -178,23 +181,38 @@ def _spelling(
         lower = word.lower()
         if lower in known_lower:
             return None
+        end = start + len(word)
+        if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
+            return None  # part of a word written with another apostrophe ("isn´t")
         if word == lower:
             return checker.correction(word)
-        if (
-            word[0].isupper()
-            and word[1:] == word[1:].lower()
-            and rules.is_sentence_start(s, start, lang)
-        ):
+        # A capital: a name, or a sentence's first word (names start sentences too): only a
+        # listed misspelling there ("Teh").
+        if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
             corrected = checker.correction(lower)
-            return None if corrected is None else match_case(word, corrected)
+            if corrected is not None and checker.listed_misspelling(lower) == corrected:
+                return match_case(word, corrected)
         return None
 
     # Most words are right: find the few that may change first (each distinct word once; a
     # word seen before in this language costs one set lookup), and visit only those.
+    if runs is None:
+        runs = rules.glue_runs(s)
     maybe = checker.changeable(rules.distinct_words(s, runs))
-    if known_lower and maybe:
-        maybe = {word for word in maybe if word.lower() not in known_lower}
+    if maybe:
+        # A word written the same way twice in the text is meant (a term, a name), and so is
+        # a known word; only lower-case words are corrected (see fix()).
+        counts = Counter(run.lower() for run in runs)
+        maybe = {
+            word for word in maybe
+            if counts[word.lower()] < 2 and word.lower() not in known_lower
+        }
     return rules.words(s, fix, only=maybe)
+
+
+def _common_english(word: str) -> bool:
+    """Whether the lower-case ``word`` is a common English word (its sound is then known)."""
+    return lexicon.zipf("en", word) >= spelling.MIN_CANDIDATE_ZIPF
 
 
 def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str]) -> str:
@@ -271,6 +289,7 @@ def improve(
     s, saved = _shadow(text, lang, scanned)
     original_marks = "".join(_MARKS_RE.findall(s)) if saved else ""  # none without spans
 
+    capital_start = s[:1].isupper()
     s = rules.spacing(s, lang)
     # The runs of glued characters, for both rules below (unless the first changes the text).
     runs: list[str] | None = rules.glue_runs(s)
@@ -287,8 +306,10 @@ def improve(
         s = rule(s, lang)
     if lang == "en":
         s = rules.english_i(s)
-        s = rules.english_articles(s)
+        s = rules.english_articles(s, _common_english)
     s = rules.sentence_capitals(s, lang)
+    if capital_start and s[:1].islower():
+        s = s[0].upper() + s[1:]  # a style rule dropped the first word ("Basically, we")
     # Corrections and capitals can create new doubles ("teh the", "the The"): once more, so
     # that improving an improved text changes nothing (not needed when nothing changed since:
     # the rule is idempotent, see tests/unit/engine/test_engine_rules.py).

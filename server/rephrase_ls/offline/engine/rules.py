@@ -43,12 +43,13 @@ def _split(words: str) -> frozenset[str]:
 
 # Abbreviations after which a period does not end a sentence (lower case, without the period).
 _ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
-    "en": _split("etc vs approx ca cf mr mrs ms dr prof st no nos fig vol pp al inc ltd jr sr"),
+    "en": _split("etc vs approx ca cf mr mrs ms dr prof st no nos fig vol pp al inc ltd jr sr"
+                 " ex eg ie viz resp incl"),
     "de": _split("bzw usw vgl ca evtl ggf inkl nr bzw sog str dr prof etc zb dh uvm"),
-    "es": _split("etc sr sra srta dr dra ud uds pág núm aprox"),
-    "fr": _split("etc m mme mlle dr p env cf av apr"),
-    "it": _split("ecc sig sigra dott prof pag ca"),
-    "pt": _split("etc sr sra dr dra pág nº aprox"),
+    "es": _split("etc sr sra srta dr dra ud uds pág núm aprox ej"),
+    "fr": _split("etc m mme mlle dr p env cf av apr ex"),
+    "it": _split("ecc sig sigra dott prof pag ca es"),
+    "pt": _split("etc sr sra dr dra pág nº aprox ex"),
 }
 # Words that may correctly appear twice in a row.
 _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
@@ -57,7 +58,7 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "es": frozenset({"que", "ja", "no", "sí", "muy"}),
     "fr": frozenset({"nous", "vous", "que", "ha", "non", "très"}),
     "it": frozenset({"che", "ha", "no", "molto"}),
-    "pt": frozenset({"que", "ha", "não", "muito"}),
+    "pt": frozenset({"que", "ha", "não", "muito", "se"}),  # "Se se tornar": if it becomes
 }
 
 _MULTI_SPACE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]{2,}(?=\S)")
@@ -85,10 +86,9 @@ _MISSING_SPACE_COMMA = re.compile(rf"([,;])(?<={_L}{_L}[,;])(?={_L}{_L})")
 _DOUBLED = re.compile(
     _EDGE_BEFORE + rf"((?>{_L}+(?:['’-]{_L}+)*))((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
 )
-# A lower-case word that may start a sentence: at the text's start, or after . ! ? and
-# whitespace. (Two patterns: the second starts with the mark, so the scan jumps from mark to
-# mark; the lookbehinds after a first letter below do the same for "i" and "a".)
-_TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
+# A lower-case word that may start a sentence: after . ! ? and whitespace. (The pattern starts
+# with the mark, so the scan jumps from mark to mark; the lookbehinds after a first letter
+# below do the same for "i" and "a".)
 _AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _LOWER_I = re.compile(r"i(?<![\w'’\-\ue000-\ue002]i)(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
 _A_AN = re.compile(rf"([aA](?<![\w'’\-\ue000-\ue002][aA])n?)( )({_L}++){_EDGE_AFTER}")
@@ -167,9 +167,16 @@ def punctuation_spacing(s: str, lang: str) -> str:
     return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
 
 
+_FRENCH_SPACED = re.compile(r"[ \u00a0\u202f][;:!?](?=\s|$)")
+
+
 def _french_space_before(s: str) -> str:
     """A space before ``; : ! ?`` that has one after it (or ends the text), as the text's
-    other French spaces are (narrow no-break, no-break, or plain)."""
+    other French spaces are (narrow no-break, no-break, or plain); only in a text that
+    already spaces such a mark somewhere (its house style: many published French texts,
+    technical ones above all, never do)."""
+    if _FRENCH_SPACED.search(s) is None:
+        return s
     space = "\u202f" if "\u202f" in s else ("\u00a0" if "\u00a0" in s else " ")
     return _NO_SPACE_BEFORE_FR.sub(space + r"\1", s)
 
@@ -227,6 +234,10 @@ def undouble(s: str, lang: str) -> str:
         repeats = m.group(2).split(" ")[1:]
         if any(r != first and r != r.lower() for r in repeats):
             return m.group(0)  # "word Word": a name or a deliberate capital, leave it
+        if len(first) > 1 and first[1:] == first[1:].lower() and first != first.lower() and (
+            all(r == first for r in repeats)
+        ):
+            return m.group(0)  # "Tin Tin", "Bora Bora": a name
         return first
 
     return _DOUBLED.sub(repl, s)
@@ -268,7 +279,10 @@ def is_sentence_start(s: str, start: int, lang: str) -> bool:
 
 
 def sentence_capitals(s: str, lang: str) -> str:
-    """Capitalise the first word of each sentence (only all-lower-case words)."""
+    """Capitalise the first word of each sentence after a sentence end in the text (only
+    all-lower-case words). The text's first word is left as it is: a text may continue a
+    sentence, or start with a deliberately lower-case word (a list item such as
+    "optional `x`: ...", a command name)."""
 
     def repl(m: re.Match[str]) -> str:
         start = m.start(1)
@@ -277,9 +291,7 @@ def sentence_capitals(s: str, lang: str) -> str:
         word = m.group(1)
         return m.group(0)[: start - m.start()] + word[0].upper() + word[1:]
 
-    out = _AFTER_MARK.sub(repl, s)  # the same length: the first letters upper-case to one
-    first = _TEXT_START.match(s)
-    return out if first is None else repl(first) + out[first.end() :]
+    return _AFTER_MARK.sub(repl, s)
 
 
 def english_i(s: str) -> str:
@@ -299,13 +311,17 @@ def _wants_an(word: str) -> bool | None:
     return lower[0] in "aeiou"
 
 
-def english_articles(s: str) -> str:
-    """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a"."""
+def english_articles(s: str, common: Callable[[str], bool] | None = None) -> str:
+    """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a".
+    ``common``: whether a lower-case word is a common word; when given, the article before
+    any other word (an acronym read letter by letter, "an swc plugin") is left alone."""
 
     def repl(m: re.Match[str]) -> str:
         article, space, word = m.group(1), m.group(2), m.group(3)
         if len(word) == 1 or word.lower() in _NOT_AFTER_ARTICLE:
             return m.group(0)  # "a b c", "plan a or b": a letter, not the article
+        if common is not None and not common(word.lower()):
+            return m.group(0)
         wants = _wants_an(word)
         if wants is None:
             return m.group(0)

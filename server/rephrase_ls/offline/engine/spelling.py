@@ -39,6 +39,12 @@ _CACHE_LIMIT: Final = 200_000
 # Tuned on the dev split of bench/bench_quality.py (see docs/offline-engine.md).
 MIN_CANDIDATE_ZIPF: Final = 3.0
 MIN_ZIPF_MARGIN: Final = 3.0
+# Smaller margins for the typical slips: an accent missed, two letters swapped, a letter
+# doubled; any other edit needs the full margin ("stdin" is not "stain").
+ACCENT_ZIPF_MARGIN: Final = 1.0
+SLIP_ZIPF_MARGIN: Final = 2.0
+DOMINANCE_ZIPF: Final = 1.0  # ten times as common as any rival
+MIN_SHORT_CANDIDATE_ZIPF: Final = 5.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
@@ -161,58 +167,87 @@ class Speller:
     def _correct(self, word: str) -> str | None:
         if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
             return None
+        listed = _known_misspellings(self.lang).get(word)
+        if listed is not None and self._pick(self._edits1(word) | {listed}, {listed}):
+            return listed
         found = None
+        margin = MIN_ZIPF_MARGIN
+        # Every word one edit away is a rival of every tier's candidates: a correction must
+        # be far more common than any other word the slip could have come from ("siter" is
+        # "sister" or "sitter": neither wins).
+        edits = self._edits1(word)
         if word.isascii() and word in self._unaccented:
-            found = self._pick(set(self._unaccented[word]))
+            accented = set(self._unaccented[word])
+            found = self._pick(accented)
+            margin = ACCENT_ZIPF_MARGIN
         if found is None and self.lang == "de":
-            found = self._pick(_umlaut_spellings(word))
+            umlauts = _umlaut_spellings(word)
+            found = self._pick(umlauts)
+            margin = ACCENT_ZIPF_MARGIN
         if found is None:
             # Three-letter slips only become very common words ("teh" -> "the", not "app" ->
             # "pap"): short unknown words are more often abbreviations or new words.
-            floor = MIN_SHORT_CANDIDATE_COUNT if len(word) == 3 else 0
-            found = self._pick(self._slips(word), floor=floor)
+            floor = MIN_SHORT_CANDIDATE_ZIPF if len(word) == 3 else 0.0
+            slips = self._slips(word)
+            found = self._pick(slips | edits, slips, floor=floor)
+            margin = SLIP_ZIPF_MARGIN
         if found is None and len(word) >= MIN_LENGTH and self.lang not in SLIPS_ONLY:
             # An unknown word that differs from a listed one only in its last two letters is
             # more likely an inflection the list lacks than a typing error; one that differs in
             # its first letter is more likely a foreign word ("cache" is not "ache").
             tail = len(word) - 2
-            edits = self._edits1(word)
             allowed = {c for c in edits if 0 < _first_difference(word, c) < tail}
             found = self._pick(edits, allowed)
-        if found is not None and not self.trusted(word, found):
+            margin = MIN_ZIPF_MARGIN
+        if found is not None and not self.trusted(word, found, margin):
             return None
         return found
 
-    def trusted(self, word: str, candidate: str) -> bool:
+    def listed_misspelling(self, word: str) -> str | None:
+        """The correction of the lower-case ``word`` in the list of common misspellings."""
+        return _known_misspellings(self.lang).get(word)
+
+    def trusted(self, word: str, candidate: str, margin: float = MIN_ZIPF_MARGIN) -> bool:
         """Whether replacing ``word`` by ``candidate`` is safe by how often each is written:
-        the candidate common, the word unlisted or far rarer."""
+        the candidate common, the word unlisted or ``margin`` rarer."""
         from . import lexicon
 
         wanted = lexicon.zipf(self.lang, candidate)
         if wanted < MIN_CANDIDATE_ZIPF:
             return False
         written = lexicon.zipf(self.lang, word)
-        return written == 0.0 or wanted - written >= MIN_ZIPF_MARGIN
+        return written == 0.0 or wanted - written >= margin
 
     def _pick(
-        self, candidates: set[str], allowed: set[str] | None = None, floor: int = 0
+        self, candidates: set[str], allowed: set[str] | None = None, floor: float = 0.0
     ) -> str | None:
-        """The dominant frequent candidate, or ``None`` (ties are never broken).
+        """The dominant common candidate, or ``None`` (ties are never broken): listed by
+        pyspellchecker, at least ``MIN_CANDIDATE_ZIPF`` (and ``floor``) in wordfreq, and
+        ``DOMINANCE_ZIPF`` above every rival.
 
         With ``allowed``, only those may win, but every candidate counts as a rival.
         """
+        from . import lexicon
+
         freq = self.freq
+        lang = self.lang
         best = ""
-        best_count = 0
-        second_count = 0
+        best_zipf = 0.0
+        second_zipf = 0.0
         for cand in candidates:
-            count = freq.get(cand, 0)
-            if count > best_count:
-                second_count = best_count
-                best, best_count = cand, count
-            elif count > second_count:
-                second_count = count
-        if best_count < max(floor, MIN_CANDIDATE_COUNT) or best_count < DOMINANCE * second_count:
+            if cand not in freq:
+                continue
+            z = lexicon.zipf(lang, cand)
+            if z > best_zipf:
+                second_zipf = best_zipf
+                best, best_zipf = cand, z
+            elif z > second_zipf:
+                second_zipf = z
+        if (
+            best_zipf < max(floor, MIN_CANDIDATE_ZIPF)
+            or best_zipf - second_zipf < DOMINANCE_ZIPF
+            or freq[best] < MIN_CANDIDATE_COUNT
+        ):
             return None
         if allowed is not None and best not in allowed:
             return None
@@ -257,6 +292,26 @@ class Speller:
                 out.add(left + c + right)
         out.discard(word)
         return out
+
+
+@cache
+def _known_misspellings(lang: str) -> dict[str, str]:
+    """English misspellings with their one correction, from codespell's main dictionary
+    (PyPI ``codespell``; the dictionary derives from Wikipedia's list of common misspellings,
+    CC BY-SA). Entries with several corrections or a note are left out: those need a person."""
+    if lang != "en":
+        return {}
+    try:
+        resource = resources.files("codespell_lib").joinpath("data", "dictionary.txt")
+        text = resource.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return {}
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        wrong, sep, right = line.partition("->")
+        if sep and "," not in right and wrong.isalpha() and right.isalpha():
+            out[wrong] = right
+    return out
 
 
 def _base_letter(c: str) -> str:
