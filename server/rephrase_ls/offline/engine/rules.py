@@ -223,14 +223,23 @@ def doubled_words(s: str, lang: str, runs: list[str] | None = None) -> str:
     return undouble(s, lang)
 
 
+# Only the most common words (the, to, and, dans, gehen: Zipf 5.5+) are dropped when doubled: a
+# repeated content word is mostly deliberate (Holbrook corpus, bench/bench_quality.py).
+DOUBLED_MIN_ZIPF: Final = 5.5
+
+
 def undouble(s: str, lang: str) -> str:
     """:func:`doubled_words` without its shortcut: the pattern's pass over the whole text."""
     allowed = _DOUBLE_OK.get(lang, frozenset())
+
+    from .lexicon import zipf
 
     def repl(m: re.Match[str]) -> str:
         first = m.group(1)
         if first.lower() in allowed:
             return m.group(0)
+        if zipf(lang, first.lower()) < DOUBLED_MIN_ZIPF:
+            return m.group(0)  # "deep deep sea", "toys toys toys": repeated on purpose
         repeats = m.group(2).split(" ")[1:]
         if any(r != first and r != r.lower() for r in repeats):
             return m.group(0)  # "word Word": a name or a deliberate capital, leave it
