@@ -51,6 +51,9 @@ _ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
     "it": _split("ecc sig sigra dott prof pag ca es"),
     "pt": _split("etc sr sra dr dra pág nº aprox ex"),
 }
+# Abbreviations every language's texts use (Latin and English ones in technical prose).
+_COMMON_ABBREVIATIONS: Final = _split("vs etc ca cf inc ltd co corp")
+_ABBREVIATIONS = {lang: words | _COMMON_ABBREVIATIONS for lang, words in _ABBREVIATIONS.items()}
 # Words that may correctly appear twice in a row.
 _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no"}),

@@ -43,7 +43,11 @@ MIN_ZIPF_MARGIN: Final = 3.0
 # doubled; any other edit needs the full margin ("stdin" is not "stain").
 ACCENT_ZIPF_MARGIN: Final = 1.0
 SLIP_ZIPF_MARGIN: Final = 2.0
-DOMINANCE_ZIPF: Final = 1.0  # ten times as common as any rival
+DOMINANCE_ZIPF: Final = 1.0
+# Any other edit only to a commoner word ("memoize" is not "memorize", Zipf 3.2).
+EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
+# A word of another language's text that English uses this much is a loan, not a slip.
+LOAN_MIN_ENGLISH_ZIPF: Final = 2.5  # ten times as common as any rival
 MIN_SHORT_CANDIDATE_ZIPF: Final = 5.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
@@ -184,6 +188,8 @@ class Speller:
             umlauts = _umlaut_spellings(word)
             found = self._pick(umlauts)
             margin = ACCENT_ZIPF_MARGIN
+        if found is None and self.lang != "en" and _english_word(word):
+            return None  # an English word, as technical prose borrows ("presets")
         if found is None:
             # Three-letter slips only become very common words ("teh" -> "the", not "app" ->
             # "pap"): short unknown words are more often abbreviations or new words.
@@ -195,9 +201,16 @@ class Speller:
             # An unknown word that differs from a listed one only in its last two letters is
             # more likely an inflection the list lacks than a typing error; one that differs in
             # its first letter is more likely a foreign word ("cache" is not "ache").
+            # Only the edits that learners' misspellings mostly are (Holbrook corpus, dev split):
+            # a letter left out ("kichen"), one vowel for another ("maneger"). A letter too many
+            # or a consonant for another is as often another word meant ("whont" for "want",
+            # "cobard" for "cupboard") or a term ("refactor", "stdin", "semver").
             tail = len(word) - 2
-            allowed = {c for c in edits if 0 < _first_difference(word, c) < tail}
-            found = self._pick(edits, allowed)
+            allowed = {
+                c for c in edits
+                if 0 < _first_difference(word, c) < tail and _learner_edit(word, c)
+            }
+            found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
             margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
@@ -335,6 +348,29 @@ def _umlaut_spellings(word: str) -> set[str]:
     out.add(every)
     out.discard(word)
     return out
+
+
+_VOWELS: Final = frozenset("aeiouy")
+
+
+def _english_word(word: str) -> bool:
+    """Whether English uses the lower-case ``word`` (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+)."""
+    from . import lexicon
+
+    return lexicon.zipf("en", word) >= LOAN_MIN_ENGLISH_ZIPF
+
+
+def _learner_edit(word: str, candidate: str) -> bool:
+    """Whether ``candidate`` (one edit from ``word``) adds a letter or changes a vowel to
+    another vowel (accents aside)."""
+    if len(candidate) == len(word) + 1:
+        return True
+    if len(candidate) != len(word):
+        return False
+    i = _first_difference(word, candidate)
+    if word[i + 1 :] != candidate[i + 1 :]:
+        return False  # two neighbours swapped: a slip, tried before
+    return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
 
 
 def _first_difference(a: str, b: str) -> int:
