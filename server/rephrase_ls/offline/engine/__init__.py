@@ -230,10 +230,34 @@ def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str])
     return rules.words(s, swap)
 
 
+_english_maps: dict[str, dict[str, str]] = {}
+# A spelling is converted only to a form at most this much rarer (Zipf) in wordfreq's English
+# list, which mixes both variants: "colour"/"color" convert, "connection" never becomes the
+# archaic "connexion" (Zipf 4.8 against 2.3).
+_VARIANT_MAX_ZIPF_DROP = 1.0
+
+
+def _english_conversions(target: str) -> dict[str, str]:
+    """breame's map into ``target``, less the pairs whose target form is much rarer than the
+    word (an archaic or rare spelling) and the spellings standard on both sides."""
+    found = _english_maps.get(target)
+    if found is None:
+        from .variant_detect import _EN_BOTH
+
+        found = {
+            word: new
+            for word, new in variants.english_map(target).items()
+            if word not in _EN_BOTH
+            and lexicon.zipf("en", new) >= lexicon.zipf("en", word) - _VARIANT_MAX_ZIPF_DROP
+        }
+        _english_maps[target] = found
+    return found
+
+
 def _variant(s: str, target: str, keep: frozenset[str]) -> str:
     """Convert to the target variant; ``keep``: lower-case known words, never converted."""
     if target in ("en-us", "en-gb"):
-        return _map_words(s, "en", variants.english_map(target), keep)
+        return _map_words(s, "en", _english_conversions(target), keep)
     if target not in ("pt-br", "pt-pt"):
         return s
     s = _map_words(s, "pt", variants.portuguese_map(target), keep)

@@ -42,7 +42,7 @@ def _split(words: str) -> frozenset[str]:
 
 
 # Abbreviations after which a period does not end a sentence (lower case, without the period).
-_ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
+_OWN_ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
     "en": _split("etc vs approx ca cf mr mrs ms dr prof st no nos fig vol pp al inc ltd jr sr"
                  " ex eg ie viz resp incl"),
     "de": _split("bzw usw vgl ca evtl ggf inkl nr bzw sog str dr prof etc zb dh uvm"),
@@ -53,7 +53,9 @@ _ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
 }
 # Abbreviations every language's texts use (Latin and English ones in technical prose).
 _COMMON_ABBREVIATIONS: Final = _split("vs etc ca cf inc ltd co corp")
-_ABBREVIATIONS = {lang: words | _COMMON_ABBREVIATIONS for lang, words in _ABBREVIATIONS.items()}
+_ABBREVIATIONS: Final = {
+    lang: words | _COMMON_ABBREVIATIONS for lang, words in _OWN_ABBREVIATIONS.items()
+}
 # Words that may correctly appear twice in a row.
 _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no"}),
