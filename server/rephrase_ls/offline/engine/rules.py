@@ -79,6 +79,7 @@ _NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")  # ma
 # What spacing() looks for first: two spaces or a space before a mark; a mark glued to a letter.
 _SPACED = re.compile(rf"{_HSPACE}[ \t\u00a0\u202f,.;:!?]")
 _GLUED_MARK = re.compile(rf"[.!?,;](?={_L})")
+_SENTENCE_GAP = re.compile(r"[.!?]( +)(?=[A-ZÀ-ÖØ-Þ])")
 _TWO_SPACES = re.compile(_HSPACE + _HSPACE)  # not {2}: a pattern starting with a class is faster
 _SPACE_THEN_MARK = re.compile(rf"{_HSPACE}[,.;:!?]")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
@@ -131,14 +132,25 @@ def spacing(s: str, lang: str) -> str:
     return missing_space(s, lang)
 
 
+def two_spaced_sentences(s: str) -> bool:
+    """Whether ``s`` puts two spaces after every sentence end followed by a capital (and has
+    one): a house style, kept by :func:`tidy_spaces`."""
+    gaps = _SENTENCE_GAP.findall(s)
+    return bool(gaps) and all(gap == "  " for gap in gaps)
+
+
 def tidy_spaces(s: str) -> str:
-    """Collapse runs of spaces between words to one (keeping a no-break space if present)."""
+    """Collapse runs of spaces between words to one (keeping a no-break space if present),
+    except two spaces after a sentence end in a text that always puts two there."""
+    two_spaced = two_spaced_sentences(s)
 
     def repl(m: re.Match[str]) -> str:
         run = m.group(0)
         for keep in ("\u202f", "\u00a0"):
             if keep in run:
                 return keep
+        if two_spaced and run == "  " and s[m.start() - 1] in ".!?":
+            return run
         return " "
 
     if _TWO_SPACES.search(s) is None:
