@@ -87,8 +87,9 @@ def test_changeable_words_are_those_a_correction_may_change(words: set[str], lan
 _EDGE_BEFORE = r"(?<![\w'’\-\ue000-\ue002])"
 _EDGE_AFTER = r"(?![\w'’\-\ue000-\ue002])"
 _L = r"[^\W\d_]"
-# (A text's first word is not capitalised: only words after a sentence end in the text.)
-OLD_SENTENCE_START = re.compile(rf"(?<=[.!?])[\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
+OLD_SENTENCE_START = re.compile(
+    rf"(?:^[ \t\u00a0\u202f]*|(?<=[.!?])[\s]+)(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}"
+)
 OLD_LOWER_I = re.compile(_EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
 OLD_A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
 OLD_MAYBE_PROTECTED = re.compile(

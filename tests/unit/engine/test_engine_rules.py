@@ -41,14 +41,16 @@ from rephrase_ls.offline.engine import improve, rules
         ("Use e.g. this one.", "en-us", "Use e.g. this one."),
         ("Es kostet ca. zehn Euro.", "de", "Es kostet ca. zehn Euro."),
         # sentence capitals
-        # The text's first word is left alone (a text may continue a sentence, or start with a
-        # lower-case list item or command); the words after a sentence end are capitalised.
-        ("this works. that too! and this? yes.", "en-us", "this works. That too! And this? Yes."),
+        ("this works. that too! and this? yes.", "en-us", "This works. That too! And this? Yes."),
         ("We met Dr. smith today.", "en-us", "We met Dr. smith today."),  # abbreviation
-        ("wait... what?", "en-us", "wait... what?"),
-        ("Sí. el perro duerme.", "es", "Sí. El perro duerme."),
-        ("Ja. über allem.", "de", "Ja. Über allem."),
-        ("über allem.", "de", "über allem."),
+        ("wait... what?", "en-us", "Wait... what?"),
+        ("el perro duerme.", "es", "El perro duerme."),
+        ("über allem.", "de", "Über allem."),
+        # The text's first word keeps its case when the lists lack it (a command, a name) or
+        # it labels code (react.dev's "optional `options`: ...").
+        ("esbuild muss installiert sein.", "de", "esbuild muss installiert sein."),
+        ("optional `options`: An object with streaming options.", "en-us",
+         "optional `options`: An object with streaming options."),
         # English "I"
         ("i think i'm right and i've said so.", "en-us", "I think I'm right and I've said so."),
         ("Vitamin i is not a thing.", "en-us", "Vitamin I is not a thing."),

@@ -102,11 +102,14 @@ def test_two_spaces_after_a_full_stop_are_a_house_style() -> None:
     assert improve(mixed, "en-us") == mixed.replace(".  It", ". It")
 
 
-def test_the_first_word_of_a_text_keeps_its_case() -> None:
-    # react.dev API reference list items start with "optional" in lower case.
+def test_the_first_word_of_a_text_keeps_its_case_before_code_or_when_unlisted() -> None:
+    # react.dev API reference list items start with "optional" in lower case; Vite's German
+    # docs start a sentence with the command "esbuild".
     text = "optional `options`: An object with streaming options."
     assert improve(text, "en-us") == text
-    assert rules.sentence_capitals("optional value. then more.", "en") == (
+    vite = "esbuild muss installiert sein, wenn der Wert `'esbuild'` entspricht."
+    assert improve(vite, "de") == vite
+    assert rules.sentence_capitals("optional value. then more.", "en", lambda w, e: False) == (
         "optional value. Then more."
     )
 

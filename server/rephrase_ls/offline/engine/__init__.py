@@ -331,7 +331,17 @@ def improve(
     if lang == "en":
         s = rules.english_i(s)
         s = rules.english_articles(s, _common_english)
-    s = rules.sentence_capitals(s, lang)
+    shadow = s
+
+    def capitalise_first(word: str, end: int) -> bool:
+        # Not a word the lists lack (a command such as "esbuild", a name), nor a label before
+        # code ("optional `options`: An object"): lower case there is the author's.
+        if lexicon.zipf(lang, word.lower()) < spelling.MIN_CANDIDATE_ZIPF:
+            return False
+        rest = shadow[end : end + 2].lstrip(" ")
+        return not rest.startswith((rules.PROTECTED_MARK, rules.PLACEHOLDER_MARK))
+
+    s = rules.sentence_capitals(s, lang, capitalise_first)
     if capital_start and s[:1].islower():
         s = s[0].upper() + s[1:]  # a style rule dropped the first word ("Basically, we")
     # Corrections and capitals can create new doubles ("teh the", "the The"): once more, so

@@ -92,9 +92,10 @@ _MISSING_SPACE_COMMA = re.compile(rf"([,;])(?<={_L}{_L}[,;])(?={_L}{_L})")
 _DOUBLED = re.compile(
     _EDGE_BEFORE + rf"((?>{_L}+(?:['’-]{_L}+)*))((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
 )
-# A lower-case word that may start a sentence: after . ! ? and whitespace. (The pattern starts
-# with the mark, so the scan jumps from mark to mark; the lookbehinds after a first letter
-# below do the same for "i" and "a".)
+# A lower-case word that may start a sentence: at the text's start, or after . ! ? and
+# whitespace. (Two patterns: the second starts with the mark, so the scan jumps from mark to
+# mark; the lookbehinds after a first letter below do the same for "i" and "a".)
+_TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _LOWER_I = re.compile(r"i(?<![\w'’\-\ue000-\ue002]i)(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
 _A_AN = re.compile(rf"([aA](?<![\w'’\-\ue000-\ue002][aA])n?)( )({_L}++){_EDGE_AFTER}")
@@ -304,11 +305,12 @@ def is_sentence_start(s: str, start: int, lang: str) -> bool:
     return not (k > 0 and s[k - 1] == ".")
 
 
-def sentence_capitals(s: str, lang: str) -> str:
-    """Capitalise the first word of each sentence after a sentence end in the text (only
-    all-lower-case words). The text's first word is left as it is: a text may continue a
-    sentence, or start with a deliberately lower-case word (a list item such as
-    "optional `x`: ...", a command name)."""
+def sentence_capitals(
+    s: str, lang: str, first_word: Callable[[str, int], bool] | None = None
+) -> str:
+    """Capitalise the first word of each sentence (only all-lower-case words). ``first_word``:
+    whether to capitalise the text's first word, given it and the index after it (default:
+    always)."""
 
     def repl(m: re.Match[str]) -> str:
         start = m.start(1)
@@ -317,7 +319,11 @@ def sentence_capitals(s: str, lang: str) -> str:
         word = m.group(1)
         return m.group(0)[: start - m.start()] + word[0].upper() + word[1:]
 
-    return _AFTER_MARK.sub(repl, s)
+    out = _AFTER_MARK.sub(repl, s)  # the same length: the first letters upper-case to one
+    first = _TEXT_START.match(s)
+    if first is None or (first_word is not None and not first_word(first.group(1), first.end())):
+        return out
+    return repl(first) + out[first.end() :]
 
 
 def english_i(s: str) -> str:
