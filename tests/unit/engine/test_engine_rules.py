@@ -19,7 +19,9 @@ from rephrase_ls.offline.engine import improve, rules
         ("I had had enough.", "en-us", "I had had enough."),
         ("We saw the\nthe house.", "en-us", "We saw the\nthe house."),  # a line break between
         ("Wir haben das das Auto.", "de", "Wir haben das das Auto."),  # article + pronoun
-        ("Wir gehen gehen nach Hause.", "de", "Wir gehen nach Hause."),
+        ("Ich ich gehe nach Hause.", "de", "Ich gehe nach Hause."),
+        # A repeated content word is mostly deliberate (Holbrook: "deep deep sea").
+        ("Wir gehen gehen nach Hause.", "de", "Wir gehen gehen nach Hause."),
         ("Nous nous levons tôt.", "fr", "Nous nous levons tôt."),
         # spaces before punctuation
         ("Yes , really .", "en-us", "Yes, really."),

@@ -109,7 +109,7 @@ _NOT_AFTER_ARTICLE: Final = frozenset(
     {
         "and", "or", "nor", "but", "is", "are", "was", "were", "of", "to", "in", "on", "at",
         "as", "if", "it", "its", "the", "an", "a", "for", "by", "with", "so", "be", "into",
-        "onto", "upon", "also", "only", "else", "etc", "until", "under", "over",
+        "onto", "upon", "also", "only", "else", "etc", "until", "under", "over", "another",
     }
 )  # fmt: skip
 _VOWEL_SOUND_H = re.compile(r"^(?:hour|honest|honor|honour|heir)")
@@ -241,9 +241,9 @@ def doubled_words(s: str, lang: str, runs: list[str] | None = None) -> str:
     return undouble(s, lang)
 
 
-# Only the most common words (the, to, and, dans, gehen: Zipf 5.5+) are dropped when doubled: a
+# Only the most common words (the, to, and, they, dans, ich: Zipf 6+) are dropped when doubled: a
 # repeated content word is mostly deliberate (Holbrook corpus, bench/bench_quality.py).
-DOUBLED_MIN_ZIPF: Final = 5.5
+DOUBLED_MIN_ZIPF: Final = 6.0
 
 
 def undouble(s: str, lang: str) -> str:

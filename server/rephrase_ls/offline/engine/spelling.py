@@ -1,22 +1,29 @@
-"""Conservative spelling correction against pyspellchecker's word-frequency lists.
+"""Conservative spelling correction: a word is changed only when the engine is confident.
 
-A word is corrected only when it is unknown (not listed, not a regular inflection of a listed
-word) and one candidate is frequent (``MIN_CANDIDATE_COUNT``) and clearly more frequent than its
-rivals (``DOMINANCE`` times). Candidates come in tiers, tried in order:
+A word is a candidate for correction only when pyspellchecker's list lacks it (and it is not
+a regular inflection of a listed word, :meth:`Speller.known`). Its correction is, in order:
 
-1. accented spellings of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
-2. typical slips: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
-   accent added or changed (never dropped; Portuguese: only added); for three-letter words
-   only to a word with ``MIN_SHORT_CANDIDATE_COUNT`` occurrences;
-3. any other edit at distance 1 (``MIN_LENGTH``+ letters), not in the first letter or the last
-   two, with every distance-1 word as a rival; not for ``SLIPS_ONLY`` languages.
+0. (English) its one correction in the list of common misspellings (codespell's dictionary,
+   from Wikipedia's list), if that dominates the words one edit away;
+1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
+2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
+   accent added or changed (never dropped; Portuguese: only added); a three-letter word only
+   to a very common word (``MIN_SHORT_CANDIDATE_ZIPF``);
+3. (``MIN_EDIT_LENGTH``+ letters, not ``SLIPS_ONLY`` languages) a letter added or one vowel
+   changed for another, not in the first letter or the last two, to a word of Zipf
+   ``EDIT_MIN_CANDIDATE_ZIPF``+.
 
-A candidate found so is then checked against how often people write both (wordfreq's large
-lists, :mod:`.lexicon`): the candidate must be common (``MIN_CANDIDATE_ZIPF``), and a word as
-written that the list holds (a technical word, a name, an inflection, a variant) must be far
-rarer than the candidate (``MIN_ZIPF_MARGIN``); otherwise the word is left as it is.
+A candidate must be listed by pyspellchecker (``MIN_CANDIDATE_COUNT``) and common in
+wordfreq's large list (:mod:`.lexicon`; ``MIN_CANDIDATE_ZIPF``), and ``DOMINANCE_ZIPF`` above
+every rival: in tiers 0, 2 and 3 every word one edit away is a rival, so "siter" (sister?
+sitter?) is left alone. Then how often the word as written is used decides: a word that
+wordfreq lists (a term such as "stdin", a loan, an inflection, a name) is changed only when the
+candidate is ``ACCENT_ZIPF_MARGIN`` (tier 1), ``SLIP_ZIPF_MARGIN`` (tier 2) or
+``MIN_ZIPF_MARGIN`` (tier 3) commoner. In a language other than English, a word English uses
+(``LOAN_MIN_ENGLISH_ZIPF``) is a loan and only tier 1 applies to it.
 
-Lists are loaded lazily, once per language. docs/offline-engine.md has the details.
+The thresholds were tuned on the dev split of ``bench/bench_quality.py``; the figures on the
+held-out split are in docs/offline-engine.md. Lists load lazily, once per language.
 """
 
 from __future__ import annotations
@@ -30,25 +37,23 @@ from importlib import resources
 from typing import Final
 
 LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
-MIN_LENGTH: Final = 4
 MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
-MIN_CANDIDATE_COUNT: Final = 500
-DOMINANCE: Final = 10
-MIN_SHORT_CANDIDATE_COUNT: Final = 10_000
+MIN_CANDIDATE_COUNT: Final = 500  # in pyspellchecker's list
 _CACHE_LIMIT: Final = 200_000
-# Tuned on the dev split of bench/bench_quality.py (see docs/offline-engine.md).
 MIN_CANDIDATE_ZIPF: Final = 3.0
-MIN_ZIPF_MARGIN: Final = 3.0
-# Smaller margins for the typical slips: an accent missed, two letters swapped, a letter
-# doubled; any other edit needs the full margin ("stdin" is not "stain").
+DOMINANCE_ZIPF: Final = 1.0  # ten times as common as any rival
+MIN_SHORT_CANDIDATE_ZIPF: Final = 5.5  # "teh" -> "the", not "app" -> "pap"
+# A listed word: how much commoner the candidate must be, by tier ("stdin" is not "stain").
 ACCENT_ZIPF_MARGIN: Final = 1.0
 SLIP_ZIPF_MARGIN: Final = 2.0
-DOMINANCE_ZIPF: Final = 1.0
-# Any other edit only to a commoner word ("memoize" is not "memorize", Zipf 3.2).
+MIN_ZIPF_MARGIN: Final = 3.0
+# Tier 3 only in words of five letters or more (in a four-letter word the one letter it may
+# change is as often another word meant: "weth" for "went", not "with"), and only to a
+# commoner word ("memoize" is not "memorize", Zipf 3.2).
+MIN_EDIT_LENGTH: Final = 5
 EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
 # A word of another language's text that English uses this much is a loan, not a slip.
-LOAN_MIN_ENGLISH_ZIPF: Final = 2.5  # ten times as common as any rival
-MIN_SHORT_CANDIDATE_ZIPF: Final = 5.5
+LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
@@ -197,7 +202,7 @@ class Speller:
             slips = self._slips(word)
             found = self._pick(slips | edits, slips, floor=floor)
             margin = SLIP_ZIPF_MARGIN
-        if found is None and len(word) >= MIN_LENGTH and self.lang not in SLIPS_ONLY:
+        if found is None and len(word) >= MIN_EDIT_LENGTH and self.lang not in SLIPS_ONLY:
             # An unknown word that differs from a listed one only in its last two letters is
             # more likely an inflection the list lacks than a typing error; one that differs in
             # its first letter is more likely a foreign word ("cache" is not "ache").
