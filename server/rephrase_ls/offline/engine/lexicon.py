@@ -17,10 +17,12 @@ collision is a word taken as known, which the corrector then leaves alone.
 from __future__ import annotations
 
 import gzip
+import importlib.util
+import io
 import threading
 from array import array
 from bisect import bisect_left
-from importlib import resources
+from pathlib import Path
 from typing import Final
 
 _BUCKET_BITS: Final = 10
@@ -30,20 +32,45 @@ _lock = threading.Lock()
 _tables: dict[str, array[int]] = {}
 
 
+def package_file(package: str, *parts: str) -> Path:
+    """A data file of an installed package, found without importing the package (importing
+    wordfreq brings in regex, ftfy and langcodes: some 15 MB). Raises ``FileNotFoundError``
+    when the package or the file is missing."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(f"the package {package!r} is not installed")
+    path = Path(next(iter(spec.submodule_search_locations)), *parts)
+    if not path.is_file():
+        raise FileNotFoundError(f"{package!r} has no {'/'.join(parts)}")
+    return path
+
+
 def _load(lang: str) -> array[int]:
     import msgpack  # wordfreq's dependency; imported only when a list loads
 
-    resource = resources.files("wordfreq").joinpath("data", f"large_{lang}.msgpack.gz")
-    buckets = msgpack.unpackb(gzip.decompress(resource.read_bytes()), raw=False)
-    header, buckets = buckets[0], buckets[1:]
+    resource = package_file("wordfreq", "data", f"large_{lang}.msgpack.gz")
+    # One bucket at a time: holding all 300,000 words as strings at once would leave ~15 MB of
+    # freed but fragmented memory in the process.
+    unpacker = msgpack.Unpacker(io.BytesIO(gzip.decompress(resource.read_bytes())), raw=False)
+    count = unpacker.read_array_header()
+    header = unpacker.unpack()
     if not isinstance(header, dict) or header.get("format") != "cB":
         raise RuntimeError(f"unexpected wordfreq list format for {lang!r}: {header!r}")
-    keys = sorted(
-        (hash(word) & _KEY_MASK) | min(index, _BUCKET_MASK)
-        for index, bucket in enumerate(buckets)
-        for word in bucket
-    )
-    return array("q", keys)
+    # Sorted by parts (the keys' top eight bits, in signed order), so that no more than a few
+    # thousand keys are Python ints at once: sorting them all in one list would leave ~10 MB
+    # of fragmented memory behind.
+    parts: list[array[int]] = [array("q") for _ in range(256)]
+    for index in range(min(count - 1, _BUCKET_MASK + 1)):
+        for word in unpacker.unpack():
+            key = (hash(word) & _KEY_MASK) | index
+            parts[(key >> 56) + 128].append(key)
+    keys: array[int] = array("q", bytes(8 * sum(map(len, parts))))  # allocated once
+    start = 0
+    for i, part in enumerate(parts):
+        keys[start : start + len(part)] = array("q", sorted(part))
+        start += len(part)
+        parts[i] = array("q")
+    return keys
 
 
 def table(lang: str) -> array[int]:

@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import threading
 import unicodedata
+from array import array
+from bisect import bisect_left
 from functools import cache
 from importlib import resources
 from typing import Final
@@ -312,24 +315,60 @@ class Speller:
         return out
 
 
+class ListedMisspellings:
+    """English misspellings with their one correction, from codespell's main dictionary (PyPI
+    ``codespell``; the dictionary derives from Wikipedia's list of common misspellings, CC
+    BY-SA). Entries with several corrections or a note are left out: those need a person.
+
+    The file's text is kept as it is (1.5 MB) with a sorted ``array`` of 64-bit keys, each a
+    misspelling's ``hash()`` with the offset of its correction in the low 24 bits: a dict of
+    its 30,000+ entries would cost some 8 MB."""
+
+    _OFFSET_BITS: Final = 24
+    _ENTRY = re.compile(r"^([a-z]+)->([a-z]+)$", re.MULTILINE)
+
+    def __init__(self, text: str) -> None:
+        if len(text) >= 1 << self._OFFSET_BITS:
+            raise ValueError("codespell's dictionary is larger than expected")
+        mask = ~((1 << self._OFFSET_BITS) - 1)
+        self._text = text
+        self._keys = array(
+            "q",
+            sorted((hash(m.group(1)) & mask) | m.start(2) for m in self._ENTRY.finditer(text)),
+        )
+
+    def get(self, word: str) -> str | None:
+        """The correction of the lower-case ``word``, or ``None``."""
+        mask = ~((1 << self._OFFSET_BITS) - 1)
+        key = hash(word) & mask
+        keys, text = self._keys, self._text
+        i = bisect_left(keys, key)
+        while i < len(keys) and keys[i] & mask == key:
+            start = keys[i] & ~mask
+            if text.startswith(word + "->", start - len(word) - 2):
+                return text[start : text.index("\n", start)]
+            i += 1
+        return None
+
+
+_NO_LIST: Final = ListedMisspellings("")
+
+
 @cache
-def _known_misspellings(lang: str) -> dict[str, str]:
-    """English misspellings with their one correction, from codespell's main dictionary
-    (PyPI ``codespell``; the dictionary derives from Wikipedia's list of common misspellings,
-    CC BY-SA). Entries with several corrections or a note are left out: those need a person."""
+def _known_misspellings(lang: str) -> ListedMisspellings:
+    """The list of common misspellings for ``lang`` (English only; empty for the others, and
+    when codespell is not installed)."""
     if lang != "en":
-        return {}
+        return _NO_LIST
+    from .lexicon import package_file
+
     try:
-        resource = resources.files("codespell_lib").joinpath("data", "dictionary.txt")
-        text = resource.read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        return {}
-    out: dict[str, str] = {}
-    for line in text.splitlines():
-        wrong, sep, right = line.partition("->")
-        if sep and "," not in right and wrong.isalpha() and right.isalpha():
-            out[wrong] = right
-    return out
+        text = package_file("codespell_lib", "data", "dictionary.txt").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _NO_LIST
+    if not text.endswith("\n"):
+        text += "\n"
+    return ListedMisspellings(text)
 
 
 def _base_letter(c: str) -> str:
