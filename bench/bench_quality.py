@@ -137,12 +137,12 @@ def learner(
     lines: list[tuple[str, list[tuple[int, str, str]]]],
     fixer: Fixer,
     is_word: Callable[[str], bool],
-) -> tuple[dict[str, float], list[tuple[str, str, str, str]]]:
+) -> tuple[dict[str, float], list[tuple[int, str, str, str]]]:
     texts = [text for text, _ in lines]
     fixed_texts = fixer(texts, "en")
     nonwords = fixed = changes = right = 0
-    log: list[tuple[str, str, str, str]] = []
-    for (text, errors), out in zip(lines, fixed_texts, strict=True):
+    log: list[tuple[int, str, str, str]] = []
+    for number, ((text, errors), out) in enumerate(zip(lines, fixed_texts, strict=True)):
         targets = {i: (w, t) for i, w, t in errors}
         for i, old, new in replacements(text, out):
             if old.lower() == new.lower():
@@ -151,7 +151,7 @@ def learner(
             target = targets.get(i)
             ok = target is not None and new.lower() == target[1].lower()
             right += ok
-            log.append((text, old, new, "auto-correct" if ok else "?"))
+            log.append((number, old, new, "auto-correct" if ok else "?"))
         changed = {i: new for i, _, new in replacements(text, out)}
         for i, written, target in errors:
             if is_word(written):
@@ -217,9 +217,11 @@ def main() -> None:
         if name == "rephrase-ls" and args.sample is not None:
             chosen = random.Random(7).sample(log, min(120, len(log)))
             with args.sample.open("w", encoding="utf-8") as fh:
-                fh.write("sentence\twritten\tchanged to\tjudgement\n")
-                for text, old, new, verdict in chosen:
-                    fh.write(f"{text}\t{old}\t{new}\t{verdict}\n")
+                # The line's number among the corpus's text lines (parse_holbrook, the split
+                # chosen), not its text: the corpus is not ours to republish.
+                fh.write("line\twritten\tchanged to\tjudgement\n")
+                for number, old, new, verdict in chosen:
+                    fh.write(f"{number}\t{old}\t{new}\t{verdict}\n")
 
 
 if __name__ == "__main__":
