@@ -180,8 +180,12 @@ class Speller:
         if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
             return None
         listed = _known_misspellings(self.lang).get(word)
-        if listed is not None and self._pick(self._edits1(word) | {listed}, {listed}):
-            return listed
+        if listed is not None:
+            # A listed misspelling's rivals: the words one edit away that keep its first
+            # letter (a slip rarely changes it: "adress" is "address", not "dress").
+            rivals = {c for c in self._edits1(word) if c[:1] == word[:1]}
+            if self._pick(rivals | {listed}, {listed}):
+                return listed
         found = None
         margin = MIN_ZIPF_MARGIN
         # Every word one edit away is a rival of every tier's candidates: a correction must
