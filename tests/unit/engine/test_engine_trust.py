@@ -134,3 +134,23 @@ def test_the_packed_word_list_answers_as_wordfreq() -> None:
     for word in ("the", "stdin", "structs", "receive", "zypper", "connexion"):
         expected = wordfreq.zipf_frequency(word, "en", wordlist="large")
         assert lexicon.zipf("en", word) == pytest.approx(expected, abs=0.011)
+
+
+def test_a_listed_misspelling_is_fixed_though_a_word_is_one_letter_off() -> None:
+    # react.dev, with "address" misspelt as codespell's dictionary lists it; "dress" is one
+    # deletion away and nearly as common, but a slip rarely changes a word's first letter.
+    sentence = "One way to address this could be to pass the vector dimensions to " \
+               "`calculateNorm`."
+    assert improve(sentence.replace("address", "adress"), "en-us") == sentence
+
+
+def test_listed_misspellings_keep_only_entries_with_one_correction() -> None:
+    listed = spelling.ListedMisspellings(
+        "abotu->about\nteh->the\nfoo->bar, baz,\nbaz->qux  reason\nAbc->abc\n"
+    )
+    assert listed.get("teh") == "the"
+    assert listed.get("abotu") == "about"
+    assert listed.get("foo") is None  # two corrections: a person must choose
+    assert listed.get("baz") is None  # an entry with a note
+    assert listed.get("abc") is None
+    assert listed.get("bar") is None
