@@ -28,6 +28,7 @@ __all__ = [
     "detect_language",
     "detect_variant",
     "improve",
+    "repeated_words",
 ]
 
 SUPPORTED_LANGUAGES = LANGUAGES
@@ -170,8 +171,22 @@ def _restore(shadow: str, saved: list[str], original_marks: str) -> str:
     return "".join(pieces)
 
 
+def repeated_words(texts: Sequence[str]) -> frozenset[str]:
+    """The lower-case words written at least twice in ``texts`` together (the texts of one
+    request: parts of one document). Pass them to :func:`improve` as ``context_words``: a word a
+    document writes twice is meant (a term, a name), so it is never spell-corrected."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(run.lower() for run in rules.glue_runs(text) if run.isalpha())
+    return frozenset(word for word, count in counts.items() if count >= 2)
+
+
 def _spelling(
-    s: str, lang: str, known_lower: frozenset[str], runs: list[str] | None = None
+    s: str,
+    lang: str,
+    known_lower: frozenset[str],
+    runs: list[str] | None = None,
+    context: frozenset[str] = frozenset(),
 ) -> str:
     """Spelling corrections (see :mod:`.spelling`); ``runs``: ``rules.glue_runs(s)`` when the
     caller has it."""
@@ -179,7 +194,7 @@ def _spelling(
 
     def fix(word: str, start: int) -> str | None:
         lower = word.lower()
-        if lower in known_lower:
+        if lower in known_lower or lower in context:
             return None
         end = start + len(word)
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
@@ -205,7 +220,9 @@ def _spelling(
         counts = Counter(run.lower() for run in runs)
         maybe = {
             word for word in maybe
-            if counts[word.lower()] < 2 and word.lower() not in known_lower
+            if counts[word.lower()] < 2
+            and word.lower() not in known_lower
+            and word.lower() not in context
         }
     return rules.words(s, fix, only=maybe)
 
@@ -294,13 +311,15 @@ def improve(
     tone: str | None = None,
     known_words: frozenset[str] = frozenset(),
     scanned: Sequence[tuple[str, str]] | None = None,
+    context_words: frozenset[str] = frozenset(),
 ) -> str:
     """Return an improved version of ``text`` for ``target_lang`` (e.g. ``en-us``, ``de``).
 
     ``writing_style`` (simple, business, academic, casual) or ``tone`` (enthusiastic,
     friendly, confident, diplomatic) apply their rule sets for de and en; other languages
     ignore them. ``known_words`` (case-insensitive) are never spell-corrected or converted to
-    another variant. ``scanned``: ``list(tokens.scan(text))`` when the caller has it (say,
+    another variant. ``context_words`` (lower case; see :func:`repeated_words`) are never
+    spell-corrected. ``scanned``: ``list(tokens.scan(text))`` when the caller has it (say,
     from detecting the language), so that the text is not tokenized again. Raises
     ``ValueError`` on an unsupported target, an unknown style or tone, or both given.
     """
@@ -322,7 +341,7 @@ def improve(
         runs = None
     s = after_doubles
     keep = frozenset(w.lower() for w in known_words)
-    s = _spelling(s, lang, keep, runs)
+    s = _spelling(s, lang, keep, runs, context_words)
     s = _variant(s, target, keep)
     if mode is not None and lang in STYLE_LANGUAGES:
         s = styles.apply_style(s, lang, mode)
