@@ -250,7 +250,7 @@ def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str])
 _english_maps: dict[str, dict[str, str]] = {}
 # A spelling is converted only to a form at most this much rarer (Zipf) in wordfreq's English
 # list, which mixes both variants: "colour"/"color" convert, "connection" never becomes the
-# archaic "connexion" (Zipf 4.8 against 2.3).
+# archaic "connexion" (Zipf 4.8 against 2.5).
 _VARIANT_MAX_ZIPF_DROP = 1.0
 
 
