@@ -154,3 +154,16 @@ def test_listed_misspellings_keep_only_entries_with_one_correction() -> None:
     assert listed.get("baz") is None  # an entry with a note
     assert listed.get("abc") is None
     assert listed.get("bar") is None
+
+
+def test_comparative_then_becomes_than_only_before_a_word_it_compares() -> None:
+    # react.dev, with "than" written "then".
+    sentence = ("But our vision for Suspense has always been about much more than loading code "
+                "— the goal is to extend support for Suspense so that eventually, the same "
+                "declarative Suspense fallback can handle any asynchronous operation (loading "
+                "code, data, images, etc).")  # fmt: skip
+    assert improve(sentence.replace("more than", "more then"), "en-us") == sentence
+    # A subject pronoun, a capital or the sentence's end after "then": a new clause or time.
+    for text in ("I felt better then I went home.", "It was better then.",
+                 "They talked to each other then Jean left."):  # fmt: skip
+        assert improve(text, "en-us") == text
