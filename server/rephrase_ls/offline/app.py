@@ -820,6 +820,8 @@ def _improve_all(job: _Job, known_words: frozenset[str]) -> list[dict[str, Any]]
     from rephrase_ls.offline import engine
 
     improvements = []
+    # A word the request's texts (parts of one document) write twice is meant: never corrected.
+    context = engine.repeated_words(job.texts) if len(job.texts) > 1 else frozenset()
     for text, lang, scanned in zip(job.texts, job.languages, job.scanned, strict=True):
         improved = engine.improve(
             text,
@@ -828,6 +830,7 @@ def _improve_all(job: _Job, known_words: frozenset[str]) -> list[dict[str, Any]]
             tone=_resolve(job.tone, lang, job.tone_langs),
             known_words=known_words,
             scanned=scanned,
+            context_words=context,
         )
         improvements.append({
             "text": improved,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.offline import engine
-from rephrase_ls.offline.engine import detect, rules, tokens
+from rephrase_ls.offline.engine import detect, lexicon, rules, tokens
 from rephrase_ls.offline.engine.spelling import speller
 
 # Words that double (in every case, with joiners and accents), characters whose lower case is
@@ -28,6 +28,13 @@ texts = (
     | st.tuples(pieces, pieces, pieces, pieces).map(lambda p: f"{p[0]}{p[1]} {p[2]}{p[3]}")
     | st.text(max_size=40)
 )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _word_lists_loaded() -> None:
+    """Load the frequency lists the doubled-words rule consults before the timed examples."""
+    for lang in ("en", "de", "fr"):
+        lexicon.table(lang)
 
 
 @settings(max_examples=3000)

@@ -19,7 +19,9 @@ from rephrase_ls.offline.engine import improve, rules
         ("I had had enough.", "en-us", "I had had enough."),
         ("We saw the\nthe house.", "en-us", "We saw the\nthe house."),  # a line break between
         ("Wir haben das das Auto.", "de", "Wir haben das das Auto."),  # article + pronoun
-        ("Wir gehen gehen nach Hause.", "de", "Wir gehen nach Hause."),
+        ("Ich ich gehe nach Hause.", "de", "Ich gehe nach Hause."),
+        # A repeated content word is mostly deliberate (Holbrook: "deep deep sea").
+        ("Wir gehen gehen nach Hause.", "de", "Wir gehen gehen nach Hause."),
         ("Nous nous levons tôt.", "fr", "Nous nous levons tôt."),
         # spaces before punctuation
         ("Yes , really .", "en-us", "Yes, really."),
@@ -27,10 +29,13 @@ from rephrase_ls.offline.engine import improve, rules
         ("Hello ;)", "en-us", "Hello ;)"),  # a smiley, not punctuation after a word
         ("Wait ...", "en-us", "Wait ..."),
         # French spacing: one before ; : ! ?, none before , .
-        ("Vraiment? Oui!", "fr", "Vraiment ? Oui !"),
+        # French spaces before ; : ! ? only in a text that already spaces one (its house
+        # style): react.dev's French translation never does ("React Conf!").
+        ("Vraiment? Oui!", "fr", "Vraiment? Oui!"),
+        ("Vraiment ? Oui!", "fr", "Vraiment ? Oui !"),
         ("Vraiment ? Oui , merci .", "fr", "Vraiment ? Oui, merci."),
         ("Note\u00a0: ceci; cela", "fr", "Note\u00a0: ceci\u00a0; cela"),
-        ("Vraiment?Oui!", "fr", "Vraiment ? Oui !"),  # the space missing after, then before
+        ("Vraiment?Oui!", "fr", "Vraiment? Oui!"),
         # missing space after sentence punctuation, commas
         ("It rained.We stayed in.", "en-us", "It rained. We stayed in."),
         ("Apples,pears and plums.", "en-us", "Apples, pears and plums."),
@@ -43,6 +48,11 @@ from rephrase_ls.offline.engine import improve, rules
         ("wait... what?", "en-us", "Wait... what?"),
         ("el perro duerme.", "es", "El perro duerme."),
         ("über allem.", "de", "Über allem."),
+        # The text's first word keeps its case when the lists lack it (a command, a name) or
+        # it labels code (react.dev's "optional `options`: ...").
+        ("esbuild muss installiert sein.", "de", "esbuild muss installiert sein."),
+        ("optional `options`: An object with streaming options.", "en-us",
+         "optional `options`: An object with streaming options."),
         # English "I"
         ("i think i'm right and i've said so.", "en-us", "I think I'm right and I've said so."),
         ("Vitamin i is not a thing.", "en-us", "Vitamin I is not a thing."),

@@ -450,6 +450,24 @@ async def test_known_words_reach_the_engine(
     assert engine_calls[0]["known_words"] == frozenset({"rephrase-ls"})
 
 
+# react.dev (CC BY 4.0), "address" written "adress" as codespell lists it, once in each text.
+ADRESS_1 = ("One way to adress this could be to pass the vector dimensions to "
+            "`calculateNorm`.")
+ADRESS_2 = "We adress it in the next section."  # the second text: written for this test
+
+
+async def test_a_word_the_request_writes_twice_is_never_corrected(
+    client: httpx.AsyncClient, engine_calls: list[dict[str, Any]],
+) -> None:
+    response = await rephrase(client, text=[ADRESS_1, ADRESS_2], target_lang="en-US")
+    assert response.status_code == 200, response.text
+    assert [i["text"] for i in response.json()["improvements"]] == [ADRESS_1, ADRESS_2]
+    assert all("adress" in call["context_words"] for call in engine_calls)
+    # Alone, the word is taken for the slip it usually is: the context is what keeps it.
+    alone = await rephrase(client, text=[ADRESS_1], target_lang="en-US")
+    assert alone.json()["improvements"][0]["text"] == ADRESS_1.replace("adress", "address")
+
+
 # ----------------------------------------------------------------------------------------------
 # Rephrase: validation
 

@@ -11,9 +11,10 @@ Importing this package is cheap: dictionaries, profiles and variant lists load o
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
-from . import rules, styles, variants
+from . import lexicon, rules, spelling, styles, variants
 from .detect import detect_language
 from .spelling import LANGUAGES, match_case, speller
 from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, scan
@@ -27,6 +28,7 @@ __all__ = [
     "detect_language",
     "detect_variant",
     "improve",
+    "repeated_words",
 ]
 
 SUPPORTED_LANGUAGES = LANGUAGES
@@ -67,6 +69,8 @@ _PT_A_INFINITIVE = re.compile(
     re.IGNORECASE,
 )
 _PT_MIN_COUNT = 100
+# Characters written as apostrophes; a word glued to one is part of a longer word.
+_APOSTROPHES = frozenset("'’´`ʼ‘")
 
 
 def _parse_target(target_lang: str) -> tuple[str, str]:
@@ -167,8 +171,22 @@ def _restore(shadow: str, saved: list[str], original_marks: str) -> str:
     return "".join(pieces)
 
 
+def repeated_words(texts: Sequence[str]) -> frozenset[str]:
+    """The lower-case words written at least twice in ``texts`` together (the texts of one
+    request: parts of one document). Pass them to :func:`improve` as ``context_words``: a word a
+    document writes twice is meant (a term, a name), so it is never spell-corrected."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(run.lower() for run in rules.glue_runs(text) if run.isalpha())
+    return frozenset(word for word, count in counts.items() if count >= 2)
+
+
 def _spelling(
-    s: str, lang: str, known_lower: frozenset[str], runs: list[str] | None = None
+    s: str,
+    lang: str,
+    known_lower: frozenset[str],
+    runs: list[str] | None = None,
+    context: frozenset[str] = frozenset(),
 ) -> str:
     """Spelling corrections (see :mod:`.spelling`); ``runs``: ``rules.glue_runs(s)`` when the
     caller has it."""
@@ -176,25 +194,42 @@ def _spelling(
 
     def fix(word: str, start: int) -> str | None:
         lower = word.lower()
-        if lower in known_lower:
+        if lower in known_lower or lower in context:
             return None
+        end = start + len(word)
+        if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
+            return None  # part of a word written with another apostrophe ("isn´t")
         if word == lower:
             return checker.correction(word)
-        if (
-            word[0].isupper()
-            and word[1:] == word[1:].lower()
-            and rules.is_sentence_start(s, start, lang)
-        ):
+        # A capital: a name, or a sentence's first word (names start sentences too): only a
+        # listed misspelling there ("Teh").
+        if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
             corrected = checker.correction(lower)
-            return None if corrected is None else match_case(word, corrected)
+            if corrected is not None and checker.listed_misspelling(lower) == corrected:
+                return match_case(word, corrected)
         return None
 
     # Most words are right: find the few that may change first (each distinct word once; a
     # word seen before in this language costs one set lookup), and visit only those.
+    if runs is None:
+        runs = rules.glue_runs(s)
     maybe = checker.changeable(rules.distinct_words(s, runs))
-    if known_lower and maybe:
-        maybe = {word for word in maybe if word.lower() not in known_lower}
+    if maybe:
+        # A word written the same way twice in the text is meant (a term, a name), and so is
+        # a known word; only lower-case words are corrected (see fix()).
+        counts = Counter(run.lower() for run in runs)
+        maybe = {
+            word for word in maybe
+            if counts[word.lower()] < 2
+            and word.lower() not in known_lower
+            and word.lower() not in context
+        }
     return rules.words(s, fix, only=maybe)
+
+
+def _common_english(word: str) -> bool:
+    """Whether the lower-case ``word`` is a common English word (its sound is then known)."""
+    return lexicon.zipf("en", word) >= spelling.MIN_CANDIDATE_ZIPF
 
 
 def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str]) -> str:
@@ -212,10 +247,34 @@ def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str])
     return rules.words(s, swap)
 
 
+_english_maps: dict[str, dict[str, str]] = {}
+# A spelling is converted only to a form at most this much rarer (Zipf) in wordfreq's English
+# list, which mixes both variants: "colour"/"color" convert, "connection" never becomes the
+# archaic "connexion" (Zipf 4.8 against 2.5).
+_VARIANT_MAX_ZIPF_DROP = 1.0
+
+
+def _english_conversions(target: str) -> dict[str, str]:
+    """breame's map into ``target``, less the pairs whose target form is much rarer than the
+    word (an archaic or rare spelling) and the spellings standard on both sides."""
+    found = _english_maps.get(target)
+    if found is None:
+        from .variant_detect import _EN_BOTH
+
+        found = {
+            word: new
+            for word, new in variants.english_map(target).items()
+            if word not in _EN_BOTH
+            and lexicon.zipf("en", new) >= lexicon.zipf("en", word) - _VARIANT_MAX_ZIPF_DROP
+        }
+        _english_maps[target] = found
+    return found
+
+
 def _variant(s: str, target: str, keep: frozenset[str]) -> str:
     """Convert to the target variant; ``keep``: lower-case known words, never converted."""
     if target in ("en-us", "en-gb"):
-        return _map_words(s, "en", variants.english_map(target), keep)
+        return _map_words(s, "en", _english_conversions(target), keep)
     if target not in ("pt-br", "pt-pt"):
         return s
     s = _map_words(s, "pt", variants.portuguese_map(target), keep)
@@ -252,13 +311,15 @@ def improve(
     tone: str | None = None,
     known_words: frozenset[str] = frozenset(),
     scanned: Sequence[tuple[str, str]] | None = None,
+    context_words: frozenset[str] = frozenset(),
 ) -> str:
     """Return an improved version of ``text`` for ``target_lang`` (e.g. ``en-us``, ``de``).
 
     ``writing_style`` (simple, business, academic, casual) or ``tone`` (enthusiastic,
     friendly, confident, diplomatic) apply their rule sets for de and en; other languages
     ignore them. ``known_words`` (case-insensitive) are never spell-corrected or converted to
-    another variant. ``scanned``: ``list(tokens.scan(text))`` when the caller has it (say,
+    another variant. ``context_words`` (lower case; see :func:`repeated_words`) are never
+    spell-corrected. ``scanned``: ``list(tokens.scan(text))`` when the caller has it (say,
     from detecting the language), so that the text is not tokenized again. Raises
     ``ValueError`` on an unsupported target, an unknown style or tone, or both given.
     """
@@ -271,6 +332,7 @@ def improve(
     s, saved = _shadow(text, lang, scanned)
     original_marks = "".join(_MARKS_RE.findall(s)) if saved else ""  # none without spans
 
+    capital_start = s[:1].isupper()
     s = rules.spacing(s, lang)
     # The runs of glued characters, for both rules below (unless the first changes the text).
     runs: list[str] | None = rules.glue_runs(s)
@@ -279,7 +341,7 @@ def improve(
         runs = None
     s = after_doubles
     keep = frozenset(w.lower() for w in known_words)
-    s = _spelling(s, lang, keep, runs)
+    s = _spelling(s, lang, keep, runs, context_words)
     s = _variant(s, target, keep)
     if mode is not None and lang in STYLE_LANGUAGES:
         s = styles.apply_style(s, lang, mode)
@@ -287,8 +349,20 @@ def improve(
         s = rule(s, lang)
     if lang == "en":
         s = rules.english_i(s)
-        s = rules.english_articles(s)
-    s = rules.sentence_capitals(s, lang)
+        s = rules.english_articles(s, _common_english)
+    shadow = s
+
+    def capitalise_first(word: str, end: int) -> bool:
+        # Not a word the lists lack (a command such as "esbuild", a name), nor a label before
+        # code ("optional `options`: An object"): lower case there is the author's.
+        if lexicon.zipf(lang, word.lower()) < spelling.MIN_CANDIDATE_ZIPF:
+            return False
+        rest = shadow[end : end + 2].lstrip(" ")
+        return not rest.startswith((rules.PROTECTED_MARK, rules.PLACEHOLDER_MARK))
+
+    s = rules.sentence_capitals(s, lang, capitalise_first)
+    if capital_start and s[:1].islower():
+        s = s[0].upper() + s[1:]  # a style rule dropped the first word ("Basically, we")
     # Corrections and capitals can create new doubles ("teh the", "the The"): once more, so
     # that improving an improved text changes nothing (not needed when nothing changed since:
     # the rule is idempotent, see tests/unit/engine/test_engine_rules.py).

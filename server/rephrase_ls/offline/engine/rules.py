@@ -42,13 +42,19 @@ def _split(words: str) -> frozenset[str]:
 
 
 # Abbreviations after which a period does not end a sentence (lower case, without the period).
-_ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
-    "en": _split("etc vs approx ca cf mr mrs ms dr prof st no nos fig vol pp al inc ltd jr sr"),
+_OWN_ABBREVIATIONS: Final[dict[str, frozenset[str]]] = {
+    "en": _split("etc vs approx ca cf mr mrs ms dr prof st no nos fig vol pp al inc ltd jr sr"
+                 " ex eg ie viz resp incl"),
     "de": _split("bzw usw vgl ca evtl ggf inkl nr bzw sog str dr prof etc zb dh uvm"),
-    "es": _split("etc sr sra srta dr dra ud uds pág núm aprox"),
-    "fr": _split("etc m mme mlle dr p env cf av apr"),
-    "it": _split("ecc sig sigra dott prof pag ca"),
-    "pt": _split("etc sr sra dr dra pág nº aprox"),
+    "es": _split("etc sr sra srta dr dra ud uds pág núm aprox ej"),
+    "fr": _split("etc m mme mlle dr p env cf av apr ex"),
+    "it": _split("ecc sig sigra dott prof pag ca es"),
+    "pt": _split("etc sr sra dr dra pág nº aprox ex"),
+}
+# Abbreviations every language's texts use (Latin and English ones in technical prose).
+_COMMON_ABBREVIATIONS: Final = _split("vs etc ca cf inc ltd co corp")
+_ABBREVIATIONS: Final = {
+    lang: words | _COMMON_ABBREVIATIONS for lang, words in _OWN_ABBREVIATIONS.items()
 }
 # Words that may correctly appear twice in a row.
 _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
@@ -57,7 +63,7 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "es": frozenset({"que", "ja", "no", "sí", "muy"}),
     "fr": frozenset({"nous", "vous", "que", "ha", "non", "très"}),
     "it": frozenset({"che", "ha", "no", "molto"}),
-    "pt": frozenset({"que", "ha", "não", "muito"}),
+    "pt": frozenset({"que", "ha", "não", "muito", "se"}),  # "Se se tornar": if it becomes
 }
 
 _MULTI_SPACE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]{2,}(?=\S)")
@@ -73,6 +79,7 @@ _NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")  # ma
 # What spacing() looks for first: two spaces or a space before a mark; a mark glued to a letter.
 _SPACED = re.compile(rf"{_HSPACE}[ \t\u00a0\u202f,.;:!?]")
 _GLUED_MARK = re.compile(rf"[.!?,;](?={_L})")
+_SENTENCE_GAP = re.compile(r"[.!?]( +)(?=[A-ZÀ-ÖØ-Þ])")
 _TWO_SPACES = re.compile(_HSPACE + _HSPACE)  # not {2}: a pattern starting with a class is faster
 _SPACE_THEN_MARK = re.compile(rf"{_HSPACE}[,.;:!?]")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
@@ -102,7 +109,7 @@ _NOT_AFTER_ARTICLE: Final = frozenset(
     {
         "and", "or", "nor", "but", "is", "are", "was", "were", "of", "to", "in", "on", "at",
         "as", "if", "it", "its", "the", "an", "a", "for", "by", "with", "so", "be", "into",
-        "onto", "upon", "also", "only", "else", "etc", "until", "under", "over",
+        "onto", "upon", "also", "only", "else", "etc", "until", "under", "over", "another",
     }
 )  # fmt: skip
 _VOWEL_SOUND_H = re.compile(r"^(?:hour|honest|honor|honour|heir)")
@@ -126,14 +133,25 @@ def spacing(s: str, lang: str) -> str:
     return missing_space(s, lang)
 
 
+def two_spaced_sentences(s: str) -> bool:
+    """Whether ``s`` puts two spaces after every sentence end followed by a capital (and has
+    one): a house style, kept by :func:`tidy_spaces`."""
+    gaps = _SENTENCE_GAP.findall(s)
+    return bool(gaps) and all(gap == "  " for gap in gaps)
+
+
 def tidy_spaces(s: str) -> str:
-    """Collapse runs of spaces between words to one (keeping a no-break space if present)."""
+    """Collapse runs of spaces between words to one (keeping a no-break space if present),
+    except two spaces after a sentence end in a text that always puts two there."""
+    two_spaced = two_spaced_sentences(s)
 
     def repl(m: re.Match[str]) -> str:
         run = m.group(0)
         for keep in ("\u202f", "\u00a0"):
             if keep in run:
                 return keep
+        if two_spaced and run == "  " and s[m.start() - 1] in ".!?":
+            return run
         return " "
 
     if _TWO_SPACES.search(s) is None:
@@ -167,9 +185,16 @@ def punctuation_spacing(s: str, lang: str) -> str:
     return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
 
 
+_FRENCH_SPACED = re.compile(r"[ \u00a0\u202f][;:!?](?=\s|$)")
+
+
 def _french_space_before(s: str) -> str:
     """A space before ``; : ! ?`` that has one after it (or ends the text), as the text's
-    other French spaces are (narrow no-break, no-break, or plain)."""
+    other French spaces are (narrow no-break, no-break, or plain); only in a text that
+    already spaces such a mark somewhere (its house style: many published French texts,
+    technical ones above all, never do)."""
+    if _FRENCH_SPACED.search(s) is None:
+        return s
     space = "\u202f" if "\u202f" in s else ("\u00a0" if "\u00a0" in s else " ")
     return _NO_SPACE_BEFORE_FR.sub(space + r"\1", s)
 
@@ -216,17 +241,30 @@ def doubled_words(s: str, lang: str, runs: list[str] | None = None) -> str:
     return undouble(s, lang)
 
 
+# Only the most common words (the, to, and, they, dans, ich: Zipf 6+) are dropped when doubled: a
+# repeated content word is mostly deliberate (Holbrook corpus, bench/bench_quality.py).
+DOUBLED_MIN_ZIPF: Final = 6.0
+
+
 def undouble(s: str, lang: str) -> str:
     """:func:`doubled_words` without its shortcut: the pattern's pass over the whole text."""
     allowed = _DOUBLE_OK.get(lang, frozenset())
+
+    from .lexicon import zipf
 
     def repl(m: re.Match[str]) -> str:
         first = m.group(1)
         if first.lower() in allowed:
             return m.group(0)
+        if zipf(lang, first.lower()) < DOUBLED_MIN_ZIPF:
+            return m.group(0)  # "deep deep sea", "toys toys toys": repeated on purpose
         repeats = m.group(2).split(" ")[1:]
         if any(r != first and r != r.lower() for r in repeats):
             return m.group(0)  # "word Word": a name or a deliberate capital, leave it
+        if len(first) > 1 and first[1:] == first[1:].lower() and first != first.lower() and (
+            all(r == first for r in repeats)
+        ):
+            return m.group(0)  # "Tin Tin", "Bora Bora": a name
         return first
 
     return _DOUBLED.sub(repl, s)
@@ -267,8 +305,12 @@ def is_sentence_start(s: str, start: int, lang: str) -> bool:
     return not (k > 0 and s[k - 1] == ".")
 
 
-def sentence_capitals(s: str, lang: str) -> str:
-    """Capitalise the first word of each sentence (only all-lower-case words)."""
+def sentence_capitals(
+    s: str, lang: str, first_word: Callable[[str, int], bool] | None = None
+) -> str:
+    """Capitalise the first word of each sentence (only all-lower-case words). ``first_word``:
+    whether to capitalise the text's first word, given it and the index after it (default:
+    always)."""
 
     def repl(m: re.Match[str]) -> str:
         start = m.start(1)
@@ -279,7 +321,9 @@ def sentence_capitals(s: str, lang: str) -> str:
 
     out = _AFTER_MARK.sub(repl, s)  # the same length: the first letters upper-case to one
     first = _TEXT_START.match(s)
-    return out if first is None else repl(first) + out[first.end() :]
+    if first is None or (first_word is not None and not first_word(first.group(1), first.end())):
+        return out
+    return repl(first) + out[first.end() :]
 
 
 def english_i(s: str) -> str:
@@ -299,13 +343,17 @@ def _wants_an(word: str) -> bool | None:
     return lower[0] in "aeiou"
 
 
-def english_articles(s: str) -> str:
-    """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a"."""
+def english_articles(s: str, common: Callable[[str], bool] | None = None) -> str:
+    """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a".
+    ``common``: whether a lower-case word is a common word; when given, the article before
+    any other word (an acronym read letter by letter, "an swc plugin") is left alone."""
 
     def repl(m: re.Match[str]) -> str:
         article, space, word = m.group(1), m.group(2), m.group(3)
         if len(word) == 1 or word.lower() in _NOT_AFTER_ARTICLE:
             return m.group(0)  # "a b c", "plan a or b": a letter, not the article
+        if common is not None and not common(word.lower()):
+            return m.group(0)
         wants = _wants_an(word)
         if wants is None:
             return m.group(0)

@@ -1,36 +1,62 @@
-"""Conservative spelling correction against pyspellchecker's word-frequency lists.
+"""Conservative spelling correction: a word is changed only when the engine is confident.
 
-A word is corrected only when it is unknown (not listed, not a regular inflection of a listed
-word) and one candidate is frequent (``MIN_CANDIDATE_COUNT``) and clearly more frequent than its
-rivals (``DOMINANCE`` times). Candidates come in tiers, tried in order:
+A word is a candidate for correction only when pyspellchecker's list lacks it (and it is not
+a regular inflection of a listed word, :meth:`Speller.known`). Its correction is, in order:
 
-1. accented spellings of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
-2. typical slips: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
-   accent added or changed (never dropped; Portuguese: only added); for three-letter words
-   only to a word with ``MIN_SHORT_CANDIDATE_COUNT`` occurrences;
-3. any other edit at distance 1 (``MIN_LENGTH``+ letters), not in the first letter or the last
-   two, with every distance-1 word as a rival; not for ``SLIPS_ONLY`` languages.
+0. (English) its one correction in the list of common misspellings (codespell's dictionary,
+   from Wikipedia's list), if that dominates the words one edit away;
+1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
+2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
+   accent added or changed (never dropped; Portuguese: only added); a three-letter word only
+   to a very common word (``MIN_SHORT_CANDIDATE_ZIPF``);
+3. (``MIN_EDIT_LENGTH``+ letters, not ``SLIPS_ONLY`` languages) a letter added or one vowel
+   changed for another, not in the first letter or the last two, to a word of Zipf
+   ``EDIT_MIN_CANDIDATE_ZIPF``+.
 
-Lists are loaded lazily, once per language. docs/offline-engine.md has the details.
+A candidate must be listed by pyspellchecker (``MIN_CANDIDATE_COUNT``) and common in
+wordfreq's large list (:mod:`.lexicon`; ``MIN_CANDIDATE_ZIPF``), and ``DOMINANCE_ZIPF`` above
+every rival: in tiers 0, 2 and 3 every word one edit away is a rival, so "siter" (sister?
+sitter?) is left alone. Then how often the word as written is used decides: a word that
+wordfreq lists (a term such as "stdin", a loan, an inflection, a name) is changed only when the
+candidate is ``ACCENT_ZIPF_MARGIN`` (tier 1), ``SLIP_ZIPF_MARGIN`` (tier 2) or
+``MIN_ZIPF_MARGIN`` (tier 3) commoner. In a language other than English, a word English uses
+(``LOAN_MIN_ENGLISH_ZIPF``) is a loan and only tier 1 applies to it.
+
+The thresholds were tuned on the dev split of ``bench/bench_quality.py``; the figures on the
+held-out split are in docs/offline-engine.md. Lists load lazily, once per language.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import re
 import threading
 import unicodedata
+from array import array
+from bisect import bisect_left
 from functools import cache
 from importlib import resources
 from typing import Final
 
 LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
-MIN_LENGTH: Final = 4
 MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
-MIN_CANDIDATE_COUNT: Final = 500
-DOMINANCE: Final = 10
-MIN_SHORT_CANDIDATE_COUNT: Final = 10_000
+MIN_CANDIDATE_COUNT: Final = 500  # in pyspellchecker's list
 _CACHE_LIMIT: Final = 200_000
+MIN_CANDIDATE_ZIPF: Final = 3.0
+DOMINANCE_ZIPF: Final = 1.0  # ten times as common as any rival
+MIN_SHORT_CANDIDATE_ZIPF: Final = 5.5  # "teh" -> "the", not "app" -> "pap"
+# A listed word: how much commoner the candidate must be, by tier ("stdin" is not "stain").
+ACCENT_ZIPF_MARGIN: Final = 1.0
+SLIP_ZIPF_MARGIN: Final = 2.0
+MIN_ZIPF_MARGIN: Final = 3.0
+# Tier 3 only in words of five letters or more (in a four-letter word the one letter it may
+# change is as often another word meant: "weth" for "went", not "with"), and only to a
+# commoner word ("memoize" is not "memorize", Zipf 3.2).
+MIN_EDIT_LENGTH: Final = 5
+EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
+# A word of another language's text that English uses this much is a loan, not a slip.
+LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
@@ -153,45 +179,100 @@ class Speller:
     def _correct(self, word: str) -> str | None:
         if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
             return None
+        listed = _known_misspellings(self.lang).get(word)
+        if listed is not None:
+            # A listed misspelling's rivals: the words one edit away that keep its first
+            # letter (a slip rarely changes it: "adress" is "address", not "dress").
+            rivals = {c for c in self._edits1(word) if c[:1] == word[:1]}
+            if self._pick(rivals | {listed}, {listed}):
+                return listed
         found = None
+        margin = MIN_ZIPF_MARGIN
+        # Every word one edit away is a rival of every tier's candidates: a correction must
+        # be far more common than any other word the slip could have come from ("siter" is
+        # "sister" or "sitter": neither wins).
+        edits = self._edits1(word)
         if word.isascii() and word in self._unaccented:
-            found = self._pick(set(self._unaccented[word]))
+            accented = set(self._unaccented[word])
+            found = self._pick(accented)
+            margin = ACCENT_ZIPF_MARGIN
         if found is None and self.lang == "de":
-            found = self._pick(_umlaut_spellings(word))
+            umlauts = _umlaut_spellings(word)
+            found = self._pick(umlauts)
+            margin = ACCENT_ZIPF_MARGIN
+        if found is None and self.lang != "en" and _english_word(word):
+            return None  # an English word, as technical prose borrows ("presets")
         if found is None:
             # Three-letter slips only become very common words ("teh" -> "the", not "app" ->
             # "pap"): short unknown words are more often abbreviations or new words.
-            floor = MIN_SHORT_CANDIDATE_COUNT if len(word) == 3 else 0
-            found = self._pick(self._slips(word), floor=floor)
-        if found is None and len(word) >= MIN_LENGTH and self.lang not in SLIPS_ONLY:
+            floor = MIN_SHORT_CANDIDATE_ZIPF if len(word) == 3 else 0.0
+            slips = self._slips(word)
+            found = self._pick(slips | edits, slips, floor=floor)
+            margin = SLIP_ZIPF_MARGIN
+        if found is None and len(word) >= MIN_EDIT_LENGTH and self.lang not in SLIPS_ONLY:
             # An unknown word that differs from a listed one only in its last two letters is
             # more likely an inflection the list lacks than a typing error; one that differs in
             # its first letter is more likely a foreign word ("cache" is not "ache").
+            # Only the edits that learners' misspellings mostly are (Holbrook corpus, dev split):
+            # a letter left out ("kichen"), one vowel for another ("maneger"). A letter too many
+            # or a consonant for another is as often another word meant ("whont" for "want",
+            # "cobard" for "cupboard") or a term ("refactor", "stdin", "semver").
             tail = len(word) - 2
-            edits = self._edits1(word)
-            allowed = {c for c in edits if 0 < _first_difference(word, c) < tail}
-            found = self._pick(edits, allowed)
+            allowed = {
+                c for c in edits
+                if 0 < _first_difference(word, c) < tail and _learner_edit(word, c)
+            }
+            found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
+            margin = MIN_ZIPF_MARGIN
+        if found is not None and not self.trusted(word, found, margin):
+            return None
         return found
 
+    def listed_misspelling(self, word: str) -> str | None:
+        """The correction of the lower-case ``word`` in the list of common misspellings."""
+        return _known_misspellings(self.lang).get(word)
+
+    def trusted(self, word: str, candidate: str, margin: float = MIN_ZIPF_MARGIN) -> bool:
+        """Whether replacing ``word`` by ``candidate`` is safe by how often each is written:
+        the candidate common, the word unlisted or ``margin`` rarer."""
+        from . import lexicon
+
+        wanted = lexicon.zipf(self.lang, candidate)
+        if wanted < MIN_CANDIDATE_ZIPF:
+            return False
+        written = lexicon.zipf(self.lang, word)
+        return written == 0.0 or wanted - written >= margin
+
     def _pick(
-        self, candidates: set[str], allowed: set[str] | None = None, floor: int = 0
+        self, candidates: set[str], allowed: set[str] | None = None, floor: float = 0.0
     ) -> str | None:
-        """The dominant frequent candidate, or ``None`` (ties are never broken).
+        """The dominant common candidate, or ``None`` (ties are never broken): listed by
+        pyspellchecker, at least ``MIN_CANDIDATE_ZIPF`` (and ``floor``) in wordfreq, and
+        ``DOMINANCE_ZIPF`` above every rival.
 
         With ``allowed``, only those may win, but every candidate counts as a rival.
         """
+        from . import lexicon
+
         freq = self.freq
+        lang = self.lang
         best = ""
-        best_count = 0
-        second_count = 0
+        best_zipf = 0.0
+        second_zipf = 0.0
         for cand in candidates:
-            count = freq.get(cand, 0)
-            if count > best_count:
-                second_count = best_count
-                best, best_count = cand, count
-            elif count > second_count:
-                second_count = count
-        if best_count < max(floor, MIN_CANDIDATE_COUNT) or best_count < DOMINANCE * second_count:
+            if cand not in freq:
+                continue
+            z = lexicon.zipf(lang, cand)
+            if z > best_zipf:
+                second_zipf = best_zipf
+                best, best_zipf = cand, z
+            elif z > second_zipf:
+                second_zipf = z
+        if (
+            best_zipf < max(floor, MIN_CANDIDATE_ZIPF)
+            or best_zipf - second_zipf < DOMINANCE_ZIPF
+            or freq[best] < MIN_CANDIDATE_COUNT
+        ):
             return None
         if allowed is not None and best not in allowed:
             return None
@@ -238,6 +319,62 @@ class Speller:
         return out
 
 
+class ListedMisspellings:
+    """English misspellings with their one correction, from codespell's main dictionary (PyPI
+    ``codespell``; the dictionary derives from Wikipedia's list of common misspellings, CC
+    BY-SA). Entries with several corrections or a note are left out: those need a person.
+
+    The file's text is kept as it is (1.5 MB) with a sorted ``array`` of 64-bit keys, each a
+    misspelling's ``hash()`` with the offset of its correction in the low 24 bits: a dict of
+    its 30,000+ entries would cost some 8 MB."""
+
+    _OFFSET_BITS: Final = 24
+    _ENTRY = re.compile(r"^([a-z]+)->([a-z]+)$", re.MULTILINE)
+
+    def __init__(self, text: str) -> None:
+        if len(text) >= 1 << self._OFFSET_BITS:
+            raise ValueError("codespell's dictionary is larger than expected")
+        mask = ~((1 << self._OFFSET_BITS) - 1)
+        self._text = text
+        self._keys = array(
+            "q",
+            sorted((hash(m.group(1)) & mask) | m.start(2) for m in self._ENTRY.finditer(text)),
+        )
+
+    def get(self, word: str) -> str | None:
+        """The correction of the lower-case ``word``, or ``None``."""
+        mask = ~((1 << self._OFFSET_BITS) - 1)
+        key = hash(word) & mask
+        keys, text = self._keys, self._text
+        i = bisect_left(keys, key)
+        while i < len(keys) and keys[i] & mask == key:
+            start = keys[i] & ~mask
+            if text.startswith(word + "->", start - len(word) - 2):
+                return text[start : text.index("\n", start)]
+            i += 1
+        return None
+
+
+_NO_LIST: Final = ListedMisspellings("")
+
+
+@cache
+def _known_misspellings(lang: str) -> ListedMisspellings:
+    """The list of common misspellings for ``lang`` (English only; empty for the others, and
+    when codespell is not installed)."""
+    if lang != "en":
+        return _NO_LIST
+    from .lexicon import package_file
+
+    try:
+        text = package_file("codespell_lib", "data", "dictionary.txt").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _NO_LIST
+    if not text.endswith("\n"):
+        text += "\n"
+    return ListedMisspellings(text)
+
+
 def _base_letter(c: str) -> str:
     """The letter without its accent (``é`` -> ``e``)."""
     return unicodedata.normalize("NFD", c)[0]
@@ -259,6 +396,29 @@ def _umlaut_spellings(word: str) -> set[str]:
     out.add(every)
     out.discard(word)
     return out
+
+
+_VOWELS: Final = frozenset("aeiouy")
+
+
+def _english_word(word: str) -> bool:
+    """Whether English uses the lower-case ``word`` (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+)."""
+    from . import lexicon
+
+    return lexicon.zipf("en", word) >= LOAN_MIN_ENGLISH_ZIPF
+
+
+def _learner_edit(word: str, candidate: str) -> bool:
+    """Whether ``candidate`` (one edit from ``word``) adds a letter or changes a vowel to
+    another vowel (accents aside)."""
+    if len(candidate) == len(word) + 1:
+        return True
+    if len(candidate) != len(word):
+        return False
+    i = _first_difference(word, candidate)
+    if word[i + 1 :] != candidate[i + 1 :]:
+        return False  # two neighbours swapped: a slip, tried before
+    return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
 
 
 def _first_difference(a: str, b: str) -> int:

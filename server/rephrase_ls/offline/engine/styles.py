@@ -134,12 +134,18 @@ EN_CONFUSABLES: Final[dict[str, str]] = {
     "must of": "must have", "might of": "might have", "its a": "it's a", "its an": "it's an",
     "its not": "it's not", "its been": "it's been", "its going": "it's going",
     "your welcome": "you're welcome", "alot": "a lot", "their is": "there is",
-    "their are": "there are", "there own": "their own", "more then": "more than",
-    "less then": "less than", "better then": "better than", "rather then": "rather than",
-    "other then": "other than", "fewer then": "fewer than", "greater then": "greater than",
-    "worse then": "worse than", "larger then": "larger than", "smaller then": "smaller than",
-    "higher then": "higher than", "lower then": "lower than",
+    "their are": "there are", "there own": "their own",
 }  # fmt: skip
+# "then" after a comparative is "than" only when a lower-case word other than a subject
+# pronoun follows: "better then the rest" is a slip, but "I felt better then I went home" and
+# "it was better then." use "then" as meant (Holbrook corpus: a new clause without a comma).
+EN_COMPARATIVE_THEN: Final[dict[str, str]] = {
+    "more then": "more than", "less then": "less than", "better then": "better than",
+    "rather then": "rather than", "other then": "other than", "fewer then": "fewer than",
+    "greater then": "greater than", "worse then": "worse than", "larger then": "larger than",
+    "smaller then": "smaller than", "higher then": "higher than", "lower then": "lower than",
+}  # fmt: skip
+_THAN_FOLLOWS = r"(?= (?-i:(?!(?:I|we|you|he|she|they)(?![^\W\d_]))[a-z]))"
 
 # --- German -----------------------------------------------------------------------------------
 
@@ -344,7 +350,9 @@ def _openers_rule(mapping: dict[str, str]) -> Rule:
 @cache
 def confusables(lang: str) -> tuple[Rule, ...]:
     """Default-mode rules for real-word confusions (English only)."""
-    return (phrase_rule(EN_CONFUSABLES),) if lang == "en" else ()
+    if lang != "en":
+        return ()
+    return (phrase_rule(EN_CONFUSABLES), phrase_rule(EN_COMPARATIVE_THEN, after=_THAN_FOLLOWS))
 
 
 @cache

@@ -1,0 +1,228 @@
+"""Quality of the offline engine on public data, beside codespell and harper.js.
+
+Two measures (data and licences: ``bench/data/README.md``):
+
+* **clean prose**: the share of well-edited sentences (react.dev and Vite documentation in
+  de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool changes at all. Every
+  change there is a change to correct text.
+* **learner misspellings**: the Holbrook corpus (secondary-school free writing, misspellings
+  tagged with their corrections), not committed (see the README for how to get it). A
+  *non-word* error is a tagged single-word misspelling that Hunspell's en_US and en_GB
+  dictionaries reject. Recall: the share of those the tool replaces by the tagged
+  correction. Precision: the share of all word replacements the tool makes in those
+  sentences that equal the tagged correction, capitals aside (a replacement of an untagged
+  word counts as wrong here; the hand-judged sample in ``bench/data/judged-holbrook.tsv``
+  checks that).
+  Lines of both sets alternate between a dev split (even) and a test split (odd): tune on
+  dev, report test.
+
+Run (from the repository root, with the project's venv)::
+
+    .venv/bin/python bench/bench_quality.py --holbrook PATH/holbrook-tagged.dat [--peers]
+        [--split test] [--show-changes N] [--sample FILE]
+
+``--peers`` also runs codespell (``pip install codespell``) and harper.js
+(``npm install --prefix .peers harper.js``; first suggestion of each Spelling/Typo lint).
+The non-word test needs ``spylls`` (pip) and Hunspell's en_US/en_GB dictionaries
+(Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "server"))
+
+from rephrase_ls.offline import engine  # noqa: E402
+
+DATA = ROOT / "bench" / "data"
+LANGS = ("de", "en", "es", "fr", "it", "pt")
+_WORD = re.compile(r"[^\W\d_]+(?:['’´`ʼ][^\W\d_]+)*")
+_ERR = re.compile(r"<ERR targ=([^>]*)>\s*(.*?)\s*</ERR>")
+
+Fixer = Callable[[list[str], str], list[str]]
+
+
+def clean_sentences(lang: str) -> list[str]:
+    lines = (DATA / f"clean-{lang}.txt").read_text(encoding="utf-8").splitlines()
+    return [line.split("\t", 1)[1] for line in lines if line and not line.startswith("#")]
+
+
+def engine_fix(texts: list[str], lang: str) -> list[str]:
+    return [engine.improve(t, lang) for t in texts]
+
+
+def codespell_fix(texts: list[str], lang: str) -> list[str]:
+    """codespell with its default dictionary, writing its unambiguous fixes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "texts.txt"
+        path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+        subprocess.run(
+            [sys.executable, "-m", "codespell_lib", "-w", "-q", "3", str(path)],
+            capture_output=True, check=False,
+        )
+        out = path.read_text(encoding="utf-8").split("\n")[: len(texts)]
+    return out
+
+
+def harper_fix(texts: list[str], lang: str) -> list[str]:
+    """harper.js (English only): the first suggestion of each Spelling/Typo lint."""
+    if lang != "en":
+        return list(texts)
+    proc = subprocess.run(
+        ["node", str(ROOT / "bench" / "peers" / "harper_fix.mjs")],
+        input="\n".join(json.dumps(t) for t in texts) + "\n",
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def parse_holbrook(path: Path) -> list[tuple[str, list[tuple[int, str, str]]]]:
+    """Each tagged line: the text as written, and its errors as (word index, written,
+    correction) for single-word errors."""
+    out = []
+    for raw in path.read_text(encoding="latin-1").splitlines():
+        if "<ERR" not in raw and len(_WORD.findall(raw)) < 4:
+            continue  # headings such as "1." and "NIGEL THRUSH page 48"
+        text_parts: list[str] = []
+        errors: list[tuple[int, str, str]] = []
+        pos = 0
+        for m in _ERR.finditer(raw):
+            text_parts.append(raw[pos : m.start()])
+            before = "".join(text_parts)
+            written, target = m.group(2), m.group(1).strip()
+            if _WORD.fullmatch(written) and _WORD.fullmatch(target):
+                errors.append((len(_WORD.findall(before)), written, target))
+            text_parts.append(written)
+            pos = m.end()
+        text_parts.append(raw[pos:])
+        text = re.sub(r"\s+", " ", "".join(text_parts)).strip()
+        if text:
+            out.append((text, errors))
+    return out
+
+
+def replacements(before: str, after: str) -> list[tuple[int, str, str]]:
+    """Word-for-word replacements from ``before`` to ``after``: (word index, old, new)."""
+    a, b = _WORD.findall(before), _WORD.findall(after)
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1:
+            pairs = [(i1 + k, a[i1 + k], b[j1 + k]) for k in range(i2 - i1)]
+            out += [(i, old, new) for i, old, new in pairs if old != new]
+        elif op != "equal":
+            out += [(i1 + k, a[i1 + k], " ".join(b[j1:j2])) for k in range(i2 - i1)]
+    return out
+
+
+def hunspell_en(directory: Path) -> Callable[[str], bool]:
+    from spylls.hunspell import Dictionary
+
+    dicts = [Dictionary.from_files(str(directory / name)) for name in ("en_US", "en_GB")]
+    return lambda word: any(d.lookup(word) for d in dicts)
+
+
+def learner(
+    lines: list[tuple[str, list[tuple[int, str, str]]]],
+    fixer: Fixer,
+    is_word: Callable[[str], bool],
+) -> tuple[dict[str, float], list[tuple[int, str, str, str]]]:
+    texts = [text for text, _ in lines]
+    fixed_texts = fixer(texts, "en")
+    nonwords = fixed = changes = right = 0
+    log: list[tuple[int, str, str, str]] = []
+    for number, ((text, errors), out) in enumerate(zip(lines, fixed_texts, strict=True)):
+        targets = {i: (w, t) for i, w, t in errors}
+        for i, old, new in replacements(text, out):
+            if old.lower() == new.lower():
+                continue  # capitals: not a spelling change (the clean-prose figure counts them)
+            changes += 1
+            target = targets.get(i)
+            ok = target is not None and new.lower() == target[1].lower()
+            right += ok
+            log.append((number, old, new, "auto-correct" if ok else "?"))
+        changed = {i: new for i, _, new in replacements(text, out)}
+        for i, written, target in errors:
+            if is_word(written):
+                continue
+            nonwords += 1
+            fixed += changed.get(i, "").lower() == target.lower()
+    return {
+        "nonwords": nonwords,
+        "recall": fixed / nonwords if nonwords else 0.0,
+        "changes": changes,
+        "precision": right / changes if changes else 1.0,
+    }, log
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--holbrook", type=Path, help="holbrook-tagged.dat (see the README)")
+    parser.add_argument("--hunspell", type=Path, default=Path("/usr/share/hunspell"))
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="test")
+    parser.add_argument("--peers", action="store_true", help="also run codespell and harper.js")
+    parser.add_argument("--langs", default=",".join(LANGS))
+    parser.add_argument("--show-changes", type=int, default=0, metavar="N",
+                        help="print up to N changes per language on clean prose")
+    parser.add_argument("--sample", type=Path,
+                        help="write a random sample of 120 learner-text changes (TSV) to judge")
+    args = parser.parse_args()
+    tools: dict[str, Fixer] = {"rephrase-ls": engine_fix}
+    if args.peers:
+        tools["codespell"] = codespell_fix
+        tools["harper.js"] = harper_fix
+
+    print("Clean prose: sentences changed (lower is better)")
+    print(f"{'lang':6}{'sentences':>10}" + "".join(f"{name:>14}" for name in tools))
+    for lang in args.langs.split(","):
+        texts = clean_sentences(lang)
+        if args.split != "all":
+            texts = texts[args.split == "test" :: 2]
+        row = f"{lang:6}{len(texts):>10}"
+        for name, fixer in tools.items():
+            start = time.perf_counter()
+            outs = fixer(texts, lang)
+            changed = [(t, o) for t, o in zip(texts, outs, strict=True) if t != o]
+            row += f"{100 * len(changed) / len(texts):>13.2f}%"
+            if name == "rephrase-ls" and args.show_changes:
+                for t, o in changed[: args.show_changes]:
+                    print(f"  [{lang}] {replacements(t, o) or (t, o)}", file=sys.stderr)
+            del start
+        print(row)
+
+    if args.holbrook is None:
+        print("\nLearner misspellings: skipped (give --holbrook PATH, see bench/data/README.md)")
+        return
+    lines = parse_holbrook(args.holbrook)
+    if args.split != "all":
+        lines = lines[args.split == "test" :: 2]
+    is_word = hunspell_en(args.hunspell)
+    print(f"\nLearner misspellings (Holbrook, {args.split} split, {len(lines)} lines)")
+    print(f"{'tool':14}{'non-words':>10}{'fixed':>9}{'changes':>9}{'precision':>11}")
+    for name, fixer in tools.items():
+        figures, log = learner(lines, fixer, is_word)
+        print(f"{name:14}{figures['nonwords']:>10}{100 * figures['recall']:>8.1f}%"
+              f"{figures['changes']:>9}{100 * figures['precision']:>10.1f}%")
+        if name == "rephrase-ls" and args.sample is not None:
+            chosen = random.Random(7).sample(log, min(120, len(log)))
+            with args.sample.open("w", encoding="utf-8") as fh:
+                # The line's number among the corpus's text lines (parse_holbrook, the split
+                # chosen), not its text: the corpus is not ours to republish.
+                fh.write("line\twritten\tchanged to\tjudgement\n")
+                for number, old, new, verdict in chosen:
+                    fh.write(f"{number}\t{old}\t{new}\t{verdict}\n")
+
+
+if __name__ == "__main__":
+    main()
