@@ -196,6 +196,7 @@ async def _run(args: argparse.Namespace) -> int:
     )
     from rephrase_ls.service.errors import BadRequest, ServiceError
     from rephrase_ls.text.diff import apply_edits
+    from rephrase_ls.text.language import too_short_to_tell
     from rephrase_ls.text.markup import prose_blocks
     from rephrase_ls.text.paragraphs import select_paragraphs
 
@@ -272,6 +273,20 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
+            if not paragraphs:
+                continue  # no prose: nothing to send
+            if (
+                choice.language is None
+                and not args.convert
+                and too_short_to_tell(" ".join(p.prose for p in paragraphs))
+            ):
+                # A file whose only prose is a title: no reason to fail a run over many files.
+                print(
+                    f"rephrase-ls: {path}: skipped: too little prose to tell its language "
+                    "(give it with --language to improve it)",
+                    file=sys.stderr,
+                )
+                continue
             prefix = "prefer_" if settings.prefer_fallback else ""
             if args.style:
                 style = args.style.removeprefix("prefer_")

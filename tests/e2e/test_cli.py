@@ -220,6 +220,22 @@ def test_an_unsupported_language_is_left_alone_with_advice(tmp_path: Path) -> No
     assert doc.read_text(encoding="utf-8") == text
 
 
+def test_a_file_whose_only_prose_is_a_title_is_skipped_not_failed(tmp_path: Path) -> None:
+    """A changelog whose prose is its title says too little to tell its language: a run over
+    many files (``--check`` in CI) goes on and succeeds."""
+    title = tmp_path / "changes.md"
+    title.write_text("# Changes\n\n```\nv1.0.0\n```\n", encoding="utf-8")
+    doc = tmp_path / "notes.md"
+    doc.write_text("this is the the plan for the week ahead of us.\n", encoding="utf-8")
+    check = run("improve", "--check", str(title), cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+    assert "changes.md: skipped: too little prose to tell its language" in check.stderr
+    both = run("improve", "--write", str(title), str(doc), cwd=tmp_path)
+    assert both.returncode == 0, both.stderr
+    assert doc.read_text(encoding="utf-8") == "This is the plan for the week ahead of us.\n"
+    assert title.read_text(encoding="utf-8") == "# Changes\n\n```\nv1.0.0\n```\n"
+
+
 def test_a_passage_in_another_language_is_left_alone_and_the_rest_improved(tmp_path: Path) -> None:
     doc = tmp_path / "mixed.md"
     quote = (

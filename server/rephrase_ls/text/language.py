@@ -105,6 +105,14 @@ def detect(text: str) -> str | None:
     return detect_language(text)
 
 
+def too_short_to_tell(text: str) -> bool:
+    """Whether ``text`` has too few words for any language to be told from it (a title)."""
+    from rephrase_ls.offline.engine.detect import enough_words, words
+
+    counted = [word for word, _name in words(text)]
+    return not enough_words(len(counted), sum(len(word) for word in counted))
+
+
 def detect_variant(text: str, language: str) -> str | None:
     """The variant the spellings of a text point to (en-GB/en-US, pt-PT/pt-BR) or None."""
     from rephrase_ls.offline.engine import detect_variant as engine_detect_variant
