@@ -59,7 +59,9 @@ def test_style_and_tone_exclude_each_other() -> None:
     assert (upper.writing_style, upper.tone) == ("casual", None)
 
 
-@pytest.mark.parametrize("value", ["1BAD", "0d3f1c2a-5b6e-4f70-8a9b-c0d1e2f3a4b5:fx", "k3y with space"])
+@pytest.mark.parametrize(
+    "value", ["1BAD", "0d3f1c2a-5b6e-4f70-8a9b-c0d1e2f3a4b5:fx", "k3y with space"]
+)
 def test_a_bad_api_key_env_is_not_shown(value: str) -> None:
     """``apiKeyEnv`` names the variable; a writer who put the key itself there must not see it
     in a warning, which goes to the editor's log."""
