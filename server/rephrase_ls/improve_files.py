@@ -137,6 +137,25 @@ def _write_area(path: Path) -> list[Path]:
     return [nearest_link.parent if nearest_link is not None else folder]
 
 
+def _link_out(path: Path) -> str | None:
+    """Why ``path`` must not be read, when a link takes it out of its project area
+    (:func:`_write_area`); else None.
+
+    What is read goes to the service: a link planted in a cloned repository (``docs/x.md ->
+    ~/.aws/credentials``, or ``docs -> ~``) would otherwise send the user's private files with
+    a plain ``rephrase-ls improve docs/*.md``. The target given by its own path is read.
+    """
+    area = _write_area(path)
+    if safe_write.inside(path, area):
+        return None
+    real = os.path.realpath(path)
+    return (
+        f"{path} is a symbolic link to {real}, which is outside the project "
+        f"({', '.join(map(str, area))}); it was not read, so nothing of it was sent to the "
+        "service. Give the target's own path to improve it."
+    )
+
+
 def _server_url(value: str) -> str:
     """``--server-url``: an address the key may be sent to, else argparse reports why not."""
     from rephrase_ls.service.config import validate_base_url
@@ -220,6 +239,11 @@ async def _run(args: argparse.Namespace) -> int:
                         pending_output[0] = raw
                     text = raw.decode("utf-8")
                 else:
+                    refusal = _link_out(path)
+                    if refusal is not None:
+                        print(f"rephrase-ls: {refusal}", file=sys.stderr)
+                        failed += 1
+                        continue
                     source = safe_write.read(path)
                     text = source.data.decode("utf-8")
             except (OSError, UnicodeDecodeError) as exc:

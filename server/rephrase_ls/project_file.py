@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 FILE_NAME = ".rephrase.toml"
+#: The largest project file read (1 MiB, tens of thousands of ``words``): a planted file of
+#: megabytes would stall the server on every change and request.
+MAX_BYTES = 1024 * 1024
 ROOT_MARKERS = (FILE_NAME, ".git")
 
 
@@ -53,14 +56,14 @@ def parse(path: Path, text: str | None) -> ProjectFile:
 def read_text(path: Path) -> str:
     """The text of the project file ``path``, read only when it is a regular file (a
     ``.rephrase.toml`` planted as a link to ``/dev/zero`` would be read until memory runs out,
-    a FIFO would never answer).
+    a FIFO would never answer), and only up to :data:`MAX_BYTES`.
 
     Raises :class:`OSError` (:class:`FileNotFoundError` when there is none) or
     :class:`UnicodeDecodeError`.
     """
     from rephrase_ls import safe_write
 
-    return safe_write.read(path).data.decode("utf-8")
+    return safe_write.read(path, MAX_BYTES).data.decode("utf-8")
 
 
 def read(folder: Path) -> ProjectFile:

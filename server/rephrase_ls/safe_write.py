@@ -70,12 +70,13 @@ class ReadFile:
     inode: int
 
 
-def read(path: Path) -> ReadFile:
+def read(path: Path, max_bytes: int | None = None) -> ReadFile:
     """Read ``path`` (following links, as named) and note which file was read.
 
     Only a regular file is read: a device, a pipe or a socket (``README.md`` planted as a link
     to ``/dev/zero``, a FIFO in an unpacked archive) would never end or never answer. It is
-    opened without blocking, so that a FIFO is refused rather than waited on.
+    opened without blocking, so that a FIFO is refused rather than waited on. With
+    ``max_bytes``, a larger file is refused unread.
 
     Raises :class:`OSError` when it cannot be read.
     """
@@ -84,7 +85,16 @@ def read(path: Path) -> ReadFile:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", str(path))
-        data = fh.read()
+        if max_bytes is None:
+            data = fh.read()
+        else:
+            data = fh.read(max_bytes + 1)  # the size may have changed since fstat
+            if st.st_size > max_bytes or len(data) > max_bytes:
+                raise OSError(
+                    errno.EFBIG,
+                    f"larger than {max_bytes // 1024} KiB ({max(st.st_size, len(data))} bytes)",
+                    str(path),
+                )
     return ReadFile(path, data, st.st_dev, st.st_ino)
 
 

@@ -21,6 +21,9 @@ TIERS = ("auto", "paid", "free")
 
 #: Keys that may only come from user-level editor settings, never from a project file.
 SECRET_KEYS = frozenset({"apiKey"})
+#: Keys whose bad value is not shown in a warning: the key itself, and ``apiKeyEnv``, where a
+#: writer may well have put the key rather than the name of the variable holding it.
+HIDDEN_VALUE_KEYS = SECRET_KEYS | {"apiKeyEnv"}
 #: Keys that decide where text and the API key are sent, and which key: only the user's own
 #: configuration may set them (see :mod:`rephrase_ls.user_config`), never a project file or a
 #: workspace folder's settings unless the user trusts that folder.
@@ -201,7 +204,10 @@ def _words(value: Any) -> tuple[str, ...]:
 def _env_name(value: Any) -> str:
     text = _opt_str(value)
     if text is None or not text.replace("_", "a").isalnum() or text[0].isdigit():
-        raise _Bad("expected an environment variable name")
+        raise _Bad(
+            "expected the name of the environment variable holding the API key, such as "
+            "REPHRASE_API_KEY, not the key itself"
+        )
     return text
 
 
@@ -242,7 +248,7 @@ class SettingWarning:
     reason: str
 
     def __str__(self) -> str:
-        shown = "<hidden>" if self.key in SECRET_KEYS else repr(self.value)
+        shown = "<hidden>" if self.key in HIDDEN_VALUE_KEYS else repr(self.value)
         return (
             f"rephrase: {self.source}: {self.key} = {shown} is not valid ({self.reason}); "
             "using the default"

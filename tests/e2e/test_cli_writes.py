@@ -105,11 +105,36 @@ def test_a_link_out_of_the_project_is_refused(project: Path, tmp_path: Path) -> 
     result = run("improve", "--write", str(link), cwd=project)
     assert result.returncode == 2
     assert f"is a symbolic link to {diary}" in result.stderr
-    assert "outside" in result.stderr and "nothing was written" in result.stderr
+    assert "outside the project" in result.stderr and "it was not read" in result.stderr
     assert diary.read_text(encoding="utf-8") == ORIGINAL
-    # --diff only reads: it still shows what would change.
-    diff = run("improve", str(link), cwd=project)
-    assert diff.returncode == 0 and "+This is the plan." in diff.stdout
+    # Reading is refused too: what --diff or --check read would go to the service (a link
+    # planted as docs/x.md -> ~/.aws/credentials would send the user's keys).
+    for mode in ((), ("--diff",), ("--check",)):
+        shown = run("improve", *mode, str(link), cwd=project)
+        assert shown.returncode == 2, (mode, shown.stderr)
+        assert f"{link} is a symbolic link to {diary}" in shown.stderr
+        assert "outside the project" in shown.stderr and "not read" in shown.stderr
+        assert shown.stdout == ""
+    # The target named by its own path is the user's choice: it is read.
+    own = run("improve", str(diary), cwd=project)
+    assert own.returncode == 0 and "+This is the plan." in own.stdout
+
+
+def test_a_folder_link_out_of_the_project_is_not_read(project: Path, tmp_path: Path) -> None:
+    """``docs -> ~/.aws`` in a clone: ``docs/credentials`` is not read (nor sent), in any mode;
+    a file of the project given in the same run still is."""
+    secret = _victim(tmp_path, "credentials")
+    (project / "docs").symlink_to(secret.parent)
+    own = project / "notes.md"
+    own.write_text(ORIGINAL, encoding="utf-8")
+    for mode in ("--diff", "--check", "--write"):
+        result = run("improve", mode, "docs/credentials", "notes.md", cwd=project)
+        assert result.returncode == 2, (mode, result.stderr)
+        assert f"docs/credentials is a symbolic link to {secret}" in result.stderr
+        assert "not read" in result.stderr
+        assert "export PATH" not in result.stdout
+        assert secret.read_text(encoding="utf-8") == VICTIM
+    assert own.read_text(encoding="utf-8") == IMPROVED  # written by the --write run
 
 
 def test_read_only_file_is_refused_and_unchanged(project: Path) -> None:
@@ -287,7 +312,7 @@ def test_a_link_to_another_repository_is_refused(project: Path, tmp_path: Path) 
         result = run("improve", "--write", named, cwd=project)
         assert result.returncode == 2, result.stderr
         assert f"is a symbolic link to {theirs}" in result.stderr
-        assert "nothing was written" in result.stderr
+        assert "it was not read" in result.stderr
         assert theirs.read_text(encoding="utf-8") == ORIGINAL
     # The other project's own path is its own root: written there.
     result = run("improve", "--write", str(theirs), cwd=project)
@@ -296,14 +321,16 @@ def test_a_link_to_another_repository_is_refused(project: Path, tmp_path: Path) 
 
 
 def test_a_link_to_a_device_is_not_read(project: Path) -> None:
-    """``README.md -> /dev/zero`` in a clone: reported as unreadable at once, not read until
-    memory runs out; the other files named are still improved."""
+    """``README.md -> /dev/zero`` and a FIFO ``pipe.md`` in a clone: reported at once, not read
+    until memory runs out or waited on; the other files named are still improved."""
     (project / "README.md").symlink_to("/dev/zero")
+    os.mkfifo(project / "pipe.md")
     doc = project / "notes.md"
     doc.write_text(ORIGINAL, encoding="utf-8")
-    result = run("improve", "README.md", "notes.md", cwd=project)
+    result = run("improve", "README.md", "pipe.md", "notes.md", cwd=project)
     assert result.returncode == 2
-    assert "README.md: cannot read" in result.stderr and "not a regular file" in result.stderr
+    assert "README.md is a symbolic link to /dev/zero" in result.stderr
+    assert "pipe.md: cannot read" in result.stderr and "not a regular file" in result.stderr
     assert "+This is the plan." in result.stdout
 
 

@@ -33,3 +33,20 @@ def test_a_device_or_fifo_as_project_file_is_reported_not_read(tmp_path: Path) -
         parsed = project_file.read(folder)
         assert parsed.error is not None and "not a regular file" in parsed.error
         assert parsed.values == {} and parsed.text is None
+
+
+def test_an_oversized_project_file_is_reported_not_parsed(tmp_path: Path) -> None:
+    """A planted ``.rephrase.toml`` of megabytes (``words`` by the hundred thousand) would stall
+    the server on every change and every request: refused, with the size named."""
+    words = ", ".join(f'"w{i:07d}"' for i in range(200_000))
+    (tmp_path / ".rephrase.toml").write_text(f"words = [{words}]\n", encoding="utf-8")
+    assert (tmp_path / ".rephrase.toml").stat().st_size > project_file.MAX_BYTES
+    parsed = project_file.read(tmp_path)
+    assert parsed.error is not None and "larger than" in parsed.error
+    assert parsed.values == {} and parsed.text is None
+    # One just under the limit is read.
+    fits = ", ".join(f'"w{i:07d}"' for i in range(project_file.MAX_BYTES // 13))
+    (tmp_path / ".rephrase.toml").write_text(f"words = [{fits}]\n", encoding="utf-8")
+    assert (tmp_path / ".rephrase.toml").stat().st_size <= project_file.MAX_BYTES
+    parsed = project_file.read(tmp_path)
+    assert parsed.error is None and len(parsed.values["words"]) == project_file.MAX_BYTES // 13

@@ -118,7 +118,15 @@ export async function findExecutable(
   return undefined;
 }
 
-/** Runs `python -c "import rephrase_ls"`; true when it exits 0 within the time-out. */
+/**
+ * `-P` before `-c`/`-m`: Python would otherwise put the current folder first on `sys.path`, and
+ * the server is started from the workspace folder: a `rephrase_ls/` planted in a cloned
+ * repository would run instead of the installed server, trusted workspace or not. An interpreter
+ * older than 3.11 does not know `-P`; rephrase_ls needs 3.11 anyway.
+ */
+const SAFE_PATH = '-P';
+
+/** Runs `python -P -c "import rephrase_ls"`; true when it exits 0 within the time-out. */
 export function pythonHasServer(
   python: string,
   env: Env = process.env,
@@ -127,7 +135,7 @@ export function pythonHasServer(
   return new Promise((resolve) => {
     execFile(
       python,
-      ['-c', 'import rephrase_ls'],
+      [SAFE_PATH, '-c', 'import rephrase_ls'],
       { env: env as NodeJS.ProcessEnv, timeout: timeoutMs, windowsHide: true },
       (error) => resolve(error === null),
     );
@@ -179,7 +187,7 @@ export async function resolveServerCommand(
       continue;
     }
     if (await probe(interpreter, env)) {
-      return { command: interpreter, args: ['-m', 'rephrase_ls', ...args], via: 'python' };
+      return { command: interpreter, args: [SAFE_PATH, '-m', 'rephrase_ls', ...args], via: 'python' };
     }
     tried.push(`${interpreter} (cannot import rephrase_ls)`);
   }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -88,8 +88,36 @@ describe('launching the server', () => {
     const env = { PATH: await pythonOnlyPath(), PYTHONPATH: site };
     const cmd = await resolveServerCommand({ path: path.join(bin, 'absent') }, env);
     assert.equal(cmd.via, 'python');
-    assert.deepEqual(cmd.args, ['-m', 'rephrase_ls']);
+    assert.deepEqual(cmd.args, ['-P', '-m', 'rephrase_ls']);
     assert.equal(cmd.command, path.join(dir, 'py', 'python3'));
+  });
+
+  it('never runs a rephrase_ls planted in the current folder (a cloned repository)', async () => {
+    // Python puts the current folder first on sys.path for -c and -m; the server is started
+    // from the workspace folder, so a planted rephrase_ls/ would run instead of the real one.
+    const site = path.join(dir, 'site');
+    mkdirSync(path.join(site, 'rephrase_ls'), { recursive: true });
+    writeFileSync(path.join(site, 'rephrase_ls', '__init__.py'), '');
+    writeFileSync(path.join(site, 'rephrase_ls', '__main__.py'), 'print("installed server")\n');
+    const clone = path.join(dir, 'clone');
+    const mark = path.join(dir, 'PLANTED-CODE-RAN');
+    mkdirSync(path.join(clone, 'rephrase_ls'), { recursive: true });
+    const planted = `open(${JSON.stringify(mark)}, "w").close()\n`;
+    writeFileSync(path.join(clone, 'rephrase_ls', '__init__.py'), planted);
+    writeFileSync(path.join(clone, 'rephrase_ls', '__main__.py'), planted);
+    const env = { PATH: await pythonOnlyPath(), PYTHONPATH: site };
+    const before = process.cwd();
+    process.chdir(clone); // the probe runs in the extension host's folder
+    let cmd;
+    try {
+      cmd = await resolveServerCommand({ path: path.join(bin, 'absent') }, env);
+    } finally {
+      process.chdir(before);
+    }
+    assert.equal(existsSync(mark), false, 'the probe imported the planted package');
+    const out = execFileSync(cmd.command, cmd.args, { cwd: clone, env }).toString();
+    assert.equal(existsSync(mark), false, 'the server command ran the planted package');
+    assert.equal(out.trim(), 'installed server');
   });
 
   it('says how to install the server when nothing can start it', async () => {

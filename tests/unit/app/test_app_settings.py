@@ -34,7 +34,6 @@ def test_defaults_and_layering() -> None:
         ("englishVariant", "en-AU"),
         ("serverUrl", "http://example.com"),
         ("language", "not a language"),
-        ("apiKeyEnv", "1BAD"),
         ("authScheme", "two words"),
         ("preferFallback", "yes"),
     ],
@@ -58,6 +57,19 @@ def test_style_and_tone_exclude_each_other() -> None:
     lower, _ = merge(Settings(), {"tone": "friendly"}, "editor")
     upper, _ = merge(lower, {"writingStyle": "casual"}, "project")
     assert (upper.writing_style, upper.tone) == ("casual", None)
+
+
+@pytest.mark.parametrize(
+    "value", ["1BAD", "0d3f1c2a-5b6e-4f70-8a9b-c0d1e2f3a4b5:fx", "k3y with space"]
+)
+def test_a_bad_api_key_env_is_not_shown(value: str) -> None:
+    """``apiKeyEnv`` names the variable; a writer who put the key itself there must not see it
+    in a warning, which goes to the editor's log."""
+    settings, warnings = merge(Settings(), {"apiKeyEnv": value}, "editor settings")
+    assert settings.api_key_env == "REPHRASE_API_KEY"
+    [warning] = warnings
+    assert value not in str(warning) and "<hidden>" in str(warning)
+    assert "not the key itself" in str(warning)
 
 
 def test_api_key_is_refused_from_project_files_and_never_shown() -> None:

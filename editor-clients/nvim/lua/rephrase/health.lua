@@ -19,6 +19,9 @@ end
 
 --- The command printing the server version, from the command that runs it.
 local function version_command(cmd)
+  if #cmd >= 4 and cmd[2] == '-P' and cmd[3] == '-m' then
+    return { cmd[1], '-P', '-m', cmd[4], '--version' }
+  end
   if #cmd >= 3 and cmd[2] == '-m' then
     return { cmd[1], '-m', cmd[3], '--version' }
   end

@@ -168,11 +168,14 @@ function M.server_cmd(config)
     resolved_cmd = { 'rephrase-ls' }
     return resolved_cmd
   end
+  -- `-P`: Python would otherwise put the current folder (a cloned repository, often) first on
+  -- sys.path, and a `rephrase_ls/` planted there would run instead of the installed server.
+  -- An interpreter older than 3.11 does not know -P; rephrase_ls needs 3.11 anyway.
   for _, python in ipairs({ 'python3', 'python' }) do
     if vim.fn.executable(python) == 1 then
-      vim.fn.system({ python, '-c', 'import rephrase_ls' })
+      vim.fn.system({ python, '-P', '-c', 'import rephrase_ls' })
       if vim.v.shell_error == 0 then
-        resolved_cmd = { python, '-m', 'rephrase_ls' }
+        resolved_cmd = { python, '-P', '-m', 'rephrase_ls' }
         return resolved_cmd
       end
     end
