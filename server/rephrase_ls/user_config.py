@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rephrase_ls.project_file import ROOT_MARKERS
 from rephrase_ls.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
 
 APP_DIR = "rephrase-ls"
@@ -77,11 +78,25 @@ class UserConfig:
     errors: tuple[str, ...] = ()
 
     def is_trusted(self, folder: Path) -> bool:
-        """Whether ``folder`` is, or lies inside, a folder listed under ``trustedFolders``."""
+        """Whether ``folder`` is, or lies inside, a folder listed under ``trustedFolders`` and
+        belongs to no project nested in another there: from ``folder`` up to the listed folder
+        at most one holds a ``.git`` or ``.rephrase.toml``. A listed ``~/work`` trusts each of
+        its repositories; a listed repository does not trust one vendored inside it, whose
+        ``.rephrase.toml`` its authors wrote."""
         if not self.trusted_folders:
             return False
         resolved = _resolve(folder)
-        return any(resolved == t or t in resolved.parents for t in self.trusted_folders)
+        for trusted in self.trusted_folders:
+            if resolved == trusted:
+                return True
+            if trusted not in resolved.parents:
+                continue
+            chain = [resolved, *resolved.parents]
+            chain = chain[: chain.index(trusted) + 1]
+            roots = [d for d in chain if any((d / m).exists() for m in ROOT_MARKERS)]
+            if len(roots) <= 1:
+                return True
+        return False
 
 
 def _resolve(path: Path) -> Path:

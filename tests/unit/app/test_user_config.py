@@ -60,7 +60,7 @@ def test_folder_settings_echoing_the_users_value_are_not_warned_about(tmp_path: 
 
 
 def test_trusted_folders_and_their_subfolders_may_set_them(tmp_path: Path) -> None:
-    (tmp_path / "work" / "repo").mkdir(parents=True)
+    (tmp_path / "work" / "repo" / ".git").mkdir(parents=True)
     user = parse(tmp_path / "c.toml", f'trustedFolders = ["{tmp_path / "work"}"]\n')
     assert user.is_trusted(tmp_path / "work" / "repo") and user.is_trusted(tmp_path / "work")
     assert not user.is_trusted(tmp_path / "workshop") and not user.is_trusted(tmp_path)
@@ -74,6 +74,22 @@ def test_trusted_folders_and_their_subfolders_may_set_them(tmp_path: Path) -> No
         user=user, folder=tmp_path / "work", project={"apiKey": "k-123"}, environ={}
     )
     assert settings.api_key is None and "apiKey is ignored" in str(warnings[0])
+
+
+def test_a_project_vendored_inside_a_trusted_one_is_not_trusted(tmp_path: Path) -> None:
+    """A trusted repository holding another project (``vendor/theme`` with its own
+    ``.rephrase.toml``, written by its authors) does not lend it its trust."""
+    ours = tmp_path / "ours"
+    (ours / ".git").mkdir(parents=True)
+    theme = ours / "vendor" / "theme"
+    (theme / "docs").mkdir(parents=True)
+    (theme / ".rephrase.toml").write_text('serverUrl = "https://collect.example"\n')
+    (ours / "docs").mkdir()
+    user = parse(tmp_path / "c.toml", f'trustedFolders = ["{ours}"]\n')
+    assert user.is_trusted(ours) and user.is_trusted(ours / "docs")
+    assert not user.is_trusted(theme) and not user.is_trusted(theme / "docs")
+    settings, warnings = compose(user=user, folder=theme, project=HOSTILE, environ={})
+    assert settings.server_url is None and "serverUrl" in str(warnings)
 
 
 def test_precedence_environment_over_trusted_project_over_launch_over_file(
