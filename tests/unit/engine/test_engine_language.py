@@ -178,6 +178,19 @@ def test_known_words_are_never_corrected() -> None:
     assert improve("The colour.", "en-us", known_words=frozenset({"Colour"})) == "The colour."
 
 
+def test_long_words_are_corrected_by_the_likeliest_edit() -> None:
+    """Tier 4 (words of 8+ letters, English): a vowel or sound-alike consonant misspelt."""
+    assert improve("A particulaur case.", "en-us") == "A particular case."
+    assert improve("It was magnifisent.", "en-us") == "It was magnificent."
+    checker = speller("en")
+    assert checker.correction("particulaur") == "particular"
+    # shorter words are as often another word meant: "whont" is "want", not "wont"
+    assert checker.correction("whont") is None
+    assert checker._weighted("contende", checker._edits1("contende")) is None  # contender?
+    # other languages never use it
+    assert speller("fr").correction("particulaur") is None
+
+
 def test_speller_never_breaks_ties() -> None:
     checker = speller("en")
     assert checker.correction("tast") is None  # test / taste / last / fast ...

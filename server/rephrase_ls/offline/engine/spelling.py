@@ -55,11 +55,25 @@ MIN_ZIPF_MARGIN: Final = 3.0
 # commoner word ("memoize" is not "memorize", Zipf 3.2).
 MIN_EDIT_LENGTH: Final = 5
 EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
+# Tier 4 edit costs (Zipf units), see _edit_cost.
+COST_DOUBLED: Final = 0.0
+COST_LEFT_OUT: Final = 0.5
+COST_VOWEL: Final = 0.5
+COST_SOUND_ALIKE: Final = 0.75
+COST_TOO_MANY: Final = 1.5
+COST_CONSONANT: Final = 1.5
+COST_TAIL: Final = 1.0
+# Tier 4 only in words of 8+ letters (shorter learner misspellings are as often another
+# word meant: "whont" for "want"), and 1.5 Zipf above the next word.
+WEIGHTED_DOMINANCE: Final = 1.5
+WEIGHTED_MIN_LENGTH: Final = 8
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
+# Tier 4 (weighted edits) is tuned on English learner text only.
+WEIGHTED_EDITS: Final = frozenset({"en"})
 # Portuguese accents differ by variant (comitê / comité): only missing accents are added.
 NO_ACCENT_CHANGE: Final = frozenset({"pt"})
 
@@ -224,9 +238,38 @@ class Speller:
             }
             found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
             margin = MIN_ZIPF_MARGIN
+        if found is None and len(word) >= WEIGHTED_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
+            found = self._weighted(word, edits)
+            margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
         return found
+
+    def _weighted(self, word: str, edits: set[str]) -> str | None:
+        """Tier 4: every listed word one edit away scored by how common it is less how
+        unlikely its edit is as a misspelling (:func:`_edit_cost`); the best must keep the
+        first letter, be ``EDIT_MIN_CANDIDATE_ZIPF``+ and beat the next by
+        ``WEIGHTED_DOMINANCE``."""
+        from . import lexicon
+
+        freq = self.freq
+        best, best_score, second = "", -9.0, -9.0
+        for cand in edits:
+            if freq.get(cand, 0) < MIN_CANDIDATE_COUNT:
+                continue
+            score = lexicon.zipf(self.lang, cand) - _edit_cost(word, cand)
+            if score > best_score:
+                best, best_score, second = cand, score, best_score
+            elif score > second:
+                second = score
+        if (
+            not best
+            or best[0] != word[0]
+            or best_score - second < WEIGHTED_DOMINANCE
+            or lexicon.zipf(self.lang, best) < EDIT_MIN_CANDIDATE_ZIPF
+        ):
+            return None
+        return best
 
     def listed_misspelling(self, word: str) -> str | None:
         """The correction of the lower-case ``word`` in the list of common misspellings."""
@@ -419,6 +462,40 @@ def _learner_edit(word: str, candidate: str) -> bool:
     if word[i + 1 :] != candidate[i + 1 :]:
         return False  # two neighbours swapped: a slip, tried before
     return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
+
+
+# Consonants written for one another by sound (c/k/s, f/v/ph, g/j...).
+_SOUND_ALIKE: Final = frozenset(
+    {frozenset(p) for p in ("ck", "cs", "ks", "sz", "fv", "gj", "dt", "bp", "mn", "cq", "kq")}
+)
+
+
+def _edit_cost(word: str, candidate: str) -> float:
+    """How unlikely the one edit from ``candidate`` (meant) to ``word`` (written) is as a
+    misspelling, in Zipf units: a doubled letter or swapped neighbours cost nothing, a letter
+    left out or a vowel for a vowel little, a letter too many or a consonant for another more
+    (less for sound-alike ones), and any edit in the last two letters more (an inflection)."""
+    i = _first_difference(word, candidate)
+    if len(candidate) == len(word) + 1:  # a letter left out
+        doubled = candidate[i] == candidate[i - 1] if i else False
+        doubled = doubled or (i + 1 < len(candidate) and candidate[i] == candidate[i + 1])
+        cost = COST_DOUBLED if doubled else COST_LEFT_OUT
+    elif len(candidate) == len(word) - 1:  # a letter too many
+        doubled = (i and word[i] == word[i - 1]) or (i + 1 < len(word) and word[i] == word[i + 1])
+        cost = COST_DOUBLED if doubled else COST_TOO_MANY
+    elif word[i + 1 :] != candidate[i + 1 :]:
+        cost = COST_DOUBLED  # swapped neighbours
+    else:
+        a, b = _base_letter(word[i]), _base_letter(candidate[i])
+        if a in _VOWELS and b in _VOWELS:
+            cost = COST_VOWEL
+        elif frozenset((a, b)) in _SOUND_ALIKE:
+            cost = COST_SOUND_ALIKE
+        else:
+            cost = COST_CONSONANT
+    if i >= min(len(word), len(candidate)) - 2:
+        cost += COST_TAIL
+    return cost
 
 
 def _first_difference(a: str, b: str) -> int:
