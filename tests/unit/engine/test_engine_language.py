@@ -184,7 +184,10 @@ def test_long_words_are_corrected_by_the_likeliest_edit() -> None:
     assert improve("It was magnifisent.", "en-us") == "It was magnificent."
     checker = speller("en")
     assert checker.correction("particulaur") == "particular"
-    # shorter words are as often another word meant: "whont" is "want", not "wont"
+    # shorter words (5-7 letters): only a letter left out ("sitter" is a slip away, but rare)
+    assert improve("My siter and I.", "en-us") == "My sister and I."
+    assert checker.correction("marrid") == "married"
+    # their other edits are as often another word meant: "whont" is "want", not "wont"
     assert checker.correction("whont") is None
     assert checker._weighted("contende", checker._edits1("contende")) is None  # contender?
     # other languages never use it

@@ -11,12 +11,16 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    to a very common word (``MIN_SHORT_CANDIDATE_ZIPF``);
 3. (``MIN_EDIT_LENGTH``+ letters, not ``SLIPS_ONLY`` languages) a letter added or one vowel
    changed for another, not in the first letter or the last two, to a word of Zipf
-   ``EDIT_MIN_CANDIDATE_ZIPF``+.
+   ``EDIT_MIN_CANDIDATE_ZIPF``+;
+4. (English, ``WEIGHTED_EDITS``) the word one edit away that is likeliest, its Zipf less the
+   cost of its edit as a misspelling (:func:`_edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
+   next; in words shorter than ``WEIGHTED_MIN_LENGTH`` only a letter left out ("siter" ->
+   "sister": "sitter" needs a doubled letter but is far rarer).
 
 A candidate must be listed by pyspellchecker (``MIN_CANDIDATE_COUNT``) and common in
 wordfreq's large list (:mod:`.lexicon`; ``MIN_CANDIDATE_ZIPF``), and ``DOMINANCE_ZIPF`` above
-every rival: in tiers 0, 2 and 3 every word one edit away is a rival, so "siter" (sister?
-sitter?) is left alone. Then how often the word as written is used decides: a word that
+every rival: in tiers 0, 2 and 3 every word one edit away is a rival, so "tast" (test? taste?
+last?) is left alone. Then how often the word as written is used decides: a word that
 wordfreq lists (a term such as "stdin", a loan, an inflection, a name) is changed only when the
 candidate is ``ACCENT_ZIPF_MARGIN`` (tier 1), ``SLIP_ZIPF_MARGIN`` (tier 2) or
 ``MIN_ZIPF_MARGIN`` (tier 3) commoner. In a language other than English, a word English uses
@@ -67,6 +71,7 @@ COST_TAIL: Final = 1.0
 # word meant: "whont" for "want"), and 1.5 Zipf above the next word.
 WEIGHTED_DOMINANCE: Final = 1.5
 WEIGHTED_MIN_LENGTH: Final = 8
+WEIGHTED_SHORT_LENGTH: Final = 5
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
@@ -203,8 +208,8 @@ class Speller:
         found = None
         margin = MIN_ZIPF_MARGIN
         # Every word one edit away is a rival of every tier's candidates: a correction must
-        # be far more common than any other word the slip could have come from ("siter" is
-        # "sister" or "sitter": neither wins).
+        # be far more common than any other word the slip could have come from ("tast" is
+        # "test", "taste" or "last": none wins).
         edits = self._edits1(word)
         if word.isascii() and word in self._unaccented:
             accented = set(self._unaccented[word])
@@ -238,8 +243,10 @@ class Speller:
             }
             found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
             margin = MIN_ZIPF_MARGIN
-        if found is None and len(word) >= WEIGHTED_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
+        if found is None and len(word) >= WEIGHTED_SHORT_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._weighted(word, edits)
+            if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not _left_out(word, found):
+                found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
@@ -496,6 +503,11 @@ def _edit_cost(word: str, candidate: str) -> float:
     if i >= min(len(word), len(candidate)) - 2:
         cost += COST_TAIL
     return cost
+
+
+def _left_out(word: str, candidate: str) -> bool:
+    """Whether ``candidate`` is ``word`` with one letter added."""
+    return len(candidate) == len(word) + 1
 
 
 def _first_difference(a: str, b: str) -> int:
