@@ -194,6 +194,16 @@ def test_long_words_are_corrected_by_the_likeliest_edit() -> None:
     assert speller("fr").correction("particulaur") is None
 
 
+def test_irregular_english_endings_are_not_taken_for_inflections() -> None:
+    checker = speller("en")
+    # "have" + "ing" keeps no e, "fail" takes no "-es", "aces" no second s
+    assert not checker.known("haveing") and not checker.known("failes")
+    assert not checker.known("acess")
+    assert improve("I was haveing fun.", "en-us") == "I was having fun."
+    # regular forms the list may lack stay known
+    assert all(checker.known(w) for w in ("seeing", "agreeing", "boxes", "heroes", "glasses"))
+
+
 def test_speller_never_breaks_ties() -> None:
     checker = speller("en")
     assert checker.correction("tast") is None  # test / taste / last / fast ...

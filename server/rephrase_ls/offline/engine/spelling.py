@@ -95,6 +95,26 @@ _INFLECTIONS: Final[dict[str, tuple[tuple[str, tuple[str, ...]], ...]]] = {
            ("is", ("l",))),
 }  # fmt: skip
 
+# English endings that a stem takes only in some shapes: "-es" after a hiss or an o ("boxes",
+# "heroes", not "failes"), "-s" never after an s ("acess" is not "aces" + s), an "e" before
+# "-ed"/"-ing" dropped ("voteing", "moveing"; but "seeing", "hoeing", "dyeing").
+_EN_ES_STEMS: Final = ("s", "x", "z", "ch", "sh", "o")
+_EN_E_KEPT: Final = ("ee", "oe", "ye")
+
+
+def _regular(lang: str, stem: str, suffix: str, ending: str) -> bool:
+    """Whether ``stem`` + ``suffix`` is a regular form of the listed ``stem`` + ``ending``."""
+    if lang != "en" or ending:
+        return True
+    if suffix == "es":
+        return stem.endswith(_EN_ES_STEMS)
+    if suffix == "s":
+        return not stem.endswith("s")
+    if suffix in ("ed", "ing") and stem.endswith("e"):
+        return stem.endswith(_EN_E_KEPT)
+    return True
+
+
 _lock = threading.Lock()
 
 
@@ -159,7 +179,10 @@ class Speller:
         for suffix, stems in _INFLECTIONS.get(self.lang, ()):
             if word.endswith(suffix) and len(word) > len(suffix) + 2:
                 stem = word[: -len(suffix)]
-                if any(stem + ending in freq for ending in stems):
+                if any(
+                    stem + ending in freq and _regular(self.lang, stem, suffix, ending)
+                    for ending in stems
+                ):
                     return True
         return False
 
