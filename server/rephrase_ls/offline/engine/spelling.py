@@ -23,7 +23,7 @@ every rival: in tiers 0, 2 and 3 every word one edit away is a rival, so "tast" 
 last?) is left alone. Then how often the word as written is used decides: a word that
 wordfreq lists (a term such as "stdin", a loan, an inflection, a name) is changed only when the
 candidate is ``ACCENT_ZIPF_MARGIN`` (tier 1), ``SLIP_ZIPF_MARGIN`` (tier 2) or
-``MIN_ZIPF_MARGIN`` (tier 3) commoner. In a language other than English, a word English uses
+``MIN_ZIPF_MARGIN`` (tiers 3 and 4) commoner. In a language other than English, a word English uses
 (``LOAN_MIN_ENGLISH_ZIPF``) is a loan and only tier 1 applies to it.
 
 The thresholds were tuned on the dev split of ``bench/bench_quality.py``; the figures on the
