@@ -15,10 +15,15 @@ Two measures (data and licences: ``bench/data/README.md``):
   checks that).
   Lines of both sets alternate between a dev split (even) and a test split (odd): tune on
   dev, report test.
+* **misspelt words** (``--birkbeck DIR``): Peter Norvig's two lists of misspellings drawn from
+  Roger Mitton's Birkbeck spelling error corpus (``spell-testset1.txt``, the dev split, and
+  ``spell-testset2.txt``, the test split; see the README), each misspelling alone as a text.
+  Non-words, recall and precision as for Holbrook.
 
 Run (from the repository root, with the project's venv)::
 
-    .venv/bin/python bench/bench_quality.py --holbrook PATH/holbrook-tagged.dat [--peers]
+    .venv/bin/python bench/bench_quality.py --holbrook PATH/holbrook-tagged.dat
+        [--birkbeck DIR] [--peers]
         [--split test] [--show-changes N] [--sample FILE]
 
 ``--peers`` also runs codespell (``pip install codespell``) and harper.js
@@ -113,6 +118,22 @@ def parse_holbrook(path: Path) -> list[tuple[str, list[tuple[int, str, str]]]]:
     return out
 
 
+def parse_norvig(path: Path) -> list[tuple[str, list[tuple[int, str, str]]]]:
+    """Each single-word misspelling of a ``correct: wrong wrong...`` list as a one-word text
+    with its error, in the order of the file (a repeated misspelling once per correction)."""
+    out: list[tuple[str, list[tuple[int, str, str]]]] = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        target, sep, wrongs = raw.partition(":")
+        if not sep or not _WORD.fullmatch(target.strip()):
+            continue
+        seen: set[str] = set()
+        for wrong in wrongs.split():
+            if wrong not in seen and _WORD.fullmatch(wrong):
+                seen.add(wrong)
+                out.append((wrong, [(0, wrong, target.strip())]))
+    return out
+
+
 def replacements(before: str, after: str) -> list[tuple[int, str, str]]:
     """Word-for-word replacements from ``before`` to ``after``: (word index, old, new)."""
     a, b = _WORD.findall(before), _WORD.findall(after)
@@ -169,6 +190,8 @@ def learner(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--holbrook", type=Path, help="holbrook-tagged.dat (see the README)")
+    parser.add_argument("--birkbeck", type=Path,
+                        help="folder of spell-testset1.txt and spell-testset2.txt (the README)")
     parser.add_argument("--hunspell", type=Path, default=Path("/usr/share/hunspell"))
     parser.add_argument("--split", choices=("dev", "test", "all"), default="test")
     parser.add_argument("--peers", action="store_true", help="also run codespell and harper.js")
@@ -201,13 +224,30 @@ def main() -> None:
             del start
         print(row)
 
-    if args.holbrook is None:
+    is_word = hunspell_en(args.hunspell) if args.holbrook or args.birkbeck else None
+    if args.birkbeck is not None and is_word is not None:
+        name = "spell-testset2.txt" if args.split == "test" else "spell-testset1.txt"
+        words = parse_norvig(args.birkbeck / name)
+        if args.split == "all":
+            words += parse_norvig(args.birkbeck / "spell-testset2.txt")
+        print(f"\nMisspelt words (Birkbeck via Norvig, {args.split} split, {len(words)} words)")
+        print(f"{'tool':14}{'non-words':>10}{'fixed':>9}{'changes':>9}{'precision':>11}")
+        for tool, fixer in tools.items():
+            figures, log = learner(words, fixer, is_word)
+            print(f"{tool:14}{figures['nonwords']:>10}{100 * figures['recall']:>8.1f}%"
+                  f"{figures['changes']:>9}{100 * figures['precision']:>10.1f}%")
+            if tool == "rephrase-ls" and args.show_changes:
+                wrong = [entry for entry in log if entry[3] != "auto-correct"]
+                for number, old, new, _ in wrong[: args.show_changes]:
+                    print(f"  [birkbeck] {number} {old} -> {new} "
+                          f"(meant {words[number][1][0][2]})", file=sys.stderr)
+
+    if args.holbrook is None or is_word is None:
         print("\nLearner misspellings: skipped (give --holbrook PATH, see bench/data/README.md)")
         return
     lines = parse_holbrook(args.holbrook)
     if args.split != "all":
         lines = lines[args.split == "test" :: 2]
-    is_word = hunspell_en(args.hunspell)
     print(f"\nLearner misspellings (Holbrook, {args.split} split, {len(lines)} lines)")
     print(f"{'tool':14}{'non-words':>10}{'fixed':>9}{'changes':>9}{'precision':>11}")
     for name, fixer in tools.items():
@@ -222,7 +262,6 @@ def main() -> None:
                 fh.write("line\twritten\tchanged to\tjudgement\n")
                 for number, old, new, verdict in chosen:
                     fh.write(f"{number}\t{old}\t{new}\t{verdict}\n")
-
 
 if __name__ == "__main__":
     main()

@@ -178,6 +178,32 @@ def test_known_words_are_never_corrected() -> None:
     assert improve("The colour.", "en-us", known_words=frozenset({"Colour"})) == "The colour."
 
 
+def test_long_words_are_corrected_by_the_likeliest_edit() -> None:
+    """Tier 4 (words of 8+ letters, English): a vowel or sound-alike consonant misspelt."""
+    assert improve("A particulaur case.", "en-us") == "A particular case."
+    assert improve("It was magnifisent.", "en-us") == "It was magnificent."
+    checker = speller("en")
+    assert checker.correction("particulaur") == "particular"
+    # shorter words (5-7 letters): only a letter left out ("sitter" is a slip away, but rare)
+    assert improve("My siter and I.", "en-us") == "My sister and I."
+    assert checker.correction("marrid") == "married"
+    # their other edits are as often another word meant: "whont" is "want", not "wont"
+    assert checker.correction("whont") is None
+    assert checker._weighted("contende", checker._edits1("contende")) is None  # contender?
+    # other languages never use it
+    assert speller("fr").correction("particulaur") is None
+
+
+def test_irregular_english_endings_are_not_taken_for_inflections() -> None:
+    checker = speller("en")
+    # "have" + "ing" keeps no e, "fail" takes no "-es", "aces" no second s
+    assert not checker.known("haveing") and not checker.known("failes")
+    assert not checker.known("acess")
+    assert improve("I was haveing fun.", "en-us") == "I was having fun."
+    # regular forms the list may lack stay known
+    assert all(checker.known(w) for w in ("seeing", "agreeing", "boxes", "heroes", "glasses"))
+
+
 def test_speller_never_breaks_ties() -> None:
     checker = speller("en")
     assert checker.correction("tast") is None  # test / taste / last / fast ...

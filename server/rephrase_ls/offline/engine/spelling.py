@@ -11,15 +11,19 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    to a very common word (``MIN_SHORT_CANDIDATE_ZIPF``);
 3. (``MIN_EDIT_LENGTH``+ letters, not ``SLIPS_ONLY`` languages) a letter added or one vowel
    changed for another, not in the first letter or the last two, to a word of Zipf
-   ``EDIT_MIN_CANDIDATE_ZIPF``+.
+   ``EDIT_MIN_CANDIDATE_ZIPF``+;
+4. (English, ``WEIGHTED_EDITS``) the word one edit away that is likeliest, its Zipf less the
+   cost of its edit as a misspelling (:func:`_edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
+   next; in words shorter than ``WEIGHTED_MIN_LENGTH`` only a letter left out ("siter" ->
+   "sister": "sitter" needs a doubled letter but is far rarer).
 
 A candidate must be listed by pyspellchecker (``MIN_CANDIDATE_COUNT``) and common in
 wordfreq's large list (:mod:`.lexicon`; ``MIN_CANDIDATE_ZIPF``), and ``DOMINANCE_ZIPF`` above
-every rival: in tiers 0, 2 and 3 every word one edit away is a rival, so "siter" (sister?
-sitter?) is left alone. Then how often the word as written is used decides: a word that
+every rival: in tiers 0, 2 and 3 every word one edit away is a rival, so "tast" (test? taste?
+last?) is left alone. Then how often the word as written is used decides: a word that
 wordfreq lists (a term such as "stdin", a loan, an inflection, a name) is changed only when the
 candidate is ``ACCENT_ZIPF_MARGIN`` (tier 1), ``SLIP_ZIPF_MARGIN`` (tier 2) or
-``MIN_ZIPF_MARGIN`` (tier 3) commoner. In a language other than English, a word English uses
+``MIN_ZIPF_MARGIN`` (tiers 3 and 4) commoner. In a language other than English, a word English uses
 (``LOAN_MIN_ENGLISH_ZIPF``) is a loan and only tier 1 applies to it.
 
 The thresholds were tuned on the dev split of ``bench/bench_quality.py``; the figures on the
@@ -55,11 +59,26 @@ MIN_ZIPF_MARGIN: Final = 3.0
 # commoner word ("memoize" is not "memorize", Zipf 3.2).
 MIN_EDIT_LENGTH: Final = 5
 EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
+# Tier 4 edit costs (Zipf units), see _edit_cost.
+COST_DOUBLED: Final = 0.0
+COST_LEFT_OUT: Final = 0.5
+COST_VOWEL: Final = 0.5
+COST_SOUND_ALIKE: Final = 0.75
+COST_TOO_MANY: Final = 1.5
+COST_CONSONANT: Final = 1.5
+COST_TAIL: Final = 1.0
+# Tier 4 only in words of 8+ letters (shorter learner misspellings are as often another
+# word meant: "whont" for "want"), and 1.5 Zipf above the next word.
+WEIGHTED_DOMINANCE: Final = 1.5
+WEIGHTED_MIN_LENGTH: Final = 8
+WEIGHTED_SHORT_LENGTH: Final = 5
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
 # lee), so for Spanish only accents and swapped neighbours are corrected.
 SLIPS_ONLY: Final = frozenset({"es"})
+# Tier 4 (weighted edits) is tuned on English learner text only.
+WEIGHTED_EDITS: Final = frozenset({"en"})
 # Portuguese accents differ by variant (comitê / comité): only missing accents are added.
 NO_ACCENT_CHANGE: Final = frozenset({"pt"})
 
@@ -75,6 +94,26 @@ _INFLECTIONS: Final[dict[str, tuple[tuple[str, tuple[str, ...]], ...]]] = {
     "pt": (("s", ("",)), ("es", ("",)), ("ns", ("m",)), ("ões", ("ão",)), ("ães", ("ão",)),
            ("is", ("l",))),
 }  # fmt: skip
+
+# English endings that a stem takes only in some shapes: "-es" after a hiss or an o ("boxes",
+# "heroes", not "failes"), "-s" never after an s ("acess" is not "aces" + s), an "e" before
+# "-ed"/"-ing" dropped ("voteing", "moveing"; but "seeing", "hoeing", "dyeing").
+_EN_ES_STEMS: Final = ("s", "x", "z", "ch", "sh", "o")
+_EN_E_KEPT: Final = ("ee", "oe", "ye")
+
+
+def _regular(lang: str, stem: str, suffix: str, ending: str) -> bool:
+    """Whether ``stem`` + ``suffix`` is a regular form of the listed ``stem`` + ``ending``."""
+    if lang != "en" or ending:
+        return True
+    if suffix == "es":
+        return stem.endswith(_EN_ES_STEMS)
+    if suffix == "s":
+        return not stem.endswith("s")
+    if suffix in ("ed", "ing") and stem.endswith("e"):
+        return stem.endswith(_EN_E_KEPT)
+    return True
+
 
 _lock = threading.Lock()
 
@@ -140,7 +179,10 @@ class Speller:
         for suffix, stems in _INFLECTIONS.get(self.lang, ()):
             if word.endswith(suffix) and len(word) > len(suffix) + 2:
                 stem = word[: -len(suffix)]
-                if any(stem + ending in freq for ending in stems):
+                if any(
+                    stem + ending in freq and _regular(self.lang, stem, suffix, ending)
+                    for ending in stems
+                ):
                     return True
         return False
 
@@ -189,8 +231,8 @@ class Speller:
         found = None
         margin = MIN_ZIPF_MARGIN
         # Every word one edit away is a rival of every tier's candidates: a correction must
-        # be far more common than any other word the slip could have come from ("siter" is
-        # "sister" or "sitter": neither wins).
+        # be far more common than any other word the slip could have come from ("tast" is
+        # "test", "taste" or "last": none wins).
         edits = self._edits1(word)
         if word.isascii() and word in self._unaccented:
             accented = set(self._unaccented[word])
@@ -224,9 +266,40 @@ class Speller:
             }
             found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
             margin = MIN_ZIPF_MARGIN
+        if found is None and len(word) >= WEIGHTED_SHORT_LENGTH and self.lang in WEIGHTED_EDITS:
+            found = self._weighted(word, edits)
+            if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not _left_out(word, found):
+                found = None  # a short word: only a letter left out ("whont" is "want")
+            margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
         return found
+
+    def _weighted(self, word: str, edits: set[str]) -> str | None:
+        """Tier 4: every listed word one edit away scored by how common it is less how
+        unlikely its edit is as a misspelling (:func:`_edit_cost`); the best must keep the
+        first letter, be ``EDIT_MIN_CANDIDATE_ZIPF``+ and beat the next by
+        ``WEIGHTED_DOMINANCE``."""
+        from . import lexicon
+
+        freq = self.freq
+        best, best_score, second = "", -9.0, -9.0
+        for cand in edits:
+            if freq.get(cand, 0) < MIN_CANDIDATE_COUNT:
+                continue
+            score = lexicon.zipf(self.lang, cand) - _edit_cost(word, cand)
+            if score > best_score:
+                best, best_score, second = cand, score, best_score
+            elif score > second:
+                second = score
+        if (
+            not best
+            or best[0] != word[0]
+            or best_score - second < WEIGHTED_DOMINANCE
+            or lexicon.zipf(self.lang, best) < EDIT_MIN_CANDIDATE_ZIPF
+        ):
+            return None
+        return best
 
     def listed_misspelling(self, word: str) -> str | None:
         """The correction of the lower-case ``word`` in the list of common misspellings."""
@@ -419,6 +492,45 @@ def _learner_edit(word: str, candidate: str) -> bool:
     if word[i + 1 :] != candidate[i + 1 :]:
         return False  # two neighbours swapped: a slip, tried before
     return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
+
+
+# Consonants written for one another by sound (c/k/s, f/v/ph, g/j...).
+_SOUND_ALIKE: Final = frozenset(
+    {frozenset(p) for p in ("ck", "cs", "ks", "sz", "fv", "gj", "dt", "bp", "mn", "cq", "kq")}
+)
+
+
+def _edit_cost(word: str, candidate: str) -> float:
+    """How unlikely the one edit from ``candidate`` (meant) to ``word`` (written) is as a
+    misspelling, in Zipf units: a doubled letter or swapped neighbours cost nothing, a letter
+    left out or a vowel for a vowel little, a letter too many or a consonant for another more
+    (less for sound-alike ones), and any edit in the last two letters more (an inflection)."""
+    i = _first_difference(word, candidate)
+    if len(candidate) == len(word) + 1:  # a letter left out
+        doubled = candidate[i] == candidate[i - 1] if i else False
+        doubled = doubled or (i + 1 < len(candidate) and candidate[i] == candidate[i + 1])
+        cost = COST_DOUBLED if doubled else COST_LEFT_OUT
+    elif len(candidate) == len(word) - 1:  # a letter too many
+        doubled = (i and word[i] == word[i - 1]) or (i + 1 < len(word) and word[i] == word[i + 1])
+        cost = COST_DOUBLED if doubled else COST_TOO_MANY
+    elif word[i + 1 :] != candidate[i + 1 :]:
+        cost = COST_DOUBLED  # swapped neighbours
+    else:
+        a, b = _base_letter(word[i]), _base_letter(candidate[i])
+        if a in _VOWELS and b in _VOWELS:
+            cost = COST_VOWEL
+        elif frozenset((a, b)) in _SOUND_ALIKE:
+            cost = COST_SOUND_ALIKE
+        else:
+            cost = COST_CONSONANT
+    if i >= min(len(word), len(candidate)) - 2:
+        cost += COST_TAIL
+    return cost
+
+
+def _left_out(word: str, candidate: str) -> bool:
+    """Whether ``candidate`` is ``word`` with one letter added."""
+    return len(candidate) == len(word) + 1
 
 
 def _first_difference(a: str, b: str) -> int:
