@@ -40,7 +40,9 @@ _ALTERNATIVES: Final = (
             r"(?P<mail>[\w.+-]{1,64}+@[\w-]+(?:\.[\w-]+)+)",
             r"(?P<path>(?:[A-Za-z]:\\|~/|\.{1,2}/|/)[^\s\"'`]*[^\s\"'`.,;:!?)\]}]"
             r"|\w+(?:[/\\]\w+)+/?"
-            r"|[\w-]{1,255}+(?:\.[a-z0-9][\w-]*)+(?![\w]))",
+            # (a file name starts a run of its characters, or is a "-" right after a word,
+            # where the path before it ended: "docs/my" + "-file.txt")
+            r"|(?:(?<![\w-])|(?<=\w)(?=-))[\w-]{1,255}+(?:\.[a-z0-9][\w-]*)+(?![\w]))",
             # A quoted span holds no second opening mark of its kind (nor a line break): an
             # opening mark without its closing one is then looked for once, not from each of
             # a run of such marks to the end of the line.

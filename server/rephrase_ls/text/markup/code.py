@@ -117,10 +117,13 @@ _CODE_PUNCTUATION = re.compile(r"[=;{}]|\w\(")
 _SENTENCE = re.compile(r"[.!?,]")
 
 
+# Names, chains of names and file names are bounded (100 characters a name, 16 names, 255 a
+# file name; "`" runs 16): tried at each of the many word starts of a long run such as
+# "a.a.a.…" or "a$a$…", an unbounded one would read the rest of the run each time.
 _PROTECT = re.compile(
     "|".join(
         (
-            r"(`+)[^`\n]+?\1",  # inline code
+            r"(`{1,16})[^`\n]+?\1",  # inline code
             r"(?:https?|ftp|file)://[^\s<>]*[^\s<>.,;:!?'\")\]]|www\.[\w.-]+\.[a-z]{2,}[^\s<>]*",
             r"<[A-Za-z][^<>\n]*>",  # <url>, <tag>, <T>
             r":[a-z][\w:.-]*:(?:`[^`\n]*`)?",  # reST role or field (:class:`X`, :param:)
@@ -129,13 +132,16 @@ _PROTECT = re.compile(
             r"@[A-Za-z]\w*(?:\s+\{[^{}\n]*\})?",  # other JSDoc / Javadoc tag, decorator
             r"\{[^{}\n]*\}",  # {type}, {@link X}, {placeholder}
             r"\b(?:TODO|FIXME|XXX|HACK|NOTE|BUG|SAFETY)\b(?:\([^)\n]*\))?:?",
-            r"(?:\.{1,2}/|~/|/)?[\w.-]+(?:/[\w.-]+)+/?",  # path
-            r"\b[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*\([^()\n]*\)",  # call
-            r"\b[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+\b",  # dotted.name, a::b
+            # path (from the start of a run of its characters: tried inside one, it would
+            # read the rest of the run at each of them)
+            r"(?<![\w.-])(?:\.{1,2}/|~/|/)?[\w.-]+(?:/[\w.-]+)+/?",
+            r"\b[A-Za-z_$][\w$]{0,99}(?:(?:\.|::|->)[A-Za-z_$][\w$]{0,99}){0,15}"
+            r"\([^()\n]*\)",  # call
+            r"\b[A-Za-z_$][\w$]{1,99}(?:(?:\.|::|->)[A-Za-z_$][\w$]{0,99}){1,16}\b",  # a.b, a::b
             r"\b\w*_\w+\b",  # snake_case, _private, __dunder__
             r"\b[a-z]+[A-Z][\w]*\b|\b[A-Z]+[a-z]+[A-Z]\w*\b",  # camelCase, PascalCase
             r"\*{1,2}[A-Za-z_]\w*",  # *args, **kwargs
-            r"\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
+            r"\b[\w-]{1,255}\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
             r"|json|toml|ya?ml|txt|cfg|ini|html|css)\b",  # file name
         )
     )

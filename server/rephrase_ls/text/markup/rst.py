@@ -66,20 +66,22 @@ _GRID_TABLE = re.compile(r"\+[-=+]+\+[ \t]*$")
 _SIMPLE_TABLE = re.compile(r"=+(?:[ \t]+=+)+[ \t]*$")
 _TABLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)*[ \t]*$")
 
+# (The lookbehinds start a role, an embedded URI and an e-mail address at the start of a run of
+# their characters: tried at each character inside a long run, each would read the rest of it.)
 _INLINE = re.compile(
     "|".join(
         (
             r"\\.",  # escape
             r"``.+?``(?!\w)",  # inline literal
-            r":[\w.+-]+(?::[\w.+-]+)*:`[^`]*`",  # role with content
+            r"(?<![\w.+-]):[\w.+-]+(?::[\w.+-]+)*:`[^`]*`",  # role with content
             r"`[^`<>]*`:[\w.+-]+(?::[\w.+-]+)*:",  # content with a role after it
             r"`(?=[^`]*<[^`>]+>`__?)",  # opening back-quote of a reference with embedded URI
-            r"[ \t]*<[^`<>]+>`__?",  # embedded URI and the reference end
+            r"(?<![ \t])[ \t]*<[^`<>]+>`__?",  # embedded URI and the reference end
             r"_?`[^`]+`_{0,2}",  # interpreted text, phrase reference, inline target
             r"\[(?:[0-9]+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_",  # footnote / citation reference
             r"\|[^|\s](?:[^|]*[^|\s])?\|_{0,2}",  # substitution reference
             r"(?:https?|ftp|mailto):[^\s<>]*[^\s<>.,;:!?'\")\]]",  # URL
-            r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # e-mail
+            r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # e-mail
             r"(?<=\w)__?(?!\w)",  # the underscore of a `word_` reference
             r"\*{1,2}(?=\S)|(?<=\S)\*{1,2}",  # emphasis markers
             r"::$",  # the `::` that introduces a literal block
