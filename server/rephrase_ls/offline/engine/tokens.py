@@ -39,10 +39,10 @@ _ALTERNATIVES: Final = (
             r"(?P<url>(?:[A-Za-z][A-Za-z0-9+.-]{0,31}://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])",
             r"(?P<mail>[\w.+-]{1,64}+@[\w-]+(?:\.[\w-]+)+)",
             r"(?P<path>(?:[A-Za-z]:\\|~/|\.{1,2}/|/)[^\s\"'`]*[^\s\"'`.,;:!?)\]}]"
-            r"|\w+(?:[/\\]\w+)+/?"
-            # (a file name starts a run of its characters, or is a "-" right after a word,
-            # where the path before it ended: "docs/my" + "-file.txt")
-            r"|(?:(?<![\w-])|(?<=\w)(?=-))[\w-]{1,255}+(?:\.[a-z0-9][\w-]*)+(?![\w]))",
+            # (a relative path takes its last name's extension: "docs/my-file.txt")
+            r"|\w+(?:[/\\]\w+)+(?:[\w-]{0,255}+(?:\.[a-z0-9][\w-]*)+(?![\w]))?/?"
+            # (a file name starts a run of its characters)
+            r"|(?<![\w-])[\w-]{1,255}+(?:\.[a-z0-9][\w-]*)+(?![\w]))",
             # A quoted span holds no second opening mark of its kind (nor a line break): an
             # opening mark without its closing one is then looked for once, not from each of
             # a run of such marks to the end of the line.
