@@ -1,16 +1,20 @@
 """Out-of-range positions in requests get an InvalidParams error, over the real protocol:
 negative, past 2^31 - 1, or past the document's end, in code actions, their resolve data and
-commands."""
+commands. And ``null`` items in a ``workspace/configuration`` answer mean "no settings"."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pytest_lsp import LanguageClient
 
 from .conftest import Editor
+from .test_settings_and_faults import _start
 
 pytestmark = pytest.mark.asyncio
 
@@ -82,3 +86,28 @@ async def test_commands_with_out_of_range_ranges_are_invalid_params(
         await editor.command("rephrase.improve", uri, rng)
     assert editor.text(uri) == TEXT
     assert not any(isinstance(p, types.ApplyWorkspaceEditParams) for p in editor.applied)
+
+
+async def test_null_configuration_items_mean_no_settings(tmp_path: Path) -> None:
+    """A client that answers ``workspace/configuration`` with ``[null]`` (no settings for the
+    section) gets the defaults: every action, no failure reported."""
+    client, ed = await _start(tmp_path)
+    client.protocol.fm._features.pop(types.WORKSPACE_CONFIGURATION)
+
+    @client.feature(types.WORKSPACE_CONFIGURATION)
+    def nothing(ls: LanguageClient, params: types.ConfigurationParams) -> list[Any]:
+        return [None for _ in params.items]
+
+    try:
+        uri = ed.open("a.md", "We need to organize the colors of this page soon.\n")
+        for _ in range(100):
+            titles = [a.title for a in await ed.code_actions(uri, (0, 0), (0, 5))]
+            if any(t.startswith("Improve: ") for t in titles):
+                break
+            await asyncio.sleep(0.05)
+        assert "Improve" in titles and "Improve document" in titles
+        said = [m.message for m in [*client.messages, *client.log_messages]]
+        assert not any("configuration failed" in m for m in said), said
+    finally:
+        await client.shutdown_session()
+        await client.stop()
