@@ -9,19 +9,20 @@ For each generator of bench/_hostile_inputs.py (runs of one mark, alternations, 
 many spaces, digits, URL and address pieces, quotes without their closing marks, mixed scripts,
 shuffled mixes), a text of ``--size`` characters is put through:
 
-- ``en``: what the offline service does with a request: ``detect_language`` then ``improve``
-  for en-US;
-- ``other``: the slowest of ``improve`` for de (business style), fr, pt-PT and en-GB
-  (diplomatic tone), relative to the same target's pass over its own prose (its
-  tests/data/engine sentences);
-- ``markup``: the slowest of the language server's prose extractors (Markdown, LaTeX, reST,
-  plain text, commit messages, Python comments), caches cleared, relative to the same
-  extractor on the prose.
+- ``en``: what the offline service does with a request for en-US: ``detect_language`` on the
+  first 3,000 characters (its sample), then ``improve``; relative to the same on 10 KB of en-US
+  prose (the labelled sentences of tests/data/engine);
+- ``other``: the same for de (business style), fr, pt-PT and en-GB (diplomatic tone), each
+  relative to that target's pass over its own prose; the largest ratio;
+- ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
+  messages, Python comments), caches cleared, each relative to the same extractor on the en-US
+  prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
+  Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
+  largest ratio.
 
-Each figure is the best of ``--repeat`` runs in CPU time of one core (``time.process_time``), as a
-ratio to prose. ``growth`` is the cost of a ``--growth`` times longer text over the cost of this
-one, for the slowest of the three: about ``--growth`` (8) for a linear pass, its square (64) for
-a quadratic one. Tiny costs (under 1 ms) make noisy ratios; the prose figures are printed first.
+Each figure is the best of ``--repeat`` runs in CPU time of one core (``time.process_time``).
+``growth`` is the cost of a ``--growth`` times longer text over the cost of this one, for the
+slowest pass: about ``--growth`` (8) for a linear pass, its square (64) for a quadratic one.
 """
 
 from __future__ import annotations

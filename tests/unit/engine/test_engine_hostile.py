@@ -91,6 +91,7 @@ def test_every_hostile_input_passes_in_linear_time() -> None:
             if line.startswith("start "):
                 current, wait = line[len("start "):], GUARD_SECONDS
             elif line == "all done":
+                proc.wait(timeout=60)
                 break
     finally:
         if proc.poll() is None:
