@@ -171,11 +171,21 @@ def _lexer(name: str) -> Lexer:
     return get_lexer_by_name(name, stripnl=False, stripall=False, ensurenl=False)
 
 
+# A line holding only spaces, tabs or a carriage return. Pygments' lexers (Python's, for one)
+# take quadratic time over a long run of such lines, and none of it is a comment: the lexer is
+# given the text with their characters as line breaks (the same length, so the same offsets).
+_BLANK_LINE = re.compile(r"^[ \t\r\f\v]+$", re.MULTILINE)
+
+
+def _for_lexer(text: str) -> str:
+    return _BLANK_LINE.sub(lambda m: "\n" * len(m.group()), text)
+
+
 def _regions(lexer: Lexer, text: str) -> Iterator[tuple[int, int, str]]:
     """Contiguous comment / doc-string regions as (start, end, kind), kind "comment" or "doc"."""
     cur_start = cur_end = -1
     cur_kind = ""
-    for index, ttype, value in lexer.get_tokens_unprocessed(text):
+    for index, ttype, value in lexer.get_tokens_unprocessed(_for_lexer(text)):
         kind = _kind(ttype)
         if kind == cur_kind and index == cur_end and kind:
             cur_end = index + len(value)
