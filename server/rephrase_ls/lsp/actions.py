@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 if TYPE_CHECKING:
     from rephrase_ls.backend import Backend
@@ -80,9 +81,11 @@ class ActionRequest:
             if not (
                 isinstance(raw, list)
                 and len(raw) == 4
-                and all(isinstance(v, int) and v >= 0 for v in raw)
+                and all(isinstance(v, int) and 0 <= v < 2**31 for v in raw)
             ):
-                raise ValueError("action data: 'range' must be four non-negative integers")
+                raise ValueError(
+                    "action data: 'range' must be four integers from 0 to 2^31 - 1"
+                )
             rng = types.Range(types.Position(raw[0], raw[1]), types.Position(raw[2], raw[3]))
         kind = data.get("kind", "default")
         if kind not in ("default", "style", "tone", "variant"):
@@ -380,8 +383,7 @@ async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.
     try:
         req = ActionRequest.from_data(action.data)
     except ValueError as exc:
-        ls.say(f"rephrase: {exc}", types.MessageType.Error)
-        return action
+        raise JsonRpcInvalidParams(str(exc)) from None
     task = asyncio.current_task()
     msg_id = ls.protocol.msg_id
     if task is not None and msg_id is not None:

@@ -381,17 +381,17 @@ async def usage(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 def _range_arg(value: Any) -> types.Range:
     try:
         start, end = value["start"], value["end"]
-        rng = types.Range(
-            types.Position(int(start["line"]), int(start["character"])),
-            types.Position(int(end["line"]), int(end["character"])),
-        )
+        values = [int(start["line"]), int(start["character"]), int(end["line"]),
+                  int(end["character"])]
     except (KeyError, TypeError, ValueError):
         raise _invalid(
             "argument 2 (range) must be an LSP range {start: {line, character}, end: {...}}"
         ) from None
-    if min(rng.start.line, rng.start.character, rng.end.line, rng.end.character) < 0:
+    if min(values) < 0:
         raise _invalid("argument 2 (range) must not have negative positions")
-    return rng
+    if max(values) > 2**31 - 1:
+        raise _invalid("argument 2 (range): a position is larger than LSP allows (2^31 - 1)")
+    return types.Range(types.Position(values[0], values[1]), types.Position(values[2], values[3]))
 
 
 async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:

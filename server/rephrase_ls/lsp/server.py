@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument
@@ -102,8 +103,47 @@ class ClientLogHandler(logging.Handler):
             self._sending = False
 
 
+#: The largest line or character LSP allows (its ``uinteger``).
+MAX_POSITION = 2**31 - 1
+
+
+class _Answered:
+    """A request already answered with an error while it was being read (see below)."""
+
+
+_ANSWERED = _Answered()
+
+
 class RephraseProtocol(LanguageServerProtocol):
-    """Adds cancellation of command handlers, which pygls runs one step removed from the request."""
+    """Adds cancellation of command handlers, which pygls runs one step removed from the request,
+    and an error answer to a request whose parameters do not fit the protocol's types (pygls
+    would log it and never answer: the client would wait forever)."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if not ("id" in data and "method" in data):
+                raise
+            if isinstance(exc, JsonRpcInvalidParams) and exc.__cause__ is not None:
+                from cattrs import transform_error
+
+                cause = exc.__cause__
+                details = (
+                    transform_error(cause, path="params")
+                    if isinstance(cause, ExceptionGroup)
+                    else [str(cause)]
+                )
+                method = data.get("method")
+                shown = "; ".join(d.replace("$.", "") for d in details[:3])
+                exc = JsonRpcInvalidParams(f"invalid params for {method}: {shown}")
+            self._send_response(data["id"], error=exc.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is _ANSWERED:
+            return
+        super().handle_message(message)
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         if msg_id in self._request_futures:
@@ -323,7 +363,24 @@ class RephraseServer(LanguageServer):
         return types.Range(types.Position(sl, sc), types.Position(el, ec))
 
     def to_offsets(self, state: DocumentState, rng: types.Range) -> tuple[int, int]:
-        """An LSP range → offsets, clamped to the document."""
+        """An LSP range → offsets (a character past a line's end is its end, as LSP says).
+
+        Raises ``JsonRpcInvalidParams`` (the client sees an InvalidParams error) for a line past
+        the document's last one, and for a negative or larger than 2^31 - 1 position (which the
+        protocol's own types refuse, but action data and command arguments come as plain JSON).
+        """
+        lines = state.index.line_count
+        for name, pos in (("start", rng.start), ("end", rng.end)):
+            for field, value in (("line", pos.line), ("character", pos.character)):
+                if not isinstance(value, int) or not 0 <= value <= MAX_POSITION:
+                    raise JsonRpcInvalidParams(
+                        f"range {name}.{field} {value!r} is not a position (0..{MAX_POSITION})"
+                    )
+            if pos.line >= lines:
+                raise JsonRpcInvalidParams(
+                    f"range {name} line {pos.line} is past the document's end (it has {lines} "
+                    "lines)"
+                )
         start = state.index.offset(rng.start.line, rng.start.character, self.encoding)
         end = state.index.offset(rng.end.line, rng.end.character, self.encoding)
         return (start, end) if start <= end else (end, start)

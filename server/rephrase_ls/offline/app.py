@@ -399,16 +399,24 @@ class _OfflineService:
         product = self._product_param(request)
         return JSONResponse(_catalogue(False).exceptions.get(product, []))
 
+    async def _params(self, request: Request, names: tuple[str, ...]) -> dict[str, Any]:
+        """The parameters ``names`` of a request, from its query string and its body."""
+        body = await self._read_body(request)
+        return _parse_fields(request.headers.get("content-type"), body, request.url.query,
+                             names)
+
     async def v2_languages(self, request: Request) -> Response:
         self.authenticate(request)
-        kind = request.query_params.get("type", "source").lower()
-        if kind not in ("source", "target"):
-            raise _ApiError(400, "The query parameter 'type' must be 'source' or 'target'.")
+        kind = (await self._params(request, ("type",))).get("type", "source")
+        if not isinstance(kind, str) or kind.lower() not in ("source", "target"):
+            raise _ApiError(400, "The parameter 'type' must be 'source' or 'target'.")
+        kind = kind.lower()
         headers = {"Deprecation": "true"} if self.options.later_shape else None
         return JSONResponse(_catalogue(self.options.later_shape).v2[kind], headers=headers)
 
     async def usage(self, request: Request) -> Response:
         caller = self.authenticate(request)
+        await self._params(request, ())  # none, but a broken body is refused as elsewhere
         state = self.state
         if caller.free_tier:
             # Free-tier keys cannot improve text, and no translation happens here.
@@ -442,18 +450,26 @@ class _OfflineService:
         # ``overlap_latency`` the work (body, validation, detection, engine) starts at once and
         # runs during the latency, as a real service's processing is part of its response time:
         # the answer comes after max(latency, work). Errors answer in their turn either way.
-        work: asyncio.Future[tuple[list[dict[str, Any]], int]] | None = None
-        if options.overlap_latency:
-            work = asyncio.ensure_future(self._work(request))
+        # The caller is checked before any work (the body is not even read for a refused one).
+        caller: _Caller | None = None
+        refusal: _ApiError | None = None
         try:
-            if options.latency_ms:
-                await asyncio.sleep(options.latency_ms / 1000)
-            if work is None:
-                work = asyncio.ensure_future(self._work(request))
             caller = self.authenticate(request)
             if caller.free_tier:
                 raise _ApiError(403, "Text improvement is available only with a paid-tier key; "
                                 "this is a free-tier key.")
+        except _ApiError as error:
+            refusal = error
+        work: asyncio.Future[tuple[list[dict[str, Any]], int]] | None = None
+        if options.overlap_latency and refusal is None:
+            work = asyncio.ensure_future(self._work(request))
+        try:
+            if options.latency_ms:
+                await asyncio.sleep(options.latency_ms / 1000)
+            if refusal is not None or caller is None:
+                raise refusal or _ApiError(403, "Authorization failed.")
+            if work is None:
+                work = asyncio.ensure_future(self._work(request))
             if state.hang > 0:
                 state.hang -= 1
                 await _discard(work)  # so that only _hang reads from the connection
@@ -492,7 +508,7 @@ class _OfflineService:
 
     async def _work(self, request: Request) -> tuple[list[dict[str, Any]], int]:
         body = await self._read_body(request)
-        fields = _parse_fields(request.headers.get("content-type"), body)
+        fields = _parse_fields(request.headers.get("content-type"), body, request.url.query)
         return await self._process(fields)
 
     async def _hang(self, request: Request) -> None:
@@ -568,42 +584,108 @@ def _malformed(improvements: list[dict[str, Any]], serial: int) -> Response:
 
 
 _FIELDS: Final = ("text", "target_lang", "writing_style", "tone")
+_MAX_JSON_DEPTH: Final = 32
+"""Deepest nesting of arrays and objects accepted in a JSON body (a request needs 2)."""
 
 
-def _parse_fields(content_type: str | None, body: bytes) -> dict[str, Any]:
-    """Decode a JSON or form body into ``{field: value}`` (text always a list when present)."""
+def _json_depth_over(body: str, limit: int) -> bool:
+    """Whether the JSON text ``body`` nests arrays and objects deeper than ``limit`` (read in
+    one pass, outside strings; the parser would recurse once per level)."""
+    depth = 0
+    in_string = escaped = False
+    for char in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _query_pairs(query: str) -> list[tuple[str, str]]:
+    try:
+        return parse_qsl(query, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise _ApiError(400, "The query string is not valid UTF-8 (after percent-decoding).") \
+            from None
+
+
+def _parse_fields(
+    content_type: str | None, body: bytes, query: str = "", names: tuple[str, ...] = _FIELDS
+) -> dict[str, Any]:
+    """The request's parameters ``names`` as ``{name: value}``, read from the query string and
+    from a JSON or form body (as the real service does, whatever the method). ``text`` is always
+    a list when present; any other parameter may be given once. An empty body needs no
+    Content-Type."""
+    sources: list[tuple[str, list[tuple[str, Any]]]] = [("query string", _query_pairs(query))]
     media = (content_type or "").split(";", 1)[0].strip().lower()
     if media == "application/json":
         try:
-            data = json.loads(body.decode("utf-8"))
+            decoded = body.decode("utf-8")
         except UnicodeDecodeError:
             raise _ApiError(400, "The request body is not valid UTF-8.") from None
+        if _json_depth_over(decoded, _MAX_JSON_DEPTH):
+            raise _ApiError(400, f"The request body nests JSON arrays and objects deeper than "
+                            f"{_MAX_JSON_DEPTH} levels.")
+        try:
+            data = json.loads(decoded)
         except json.JSONDecodeError as exc:
             raise _ApiError(400, f"The request body is not valid JSON: {exc.msg} at position "
                             f"{exc.pos}.") from None
+        except (ValueError, RecursionError) as exc:
+            # Such as an integer of more digits than Python converts (sys.get_int_max_str_digits).
+            raise _ApiError(400, f"The request body is not acceptable JSON: {exc}.") from None
         if not isinstance(data, dict):
             raise _ApiError(400, "The request body must be a JSON object.")
-        return {name: data[name] for name in _FIELDS if name in data}
-    if media == "application/x-www-form-urlencoded":
+        sources.append(("JSON body", [(name, data[name]) for name in names if name in data]))
+    elif media == "application/x-www-form-urlencoded":
         try:
-            pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
+            form = parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
         except UnicodeDecodeError:
             raise _ApiError(400, "The form body is not valid UTF-8 (after percent-decoding).") \
                 from None
-        fields: dict[str, Any] = {}
-        texts = [value for name, value in pairs if name == "text"]
-        if texts:
-            fields["text"] = texts
-        for name in _FIELDS[1:]:
-            values = [value for key, value in pairs if key == name]
-            if len(values) > 1:
+        sources.append(("form body", form))
+    elif body:
+        shown = media or "none"
+        raise _ApiError(415, f"Unsupported Content-Type ({shown}): send application/json or "
+                        "application/x-www-form-urlencoded.")
+    fields: dict[str, Any] = {}
+    texts: list[Any] = []
+    text_places: list[str] = []
+    for place, pairs in sources:
+        for name, value in pairs:
+            if name not in names:
+                continue
+            if name == "text":
+                if place == "JSON body":
+                    if "text" in fields or text_places:
+                        raise _ApiError(400, "The field 'text' is given both in the query "
+                                        "string and the JSON body; send it in one place.")
+                    fields["text"] = value  # checked by _validate: a list of strings
+                    text_places.append(place)
+                    continue
+                texts.append(value)
+                text_places.append(place)
+                continue
+            if name in fields:
                 raise _ApiError(400, f"The field '{name}' may be given only once.")
-            if values:
-                fields[name] = values[0]
-        return fields
-    shown = media or "none"
-    raise _ApiError(415, f"Unsupported Content-Type ({shown}): send application/json or "
-                    "application/x-www-form-urlencoded.")
+            fields[name] = value
+    if texts:
+        if "text" in fields:
+            raise _ApiError(400, "The field 'text' is given both in the query string and the "
+                            "JSON body; send it in one place.")
+        fields["text"] = texts
+    return fields
 
 
 @dataclass(frozen=True)
@@ -890,9 +972,13 @@ def create_app(options: OfflineOptions | None = None) -> Starlette:
               methods=["GET"]),
         Route("/v3/languages/exceptions", _handler(service, service.v3_exceptions),
               methods=["GET"]),
-        Route("/v2/languages", _handler(service, service.v2_languages), methods=["GET"]),
-        Route("/v2/usage", _handler(service, service.usage), methods=["GET"]),
-        Route("/v2/write/rephrase", _handler(service, service.rephrase), methods=["POST"]),
+        # The version 2 endpoints take their parameters from the query string and from a form
+        # or JSON body, with GET or POST, as the real service does.
+        Route("/v2/languages", _handler(service, service.v2_languages),
+              methods=["GET", "POST"]),
+        Route("/v2/usage", _handler(service, service.usage), methods=["GET", "POST"]),
+        Route("/v2/write/rephrase", _handler(service, service.rephrase),
+              methods=["GET", "POST"]),
     ]
     app = Starlette(
         routes=routes,

@@ -14,6 +14,8 @@ from rephrase_ls.offline.app import OfflineOptions
 __all__ = ["build_parser", "main", "options_from_args", "run"]
 
 LISTENING_PREFIX = "rephrase-ls offline service listening on "
+DEFAULT_REQUEST_TIMEOUT = 10.0
+"""Seconds a request may take to arrive whole (see :mod:`rephrase_ls.offline.guarded_http`)."""
 GRACEFUL_SHUTDOWN_SECONDS = 2
 """How long shutdown waits for requests in flight (a ``--hang`` request never ends)."""
 
@@ -61,6 +63,13 @@ def _non_negative_float(value: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
     if not number >= 0 or number == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a finite number >= 0: {value!r}")
+    return number
+
+
+def _positive_float(value: str) -> float:
+    number = _non_negative_float(value)
+    if number == 0:
+        raise argparse.ArgumentTypeError(f"must be > 0: {value!r}")
     return number
 
 
@@ -123,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "listening (slower start, no first-request delays; needs workers)")
     parser.add_argument("--later-shape", action="store_true",
                         help="serve the v3 language lists in the service's later shape")
+    parser.add_argument("--request-timeout", type=_positive_float,
+                        default=DEFAULT_REQUEST_TIMEOUT, metavar="S",
+                        help="seconds a request may take to arrive whole, head and body "
+                        f"(default {DEFAULT_REQUEST_TIMEOUT:g}); then 408 and the connection "
+                        "is closed")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"],
                         help="uvicorn's log level (default warning)")
@@ -178,17 +192,21 @@ def run(
     *,
     log_level: str = "warning",
     out: TextIO | None = None,
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
 ) -> None:
     """Serve the offline service on ``host:port`` until interrupted (SIGINT/SIGTERM).
 
     Prints ``rephrase-ls offline service listening on http://HOST:PORT`` (the bound port) once
     the server accepts connections; with worker processes (``options.workers``), once they have
     started (and, with ``options.preload``, loaded). Binding is not restricted here; :func:`main`
-    checks hosts.
+    checks hosts. A request head larger than 16 KiB gets 431, and a request that has not
+    arrived whole ``request_timeout`` seconds after its first byte (or after the connection
+    opened) gets 408; both close the connection (see :mod:`rephrase_ls.offline.guarded_http`).
     """
     import uvicorn
 
     from rephrase_ls.offline.app import create_app
+    from rephrase_ls.offline.guarded_http import guarded_protocol
 
     stream = out if out is not None else sys.stdout
     sock = _bind(host, port)
@@ -197,6 +215,7 @@ def run(
     service = app.state.offline
     config = uvicorn.Config(
         app,
+        http=guarded_protocol(request_timeout),
         log_level=log_level,
         access_log=False,
         lifespan="off",
@@ -235,7 +254,8 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     try:
-        run(args.host, args.port, options, log_level=args.log_level)
+        run(args.host, args.port, options, log_level=args.log_level,
+            request_timeout=args.request_timeout)
     except OSError as exc:
         print(f"rephrase-ls offline-service: cannot listen on {args.host}:{args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)

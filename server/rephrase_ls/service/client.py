@@ -77,6 +77,10 @@ RESOURCES_PATH = "/v3/languages/resources"
 REPHRASE_PATH = "/v2/write/rephrase"
 #: After a 413 a request is resent in halves, but never in bodies smaller than this.
 MIN_SPLIT_LIMIT = 512
+#: Largest response body read, in bytes after decompression (a 10 KiB request's answer is a few
+#: tens of KiB; the language lists, a few KiB). Reading stops there: a body that never ends or
+#: a compressed bomb costs at most this much memory.
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 
 Sleep = Callable[[float], Awaitable[object]]
 ProgressCallback = Callable[[int, int], None]
@@ -163,6 +167,36 @@ def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
         if isinstance(exc, ServiceError):
             return exc
     return flat[0] if flat else group
+
+
+class _TooLarge(Exception):
+    """A response body longer than the cap (see :func:`_read_capped`)."""
+
+
+async def _read_capped(response: httpx.Response, limit: int) -> bytes:
+    """The decoded (decompressed) body of a streamed ``response``; raises :class:`_TooLarge`
+    as soon as more than ``limit`` bytes have come, without reading further."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise _TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _with_body(streamed: httpx.Response, body: bytes) -> httpx.Response:
+    """A read response with the decoded ``body`` of ``streamed`` (same status, headers but
+    those that described the encoded body, request)."""
+    headers = [
+        (name, value)
+        for name, value in streamed.headers.multi_items()
+        if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+    ]
+    return httpx.Response(
+        streamed.status_code, headers=headers, content=body, request=streamed.request
+    )
 
 
 def _check_shape(url: str) -> str:
@@ -360,7 +394,7 @@ class ServiceClient:
         message: str | None = None
         try:
             body = json.loads(response.content) if response.content else None
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             body = None
         if isinstance(body, dict) and isinstance(body.get("message"), str):
             message = body["message"]
@@ -389,9 +423,20 @@ class ServiceClient:
         """One attempt: the 2xx response, or the error it ended in (not raised)."""
         try:
             async with asyncio.timeout(timeout):
-                response = await self._http.request(
+                request = self._http.build_request(
                     method, url, params=params, content=content, headers=headers, timeout=timeout
                 )
+                streamed = await self._http.send(request, stream=True)
+                try:
+                    body = await _read_capped(streamed, MAX_RESPONSE_BYTES)
+                finally:
+                    await streamed.aclose()
+        except _TooLarge:
+            return MalformedResponse(
+                f"The service sent an answer to {what} larger than "
+                f"{MAX_RESPONSE_BYTES // (1024 * 1024)} MiB; it was not read. Check that the "
+                "server URL points at the rephrase service."
+            )
         except (TimeoutError, httpx.TimeoutException):
             return RequestTimeout(
                 f"The service did not answer {what} within {timeout:.3g} s; check the "
@@ -409,6 +454,7 @@ class ServiceClient:
         except httpx.DecodingError as exc:
             detail = shorten(scrub(str(exc), self._secrets()), 200)
             return MalformedResponse(f"The service sent a body that cannot be decoded ({detail}).")
+        response = _with_body(streamed, body)
         if 200 <= response.status_code < 300:
             return response
         return self._error_from_response(response, what)
@@ -497,7 +543,9 @@ class ServiceClient:
     def _json(self, response: httpx.Response, what: str) -> Any:
         try:
             return json.loads(response.content)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            # Not JSON, or JSON that Python will not read: nested thousands deep, or an integer
+            # of thousands of digits.
             trace = response.headers.get("X-Trace-ID")
             log.warning(
                 "%s %s: response is not JSON (X-Trace-ID %s)",

@@ -167,7 +167,7 @@ async def test_unknown_path_and_method(client: httpx.AsyncClient) -> None:
     assert missing.status_code == 404
     message_of(missing)
     assert missing.headers["x-trace-id"]
-    wrong_method = await client.get("/v2/write/rephrase")
+    wrong_method = await client.delete("/v2/write/rephrase")
     assert wrong_method.status_code == 405
     assert "message" in wrong_method.json()
 

@@ -32,13 +32,22 @@ _ALTERNATIVES: Final = (
             r"(?P<h>\{\{\d+\}\})",
             r"(?P<mark>[\ue000-\ue002]+)",  # the engine's sentinels, if present in input
             r"(?P<code>(?P<ticks>(?>`+))[^\n]*?(?P=ticks)|`+)",
-            r"(?P<url>(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])",
-            r"(?P<mail>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+            # The scheme, the part of an address before "@" and the name before a file
+            # name's extension are bounded (32, 64 and 255 characters: longer than any real
+            # one): tried at each character of a long run of their characters, an unbounded
+            # one would read the rest of the run every time.
+            r"(?P<url>(?:[A-Za-z][A-Za-z0-9+.-]{0,31}://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])",
+            r"(?P<mail>[\w.+-]{1,64}+@[\w-]+(?:\.[\w-]+)+)",
             r"(?P<path>(?:[A-Za-z]:\\|~/|\.{1,2}/|/)[^\s\"'`]*[^\s\"'`.,;:!?)\]}]"
-            r"|\w+(?:[/\\]\w+)+/?"
-            r"|[\w-]+(?:\.[a-z0-9][\w-]*)+(?![\w]))",
-            r"(?P<q>\"[^\"\n]*\"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|»[^«\n]*«"
-            r"|(?<!\w)'[^'\n]*'(?!\w)|(?<!\w)‘[^’\n]*’(?!\w)|‚[^‘’\n]*[‘’])",
+            # (a relative path takes its last name's extension: "docs/my-file.txt")
+            r"|\w+(?:[/\\]\w+)+(?:[\w-]{0,255}+(?:\.[a-z0-9][\w-]*)+(?![\w]))?/?"
+            # (a file name starts a run of its characters)
+            r"|(?<![\w-])[\w-]{1,255}+(?:\.[a-z0-9][\w-]*)+(?![\w]))",
+            # A quoted span holds no second opening mark of its kind (nor a line break): an
+            # opening mark without its closing one is then looked for once, not from each of
+            # a run of such marks to the end of the line.
+            r"(?P<q>\"[^\"\n]*\"|“[^“”\n]*”|„[^„“”\n]*[“”]|«[^«»\n]*»|»[^»«\n]*«"
+            r"|(?<!\w)'[^'\n]*'(?!\w)|(?<!\w)‘[^‘’\n]*’(?!\w)|‚[^‚‘’\n]*[‘’])",
             r"(?P<num>\w*[\d_]\w*)",
             rf"(?P<w>{_LETTERS}+(?:['’-]{_LETTERS}+)*)(?![\w])",
             r"(?P<other>\w+)",
@@ -54,9 +63,11 @@ RUN: Final = "r"  # (from scan() only) plain words, spaces and punctuation: noth
 # PUNCT (see scan()). Its letters are the Latin-1 ones that _LETTERS matches, less those
 # without case: a plain byte-set test per character instead of Unicode category lookups; a
 # word with any other letter ends the run and is tokenized by the alternatives after it.
+# A word starts after all of the "(" and "[" before it: from inside such a run it is the word the
+# run's first one failed to be, and trying it at each of them would read the whole run each time.
 RUN_LETTERS: Final = "[A-Za-zµÀ-ÖØ-öø-ÿ]"
 _SCAN = re.compile(
-    rf"(?P<r>(?:[ \t\n\r]++|(?>[(\[]*{RUN_LETTERS}+(?:['’-]{RUN_LETTERS}+)*[,;:!?.)\]]*)"
+    rf"(?P<r>(?:[ \t\n\r]++|(?<![(\[])(?>[(\[]*{RUN_LETTERS}+(?:['’-]{RUN_LETTERS}+)*[,;:!?.)\]]*)"
     r"(?![^ \t\n\r]))++)|"
     + "|".join(_ALTERNATIVES)
 )

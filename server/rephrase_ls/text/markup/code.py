@@ -121,10 +121,13 @@ _CODE_PUNCTUATION = re.compile(r"[=;{}]|\w\(")
 _SENTENCE = re.compile(r"[.!?,]")
 
 
+# Names, chains of names and file names are bounded (100 characters a name, 16 names, 255 a
+# file name; "`" runs 16): tried at each of the many word starts of a long run such as
+# "a.a.a.…" or "a$a$…", an unbounded one would read the rest of the run each time.
 _PROTECT = re.compile(
     "|".join(
         (
-            r"(`+)[^`\n]+?\1",  # inline code
+            r"(`{1,16})[^`\n]+?\1",  # inline code
             r"(?:https?|ftp|file)://[^\s<>]*[^\s<>.,;:!?'\")\]]|www\.[\w.-]+\.[a-z]{2,}[^\s<>]*",
             r"<[A-Za-z][^<>\n]*>",  # <url>, <tag>, <T>
             r":[a-z][\w:.-]*:(?:`[^`\n]*`)?",  # reST role or field (:class:`X`, :param:)
@@ -173,11 +176,21 @@ def _lexer(name: str) -> Lexer:
     return get_lexer_by_name(name, stripnl=False, stripall=False, ensurenl=False)
 
 
+# A line holding only spaces, tabs or a carriage return. Pygments' lexers (Python's, for one)
+# take quadratic time over a long run of such lines, and none of it is a comment: the lexer is
+# given the text with their characters as line breaks (the same length, so the same offsets).
+_BLANK_LINE = re.compile(r"^[ \t\r\f\v]+$", re.MULTILINE)
+
+
+def _for_lexer(text: str) -> str:
+    return _BLANK_LINE.sub(lambda m: "\n" * len(m.group()), text)
+
+
 def _regions(lexer: Lexer, text: str) -> Iterator[tuple[int, int, str]]:
     """Contiguous comment / doc-string regions as (start, end, kind), kind "comment" or "doc"."""
     cur_start = cur_end = -1
     cur_kind = ""
-    for index, ttype, value in lexer.get_tokens_unprocessed(text):
+    for index, ttype, value in lexer.get_tokens_unprocessed(_for_lexer(text)):
         kind = _kind(ttype)
         if kind == cur_kind and index == cur_end and kind:
             cur_end = index + len(value)

@@ -27,7 +27,9 @@ _TRAILER = re.compile(
 _LIST_ITEM = re.compile(r"(?:[-*+]|[0-9]{1,3}[.)])[ \t]+")
 _PREFIX = re.compile(r"[a-z]+(?:\([^()\n]*\))?!?:(?= )")
 _EXTRA = re.compile(
-    r"(?<![\w/])(?:[A-Za-z][\w.-]*/[\w.-]+)?#[0-9]+\b"  # #123, owner/repo#123
+    # #123, owner/repo#123 (names bounded: tried at each word of a run like "a-a-a-…", an
+    # unbounded owner would read the rest of the run each time)
+    r"(?<![\w/])(?:[A-Za-z][\w.-]{0,99}/[\w.-]{1,100})?#[0-9]+\b"
     r"|\b(?:GH|JIRA|[A-Z]{2,10})-[0-9]+\b"  # GH-12, PROJ-345
     r"|\b[0-9a-f]{7,40}\b"  # commit hash
 )

@@ -376,7 +376,8 @@ def latex_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of a LaTeX document, in document order.
 
     pylatexenc reads about 150 KB/s, so the blocks of the last few documents are cached (the
-    language server asks again for the same version on every code-action request).
+    language server asks again for the same version on every code-action request). Raises
+    ``ValueError`` for a document nested too deeply for pylatexenc to read.
     """
     require_text(text)
     return list(_latex_blocks_cached(text))
@@ -385,7 +386,13 @@ def latex_blocks(text: str) -> list[ProseBlock]:
 @lru_cache(maxsize=8)
 def _latex_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
     walker = LatexWalker(text, latex_context=_context(), tolerant_parsing=True)
-    nodes, _, _ = walker.get_latex_nodes(pos=0)
+    try:
+        nodes, _, _ = walker.get_latex_nodes(pos=0)
+    except RecursionError:
+        # pylatexenc reads each group by recursion: a document of thousands of nested braces
+        # (or environments) is beyond it, and is no LaTeX anyone writes by hand.
+        raise ValueError("this LaTeX document nests groups or environments too deeply to be "
+                         "read (thousands of levels); no prose can be taken from it") from None
     lines = Lines(text)
     blocks: list[ProseBlock] = []
     paragraph: list[Piece] = []

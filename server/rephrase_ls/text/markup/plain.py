@@ -42,23 +42,30 @@ def _lines(text: str) -> list[str]:
 def protected_spans(text: str) -> list[tuple[int, int]]:
     """Sorted, disjoint spans of URLs (``scheme://``, ``www.``) and e-mail addresses."""
     found: list[tuple[int, int]] = []
+    # A URL runs to the next space: the search goes on after it, not inside it (where any URL
+    # found would be inside it too), so that "http://http://…" is read once, not once per
+    # "://".
     position = text.find("://")
     while position >= 0:
+        after = position + 3
         for scheme in _SCHEMES:
             start = position - len(scheme)
             if start >= 0 and text.startswith(scheme, start):
                 match = _URL.match(text, start)
                 if match is not None:
                     found.append(match.span())
+                    after = max(after, match.end())
                 break
-        position = text.find("://", position + 3)
+        position = text.find("://", after)
     position = text.find("www.")
     while position >= 0:
+        after = position + 4
         if position == 0 or not (text[position - 1].isalnum() or text[position - 1] in "/.@"):
             match = _WWW.match(text, position)
             if match is not None:
                 found.append(match.span())
-        position = text.find("www.", position + 4)
+                after = max(after, match.end())
+        position = text.find("www.", after)
     position = text.find("@")
     while position >= 0:
         start = position

@@ -85,6 +85,8 @@ _GRID_TABLE = re.compile(r"\+[-=+]+\+[ \t]*$")
 _SIMPLE_TABLE = re.compile(r"=+(?:[ \t]+=+)+[ \t]*$")
 _TABLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)*[ \t]*$")
 
+# (The lookbehinds start a role, an embedded URI and an e-mail address at the start of a run of
+# their characters: tried at each character inside a long run, each would read the rest of it.)
 _INLINE = re.compile(
     "|".join(
         (
@@ -95,7 +97,7 @@ _INLINE = re.compile(
             r"(?<![\w.+:-]):[\w.+-]+(?::[\w.+-]+)*:`[^`]*`",  # role with content
             r"`[^`<>]*`:[\w.+-]+(?::[\w.+-]+)*:",  # content with a role after it
             r"`(?=[^`]*<[^`>]+>`__?)",  # opening back-quote of a reference with embedded URI
-            r"[ \t]*<[^`<>]+>`__?",  # embedded URI and the reference end
+            r"(?<![ \t])[ \t]*<[^`<>]+>`__?",  # embedded URI and the reference end
             r"_?`[^`]+`_{0,2}",  # interpreted text, phrase reference, inline target
             r"\[(?:[0-9]+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_",  # footnote / citation reference
             r"\|[^|\s](?:[^|]*[^|\s])?\|_{0,2}",  # substitution reference

@@ -1,0 +1,103 @@
+"""Hostile text stays cheap: every generator of bench/_hostile_inputs.py (runs of one mark,
+alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts...) goes
+through the offline service's passes (language detection and the engine, per target) and the
+language server's prose extractors at 100,000 characters (LaTeX and Python, whose parsers are
+slow at any size, at 25,000), in a child process.
+
+No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock
+hang guard instead. Every pass is linear, so 100,000 characters take well under a second; a
+super-linear pass turns that into minutes (the patterns fixed here took 15 s to 400 s at this
+size), which the guard reports with the input's name. bench/bench_hostile.py measures the costs.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+SIZE = 100_000
+GUARD_SECONDS = 30.0  # per input, all passes; linear passes take a fraction of a second
+
+_CHILD = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from _hostile_inputs import GENERATORS
+from rephrase_ls.offline.engine import detect_language, improve
+from rephrase_ls.text.markup import load_builtin_formats, prose_blocks
+
+load_builtin_formats()
+size = int(sys.argv[2])
+targets = (("en-us", {}), ("de", {"writing_style": "business"}), ("fr", {}),
+           ("pt-pt", {}), ("en-gb", {"tone": "diplomatic"}))
+formats = ("markdown", "restructuredtext", "plaintext", "git-commit")
+slow_formats = ("latex", "python")  # their parsers are slow at any size: a quarter of the text
+for target, kwargs in targets:
+    improve("Load the lists first.", target, **kwargs)
+print("ready", flush=True)
+for name, make in GENERATORS.items():
+    text = make(size)
+    assert len(text) == size, name
+    print("start", name, flush=True)
+    detect_language(text)
+    for target, kwargs in targets:
+        out = improve(text, target, **kwargs)
+        assert isinstance(out, str)
+    for fmt in (*formats, *slow_formats):
+        try:
+            prose_blocks(text if fmt in formats else text[: size // 4], fmt)
+        except ValueError as exc:  # LaTeX nested too deeply to read: refused, with a message
+            assert fmt == "latex" and "too deeply" in str(exc), (fmt, exc)
+    print("done", name, flush=True)
+print("all done", flush=True)
+"""
+
+
+def test_every_hostile_input_passes_in_linear_time() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(ROOT / "bench"), str(SIZE)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    current = "loading the engine"
+    wait = 120.0  # loading every language's lists
+    try:
+        while True:
+            try:
+                line = lines.get(timeout=wait)
+            except queue.Empty:
+                pytest.fail(f"hang guard: {current!r} took over {wait:g} s at {SIZE} "
+                            "characters (a super-linear pass?)")
+            if line is None:
+                err = proc.stderr.read() if proc.stderr else ""
+                pytest.fail(f"the child failed at {current!r}: {err[-3000:]}")
+            if line.startswith("start "):
+                current, wait = line[len("start "):], GUARD_SECONDS
+            elif line == "all done":
+                proc.wait(timeout=60)
+                break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    assert proc.returncode == 0
