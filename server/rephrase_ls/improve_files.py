@@ -283,7 +283,12 @@ async def _run(args: argparse.Namespace) -> int:
                 print(f"rephrase-ls: language list unavailable: {exc.message}", file=sys.stderr)
                 caps = backend.capabilities.peek("write")
             uri = None if stdin else path.resolve().as_uri()  # standard input: by its content
-            blocks = without_directives(text, prose_blocks(text, None, uri))
+            try:
+                blocks = without_directives(text, prose_blocks(text, None, uri))
+            except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
+                print(f"rephrase-ls: {path}: {exc}. The file was not changed.", file=sys.stderr)
+                failed += 1
+                continue
             paragraphs = select_paragraphs(text, 0, len(text), blocks)
             choice = resolve_language(text, settings, caps)
             unknown = choice.language is None or (

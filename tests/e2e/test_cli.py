@@ -236,6 +236,18 @@ def test_a_file_whose_only_prose_is_a_title_is_skipped_not_failed(tmp_path: Path
     assert title.read_text(encoding="utf-8") == "# Changes\n\n```\nv1.0.0\n```\n"
 
 
+def test_markup_too_deep_to_read_is_a_clear_error_and_the_run_goes_on(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.tex"
+    deep.write_text("\\begin{document}" + "{" * 5000 + "x" + "}" * 5000 + "\\end{document}\n")
+    doc = tmp_path / "notes.md"
+    doc.write_text("this is the the plan for the week ahead of us.\n", encoding="utf-8")
+    result = run("improve", "--write", str(deep), str(doc), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "deep.tex: this LaTeX document nests groups or environments too deeply" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert doc.read_text(encoding="utf-8") == "This is the plan for the week ahead of us.\n"
+
+
 def test_a_passage_in_another_language_is_left_alone_and_the_rest_improved(tmp_path: Path) -> None:
     doc = tmp_path / "mixed.md"
     quote = (
