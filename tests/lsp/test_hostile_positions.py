@@ -111,3 +111,12 @@ async def test_null_configuration_items_mean_no_settings(tmp_path: Path) -> None
     finally:
         await client.shutdown_session()
         await client.stop()
+
+
+async def test_markup_too_deep_to_read_offers_nothing_and_says_why(editor: Editor) -> None:
+    deep = "\\begin{document}" + "{" * 5000 + "teh x" + "}" * 5000 + "\\end{document}\n"
+    uri = editor.open("deep.tex", deep, language_id="latex")
+    actions = await editor.code_actions(uri, (0, 0), (0, 10)) or []
+    assert all(a.disabled is not None for a in actions), actions  # VS Code is told why
+    said = [m.message for m in editor.client.messages if m.type == types.MessageType.Warning]
+    assert any("nests groups or environments too deeply" in m for m in said), said

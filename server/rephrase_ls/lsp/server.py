@@ -314,7 +314,11 @@ class RephraseServer(LanguageServer):
         from rephrase_ls.text.markup import prose_blocks
         from rephrase_ls.text.positions import LineIndex
 
-        blocks = without_directives(text, prose_blocks(text, doc.language_id, doc.uri))
+        try:
+            blocks = without_directives(text, prose_blocks(text, doc.language_id, doc.uri))
+        except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
+            self.say_once(f"unreadable:{doc.uri}", f"rephrase: {exc}", types.MessageType.Warning)
+            blocks = []
         state = DocumentState(doc.version, text, LineIndex(text), blocks)
         self.documents[doc.uri] = state
         return state
