@@ -73,7 +73,34 @@ class ServerManager implements vscode.Disposable {
       this.languages.includes(document.languageId);
   }
 
-  async start(): Promise<boolean> {
+  /** Start, stop and restart run one after another: a stop (deactivation) asked for while a
+   * restart is under way waits for it and then stops the new server, which would otherwise be
+   * left running. */
+  private lifecycle: Promise<unknown> = Promise.resolve();
+
+  private serially<T>(operation: () => Promise<T>): Promise<T> {
+    const next = this.lifecycle.then(operation, operation);
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  start(): Promise<boolean> {
+    return this.serially(() => this.startNow());
+  }
+
+  stop(): Promise<void> {
+    return this.serially(() => this.stopNow());
+  }
+
+  restart(): Promise<boolean> {
+    return this.serially(async () => {
+      this.output.info('Restarting the server.');
+      await this.stopNow();
+      return this.startNow();
+    });
+  }
+
+  private async startNow(): Promise<boolean> {
     const config = vscode.workspace.getConfiguration(SECTION);
     let command;
     try {
@@ -143,7 +170,7 @@ class ServerManager implements vscode.Disposable {
     return true;
   }
 
-  async stop(): Promise<void> {
+  private async stopNow(): Promise<void> {
     const client = this.client;
     this.client = undefined;
     if (client !== undefined) {
@@ -154,12 +181,6 @@ class ServerManager implements vscode.Disposable {
       }
       await client.dispose().catch(() => undefined);
     }
-  }
-
-  async restart(): Promise<boolean> {
-    this.output.info('Restarting the server.');
-    await this.stop();
-    return this.start();
   }
 
   /** Sends a configuration change so the server pulls the settings again. */
