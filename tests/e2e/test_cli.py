@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from . import offline_service
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -123,31 +125,19 @@ def test_a_project_file_cannot_pick_the_key_variable(tmp_path: Path) -> None:
 
 
 def test_service_error_leaves_the_file_alone(tmp_path: Path) -> None:
-    service = subprocess.Popen(
-        [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", "--fail", "456:5"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert service.stdout is not None
-        url = re.search(r"(http://\S+)", service.stdout.readline())
-        assert url
+    with offline_service("--fail", "456:5") as url:
         config = tmp_path / "config" / "rephrase-ls"  # the user config file names the service
         config.mkdir(parents=True)
-        (config / "config.toml").write_text(f'serverUrl = "{url.group(1)}"\n', encoding="utf-8")
+        (config / "config.toml").write_text(f'serverUrl = "{url}"\n', encoding="utf-8")
         doc = tmp_path / "a.md"
         doc.write_text("this is the the plan.\n", encoding="utf-8")
         env = {"REPHRASE_API_KEY": "k-secret", "XDG_CONFIG_HOME": str(tmp_path / "config")}
         result = run("improve", "--write", str(doc), cwd=tmp_path, env=env)
-        assert result.returncode == 2
-        assert "quota" in result.stderr.lower()
-        assert "was not changed" in result.stderr
-        assert "k-secret" not in result.stderr
-        assert doc.read_text(encoding="utf-8") == "this is the the plan.\n"
-    finally:
-        service.terminate()
-        service.wait(timeout=10)
+    assert result.returncode == 2
+    assert "quota" in result.stderr.lower()
+    assert "was not changed" in result.stderr
+    assert "k-secret" not in result.stderr
+    assert doc.read_text(encoding="utf-8") == "this is the the plan.\n"
 
 
 def test_style_and_tone_exclude_each_other(tmp_path: Path) -> None:

@@ -4,12 +4,13 @@ tones, and ``--convert`` checked before anything is sent."""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from . import offline_service
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,23 +32,11 @@ def run(
 
 
 @contextmanager
-def failing_service(tmp_path: Path) -> Iterator[dict[str, str]]:
+def failing_service() -> Iterator[dict[str, str]]:
     """The offline service on loopback, answering every request with a quota error (456); yields
     the environment that makes the CLI use it: any request sent shows in the output as "quota"."""
-    service = subprocess.Popen(
-        [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", "--fail", "456:99"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert service.stdout is not None
-        url = re.search(r"(http://\S+)", service.stdout.readline())
-        assert url
-        yield {"REPHRASE_API_KEY": "k", "REPHRASE_SERVER_URL": url.group(1)}
-    finally:
-        service.terminate()
-        service.wait(timeout=10)
+    with offline_service("--fail", "456:99") as url:
+        yield {"REPHRASE_API_KEY": "k", "REPHRASE_SERVER_URL": url}
 
 
 def test_stdin_to_stdout_with_write(tmp_path: Path) -> None:
@@ -133,7 +122,7 @@ def test_stdin_is_read_as_markdown_by_its_content(tmp_path: Path) -> None:
 
 
 def test_stdin_is_given_back_whole_when_the_service_fails(tmp_path: Path) -> None:
-    with failing_service(tmp_path) as service:
+    with failing_service() as service:
         result = run(
             "improve", "--write", "-", cwd=tmp_path, stdin="this is the the plan.\n", env=service,
         )  # fmt: skip
@@ -188,7 +177,7 @@ def test_an_unknown_style_names_the_prefer_forms(tmp_path: Path) -> None:
 def test_a_bad_variant_is_refused_before_anything_is_sent(tmp_path: Path) -> None:
     doc = tmp_path / "a.md"
     doc.write_text("this is the the plan.\n", encoding="utf-8")
-    with failing_service(tmp_path) as service:
+    with failing_service() as service:
         bad = run(
             "improve", "--convert", "en-XX", "--write", str(doc), cwd=tmp_path, env=service,
         )  # fmt: skip
