@@ -31,7 +31,7 @@ from typing import Any
 
 from bench_markup import _calibration
 from rephrase_ls.service import SecretKey, ServiceClient, ServiceConfig, plan_batches
-from rephrase_ls.service.client import encode_json, json_text_size
+from rephrase_ls.service.batching import encode_json, json_text_size
 
 LISTENING = "rephrase-ls offline service listening on "
 

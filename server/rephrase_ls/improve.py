@@ -505,6 +505,7 @@ async def improve_in_one_language(
     that capitalises the paragraph's first letter keeps it as it is (see
     :func:`keep_open_sentence`).
     """
+    from rephrase_ls.service.capabilities import check_rephrase_options
     from rephrase_ls.text.placeholders import PlaceholderError
 
     outcome = Outcome()
@@ -574,7 +575,9 @@ async def improve_in_one_language(
 
     missing = [i for i, r in enumerate(results) if r is None]
     if missing:
-        capabilities = backend.capabilities.peek("write")
+        check_rephrase_options(
+            backend.capabilities.peek("write"), mode.target_lang, mode.writing_style, mode.tone
+        )
         loop = asyncio.get_running_loop()
         arrived: list[asyncio.Future[None]] = [loop.create_future()]
 
@@ -601,7 +604,6 @@ async def improve_in_one_language(
                 tone=mode.tone,
                 on_progress=on_progress,
                 on_result=on_result,
-                capabilities=capabilities,
             )
         )
         try:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 
 from rephrase_ls.service import MalformedResponse, SecretKey, ServiceClient, ServiceConfig
-from rephrase_ls.service.client import MAX_RESPONSE_BYTES
+from rephrase_ls.service.transport import MAX_RESPONSE_BYTES
 
 Writer = Callable[[asyncio.StreamWriter], Awaitable[None]]
 

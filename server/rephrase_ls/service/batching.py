@@ -11,13 +11,21 @@ caught (``ValueError``) instead of sending an oversized body.
 A text too large for one request is split at sentence boundaries, then at word boundaries, then
 between code points. Each piece keeps its trailing whitespace, so the pieces concatenate back to
 the text exactly.
+
+:func:`encode_json` is the body encoding the client uses and :func:`json_text_size` its exact
+size measure. :class:`ImprovementAssembly` puts the answers back together: each text's
+improvement as soon as all its pieces have arrived, in whatever order the requests complete.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring as _encode_basestring
+
+from rephrase_ls.service.models import Improvement
 
 DEFAULT_LIMIT = 10 * 1024
 
@@ -26,8 +34,8 @@ Measure = Callable[[str], int]
 
 # A sentence ends at terminal punctuation (with closing quotes/brackets) followed by whitespace,
 # at CJK full stops (no whitespace needed), or at a line break. The pattern starts with one
-# character class (then picks its branch by look-behind) so the scan is fast: it is the same as
-# ``[.!?…‼⁇⁈⁉]+[closers]*\s+ | [。！？]+[closers]*\s* | \n\s*`` at a twentieth of the cost.
+# character class (then picks its branch by look-behind) so the scan is fast; it matches the same
+# as ``[.!?…‼⁇⁈⁉]+[closers]*\s+ | [。！？]+[closers]*\s* | \n\s*``.
 _SENTENCE_END = re.compile(
     r"[.!?…‼⁇⁈⁉。！？\n]"
     r"(?:(?<=[.!?…‼⁇⁈⁉])[.!?…‼⁇⁈⁉]*[\"'”’»)\]]*\s+"
@@ -35,6 +43,24 @@ _SENTENCE_END = re.compile(
     r"|(?<=\n)\s*)"
 )
 _WORD_START = re.compile(r"\s+(?=\S)")
+# Characters json.dumps(ensure_ascii=False) escapes inside a string.
+_JSON_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+
+
+def encode_json(obj: object) -> bytes:
+    """The compact JSON encoding used for request bodies (the bytes the size limit counts)."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def json_text_size(text: str) -> int:
+    """Bytes ``text`` takes inside a compact JSON body, without its quotes.
+
+    ``json.dumps(..., ensure_ascii=False)`` escapes strings with ``encode_basestring``; this is
+    the same function, so the size is exact. Raises ``UnicodeEncodeError`` on lone surrogates.
+    """
+    if _JSON_ESCAPED.search(text) is None:
+        return len(text.encode())  # nothing to escape: the UTF-8 bytes themselves
+    return len(_encode_basestring(text).encode()) - 2
 
 
 @dataclass(frozen=True)
@@ -232,3 +258,76 @@ def plan_batches(
     return BatchPlan(
         requests=tuple(requests), owners=tuple(owners), text_count=len(texts), bodies=bodies
     )
+
+
+def merge_improvements(
+    plan: BatchPlan, results: Sequence[Sequence[Improvement]]
+) -> list[Improvement]:
+    """One improvement per text of ``plan``: split pieces joined, languages from the first."""
+    joined = plan.join([[imp.text for imp in got] for got in results])
+    firsts: list[Improvement | None] = [None] * plan.text_count
+    for got, owners in zip(results, plan.owners, strict=True):
+        for imp, owner in zip(got, owners, strict=True):
+            if firsts[owner] is None:
+                firsts[owner] = imp
+    merged: list[Improvement] = []
+    for text, first in zip(joined, firsts, strict=True):
+        assert first is not None
+        merged.append(Improvement(text, first.target_language, first.detected_source_language))
+    return merged
+
+
+class ImprovementAssembly:
+    """Joins each text's improvement as soon as all its pieces have arrived."""
+
+    def __init__(self, plan: BatchPlan) -> None:
+        self.plan = plan
+        self.left = [0] * plan.text_count
+        for owners in plan.owners:
+            for owner in owners:
+                self.left[owner] += 1
+        # Pieces of split texts so far: ((request, position), sent, improvement), any order.
+        self.pieces: dict[int, list[tuple[tuple[int, int], str, Improvement]]] = {}
+        self.done: list[Improvement | None] = [None] * plan.text_count
+
+    def add(self, r: int, got: Sequence[Improvement]) -> tuple[list[int], list[Improvement]]:
+        """Take request ``r``'s improvements; the texts they complete, and their improvements."""
+        texts: list[int] = []
+        improvements: list[Improvement] = []
+        for j, (sent, owner, improvement) in enumerate(
+            zip(self.plan.requests[r], self.plan.owners[r], got, strict=True)
+        ):
+            self.left[owner] -= 1
+            if self.left[owner] == 0 and owner not in self.pieces:
+                whole = improvement  # sent whole: nothing to join
+            else:
+                parts = self.pieces.setdefault(owner, [])
+                parts.append(((r, j), sent, improvement))
+                if self.left[owner]:
+                    continue
+                del self.pieces[owner]
+                whole = self._join(parts)
+            self.done[owner] = whole
+            texts.append(owner)
+            improvements.append(whole)
+        return texts, improvements
+
+    @staticmethod
+    def _join(parts: list[tuple[tuple[int, int], str, Improvement]]) -> Improvement:
+        """One text's pieces joined as :meth:`BatchPlan.join` does; languages from the first."""
+        parts.sort(key=lambda part: part[0])  # requests complete in any order
+        single = BatchPlan(
+            requests=(tuple(sent for _, sent, _ in parts),),
+            owners=((0,) * len(parts),),
+            text_count=1,
+        )
+        (text,) = single.join([[improvement.text for _, _, improvement in parts]])
+        first = parts[0][2]
+        return Improvement(text, first.target_language, first.detected_source_language)
+
+    def result(self) -> list[Improvement]:
+        finished: list[Improvement] = []
+        for improvement in self.done:
+            assert improvement is not None, "a text is missing pieces"
+            finished.append(improvement)
+        return finished

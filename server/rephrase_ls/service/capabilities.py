@@ -1,9 +1,10 @@
 """Capability rules (interface sections 4.1, 4.2, 4.3) over a snapshot, and their cache.
 
 :class:`Capabilities` is pure: it judges a snapshot of one product's lists. Language codes are
-compared case-insensitively. :class:`CapabilityStore` fetches snapshots through a
-:class:`ServiceClient`, caches them per base address with a time to live, keeps the last good copy
-when a refresh fails, and answers ``peek()`` without any I/O.
+compared case-insensitively. :func:`check_rephrase_options` is the rule a caller applies before
+asking the client to improve texts. :class:`CapabilityStore` fetches snapshots through a
+:class:`ListSource` (the service client), caches them per base address with a time to live, keeps
+the last good copy when a refresh fails, and answers ``peek()`` without any I/O.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from rephrase_ls.service.errors import NotConfigured, ServiceError
+from rephrase_ls.service.config import ServiceConfig
+from rephrase_ls.service.errors import InvalidRequest, NotConfigured, ServiceError
 from rephrase_ls.service.models import (
+    DEFAULT_STYLE,
+    PREFER_PREFIX,
     TONES,
     WRITING_STYLES,
     Language,
@@ -24,9 +28,6 @@ from rephrase_ls.service.models import (
     Product,
     V2Language,
 )
-
-if TYPE_CHECKING:
-    from rephrase_ls.service.client import ServiceClient
 
 log = logging.getLogger("rephrase_ls.service")
 
@@ -193,6 +194,63 @@ class V2Languages:
         return lang is not None and lang.supports_formality
 
 
+def check_rephrase_options(
+    capabilities: Capabilities | None,
+    target_lang: str | None,
+    writing_style: str | None,
+    tone: str | None,
+) -> None:
+    """Refuse a style or tone the target language does not support (:class:`InvalidRequest`).
+
+    Judged on ``capabilities`` of the write product; without them (not fetched yet) or without a
+    target there is nothing to judge, and the service itself answers. ``default`` and the
+    ``prefer_`` values are always allowed: the service falls back where they are missing.
+    """
+    if capabilities is None:
+        return
+    if capabilities.product != "write":
+        raise InvalidRequest(
+            f"Capabilities of the product {capabilities.product!r} cannot judge text "
+            "improvement; pass those of 'write'."
+        )
+    if target_lang is None:
+        return
+    for value, kind, allowed in (
+        (writing_style, "writing style", capabilities.writing_styles(target_lang)),
+        (tone, "tone", capabilities.tones(target_lang)),
+    ):
+        if value is None or value == DEFAULT_STYLE or value.startswith(PREFER_PREFIX):
+            continue
+        if value not in allowed:
+            hint = (
+                f"supported there: {', '.join(allowed)}"
+                if allowed
+                else f"the language has no {kind}s"
+            )
+            raise InvalidRequest(
+                f"The {kind} '{value}' is not available for {target_lang} ({hint}); use "
+                f"'{PREFER_PREFIX}{value}' to fall back to the default where it is missing."
+            )
+
+
+class ListSource(Protocol):
+    """What :class:`CapabilityStore` needs of a client (a ``ServiceClient`` is one)."""
+
+    config: ServiceConfig
+    backend: str
+
+    @property
+    def base_url(self) -> str: ...
+
+    async def languages(self, product: str) -> tuple[Language, ...]: ...
+
+    async def products(self) -> tuple[Product, ...]: ...
+
+    async def exceptions(self, product: str) -> tuple[PairException, ...]: ...
+
+    async def v2_languages(self, type: str = "source") -> tuple[V2Language, ...]: ...
+
+
 async def _all(*calls: Coroutine[Any, Any, Any]) -> list[Any]:
     """Run ``calls`` concurrently; the first failure cancels the others and is raised as is."""
     try:
@@ -220,7 +278,7 @@ class CapabilityStore:
 
     def __init__(
         self,
-        client: ServiceClient,
+        client: ListSource,
         *,
         ttl: float | None = None,
         clock: Callable[[], float] | None = None,

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rephrase_ls.service.batching import BatchPlan, plan_batches
-from rephrase_ls.service.client import encode_json, json_text_size
+from rephrase_ls.service.batching import BatchPlan, encode_json, json_text_size, plan_batches
 
 
 def json_encoder(**fields: str):  # type: ignore[no-untyped-def]

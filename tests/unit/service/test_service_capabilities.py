@@ -15,6 +15,7 @@ from rephrase_ls.service import (
     Capabilities,
     CapabilityStore,
     Feature,
+    InvalidRequest,
     Language,
     NotConfigured,
     PairException,
@@ -23,6 +24,7 @@ from rephrase_ls.service import (
     V2Language,
     V2Languages,
 )
+from rephrase_ls.service.capabilities import check_rephrase_options
 
 
 def L(lang: str, src: bool, tgt: bool, *features: str) -> Language:
@@ -288,6 +290,31 @@ async def test_store_without_copy_raises(fake_time: FakeTime) -> None:
     with pytest.raises(ServerError):
         await store.get("write")
     assert store.peek("write") is None
+
+
+def test_check_rephrase_options() -> None:
+    caps = Capabilities(
+        "write",
+        (
+            Language("de", True, True, frozenset({"writing_style"})),
+            Language("fr", True, True, frozenset()),
+        ),
+    )
+    with pytest.raises(InvalidRequest, match="prefer_casual"):
+        check_rephrase_options(caps, "fr", "casual", None)
+    with pytest.raises(InvalidRequest, match="no tones"):
+        check_rephrase_options(caps, "FR", None, "friendly")
+    with pytest.raises(InvalidRequest, match="supported there: simple, business"):
+        check_rephrase_options(caps, "de", "nonexistent", None)
+    with pytest.raises(InvalidRequest, match="'write'"):
+        check_rephrase_options(Capabilities("translate_text", ()), None, None, None)
+    # Allowed: supported style (any case of the code), prefer_ anywhere, default, no target,
+    # no capabilities known yet.
+    check_rephrase_options(caps, "DE", "casual", None)
+    check_rephrase_options(caps, "fr", "prefer_casual", None)
+    check_rephrase_options(caps, "fr", None, "default")
+    check_rephrase_options(caps, None, "casual", None)
+    check_rephrase_options(None, "fr", "casual", "friendly")
 
 
 async def test_store_is_per_base_address(fake_time: FakeTime) -> None:

@@ -19,12 +19,10 @@ from rephrase_ls import __version__
 from rephrase_ls.service import (
     AuthorizationFailed,
     BadRequest,
-    Capabilities,
     ConnectionFailed,
     FreeTierNotAllowed,
     InsecureURL,
     InvalidRequest,
-    Language,
     MalformedResponse,
     NotConfigured,
     NotFound,
@@ -39,7 +37,7 @@ from rephrase_ls.service import (
     UnexpectedStatus,
     UnsupportedMediaType,
 )
-from rephrase_ls.service.client import backoff_delay, parse_retry_after
+from rephrase_ls.service.transport import backoff_delay, parse_retry_after
 
 MakeClient = Callable[..., ServiceClient]
 
@@ -490,32 +488,6 @@ async def test_bad_texts_refused(make_client: MakeClient) -> None:
         await client.rephrase(["a"], target_lang="")
     assert await client.rephrase([]) == []
     assert rec.requests == []
-
-
-def write_caps(*langs: Language) -> Capabilities:
-    return Capabilities("write", langs)
-
-
-async def test_capabilities_refuse_unsupported_style(make_client: MakeClient) -> None:
-    rec = Recorder(echo_improvements)
-    client = make_client(rec)
-    caps = write_caps(
-        Language("de", True, True, frozenset({"writing_style"})),
-        Language("fr", True, True, frozenset()),
-    )
-    with pytest.raises(InvalidRequest, match="prefer_casual"):
-        await client.rephrase(["x"], target_lang="fr", writing_style="casual", capabilities=caps)
-    with pytest.raises(InvalidRequest):
-        await client.rephrase(["x"], target_lang="FR", tone="friendly", capabilities=caps)
-    with pytest.raises(InvalidRequest, match="'write'"):
-        await client.rephrase(["x"], capabilities=Capabilities("translate_text", ()))
-    assert rec.requests == []
-    # Allowed: supported style, prefer_ anywhere, default, no target.
-    await client.rephrase(["x"], target_lang="de", writing_style="casual", capabilities=caps)
-    await client.rephrase(["x"], target_lang="fr", writing_style="prefer_casual", capabilities=caps)
-    await client.rephrase(["x"], target_lang="fr", tone="default", capabilities=caps)
-    await client.rephrase(["x"], writing_style="casual", capabilities=caps)
-    assert len(rec.requests) == 4
 
 
 async def test_many_texts_order_limit_concurrency_and_progress(make_client: MakeClient) -> None:
