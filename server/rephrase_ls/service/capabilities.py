@@ -266,7 +266,9 @@ async def _all(*calls: Coroutine[Any, Any, Any]) -> list[Any]:
 class _Entry:
     value: object
     fetched_at: float
+    #: When the last refresh failed, and why (the value is then the last good copy).
     failed_at: float | None = None
+    error: ServiceError | None = None
 
 
 class CapabilityStore:
@@ -327,16 +329,34 @@ class CapabilityStore:
     async def get(self, product: str) -> Capabilities:
         """The snapshot of ``product``: cached while fresh, refreshed after the TTL."""
 
-        async def fetch() -> Capabilities:
-            client = self.client
-            languages, products, exceptions = await _all(
-                client.languages(product), client.products(), client.exceptions(product)
-            )
-            return Capabilities(product, languages, products, exceptions)
-
-        value = await self._get(("v3", product), fetch)
+        value, _ = await self._get(("v3", product), lambda: self._fetch(product))
         assert isinstance(value, Capabilities)
         return value
+
+    async def get_or_last_known(
+        self, product: str
+    ) -> tuple[Capabilities | None, ServiceError | None]:
+        """Capabilities or the last known ones, and why they may be out of date; never raises
+        a :class:`ServiceError`.
+
+        ``(snapshot, None)`` when the snapshot is fresh; ``(last good copy, error)`` when
+        refreshing it failed (or failed a moment ago and is not retried yet); ``(None, error)``
+        when none could be fetched (or no service is configured). The caller says the error
+        (the language list is unavailable) and goes on with what is known.
+        """
+        try:
+            value, error = await self._get(("v3", product), lambda: self._fetch(product))
+        except ServiceError as exc:
+            return self.peek(product), exc
+        assert isinstance(value, Capabilities)
+        return value, error
+
+    async def _fetch(self, product: str) -> Capabilities:
+        client = self.client
+        languages, products, exceptions = await _all(
+            client.languages(product), client.products(), client.exceptions(product)
+        )
+        return Capabilities(product, languages, products, exceptions)
 
     async def get_v2(self) -> V2Languages:
         """The v2 source and target lists, cached like ``get``."""
@@ -347,11 +367,15 @@ class CapabilityStore:
             )
             return V2Languages(source, target)
 
-        value = await self._get(("v2", ""), fetch)
+        value, _ = await self._get(("v2", ""), fetch)
         assert isinstance(value, V2Languages)
         return value
 
-    async def _get(self, what: tuple[str, str], fetch: Callable[[], Awaitable[object]]) -> object:
+    async def _get(
+        self, what: tuple[str, str], fetch: Callable[[], Awaitable[object]]
+    ) -> tuple[object, ServiceError | None]:
+        """The cached value of ``what`` (fetched when stale), and the error of its last refresh
+        when that failed and the value is the last good copy; raises when there is no copy."""
         key = self._cache_key(*what)
         if key is None:
             # Raises NotConfigured with its message.
@@ -359,12 +383,12 @@ class CapabilityStore:
             raise AssertionError("unreachable")
         entry = self._entries.get(key)
         if entry is not None and self._fresh(entry):
-            return entry.value
+            return entry.value, entry.error
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             entry = self._entries.get(key)
             if entry is not None and self._fresh(entry):
-                return entry.value
+                return entry.value, entry.error
             try:
                 value = await fetch()
             except ServiceError as exc:
@@ -376,6 +400,7 @@ class CapabilityStore:
                     exc.message,
                 )
                 entry.failed_at = self._clock()
-                return entry.value
+                entry.error = exc
+                return entry.value, exc
             self._entries[key] = _Entry(value, self._clock())
-            return value
+            return value, None

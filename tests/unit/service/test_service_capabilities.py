@@ -292,6 +292,37 @@ async def test_store_without_copy_raises(fake_time: FakeTime) -> None:
     assert store.peek("write") is None
 
 
+async def test_get_or_last_known_says_why_and_never_raises(fake_time: FakeTime) -> None:
+    service = Service()
+    service.fail = True
+    store = CapabilityStore(
+        mock_client(service, fake_time, capability_ttl=10.0, max_retries=0),
+        clock=fake_time.clock,
+    )
+    caps, error = await store.get_or_last_known("write")
+    assert caps is None and isinstance(error, ServerError)  # nothing known yet
+    service.fail = False
+    caps, error = await store.get_or_last_known("write")
+    assert caps is not None and error is None
+    assert caps.writing_styles("de") == WRITING_STYLES
+    # A failed refresh: the last known copy, and the error to say.
+    service.fail = True
+    fake_time.now += 11
+    again, error = await store.get_or_last_known("write")
+    assert again is caps and isinstance(error, ServerError)
+    calls = len(service.calls)
+    again, error = await store.get_or_last_known("write")  # not retried at once, still said
+    assert again is caps and isinstance(error, ServerError) and len(service.calls) == calls
+    assert await store.get("write") is caps  # get keeps its contract: the copy, no error
+    fake_time.now += 11
+    service.fail = False
+    fresh, error = await store.get_or_last_known("write")
+    assert fresh is not caps and error is None
+    unconfigured = CapabilityStore(mock_client(service, fake_time, server_url=None))
+    caps, error = await unconfigured.get_or_last_known("write")
+    assert caps is None and isinstance(error, NotConfigured)
+
+
 def test_check_rephrase_options() -> None:
     caps = Capabilities(
         "write",
