@@ -177,7 +177,7 @@ def start_service(
     if backend == "offline":
         command = [sys.executable, "-m", "rephrase_ls", "offline-service"]
         # --preload: word lists load before timing starts, as in a service that has been
-        # running for a while (otherwise each worker's first request per language pays ~0.5 s).
+        # running for a while (otherwise each worker's first request per language loads them).
         command += ["--port", "0", "--latency", str(latency_ms), "--preload"]
         if overlap:
             command.append("--overlap-latency")
@@ -265,8 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     # The ratio is CPU work against a fixed latency, so it follows the host's speed: say it.
-    print(f"calibration: a 1M-iteration loop takes {_calibration():.1f} ms of CPU now "
-          "(41-49 ms on this project's usual host when quiet)")
+    print(f"calibration: a 1M-iteration loop takes {_calibration():.1f} ms of CPU now")
     process, url = start_service(args.latency, args.backend, args.overlap_latency)
     ratios: list[float] = []
     try:
