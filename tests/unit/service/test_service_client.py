@@ -283,7 +283,20 @@ async def test_retry_after_is_honoured(make_client: MakeClient, fake_time: FakeT
     assert fake_time.sleeps == [7.0]
 
 
+async def test_retry_after_zero_retries_at_once(
+    make_client: MakeClient, fake_time: FakeTime
+) -> None:
+    # A 503 that says Retry-After: 0 (as the offline service can be told to) is retried without
+    # the backoff a 5xx otherwise gets: a test driving faults through a real server waits 0 s.
+    busy = respond(503, {"message": "busy"}, **{"Retry-After": "0"})
+    rec = Recorder(busy, busy, busy, respond(200, []))
+    client = make_client(rec)
+    await client.languages("write")
+    assert fake_time.sleeps == [0.0, 0.0, 0.0] and len(rec.requests) == 4
+
+
 def test_parse_retry_after() -> None:
+    assert parse_retry_after("0") == 0.0
     assert parse_retry_after("3") == 3.0
     assert parse_retry_after("0.5") == 0.5
     assert parse_retry_after(None) is None
