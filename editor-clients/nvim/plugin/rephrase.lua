@@ -17,7 +17,7 @@ end, {
 
 -- Neovim 0.11+: the options of vim.g.rephrase (set before plugins load) laid over lsp/rephrase.lua,
 -- so that vim.lsp.enable('rephrase') alone follows them. Nothing is probed here.
-if vim.g.rephrase ~= nil and vim.lsp.config and vim.lsp.enable then
+if vim.g.rephrase ~= nil and require('rephrase.compat').has_lsp_config() then
   local ok, options = pcall(require('rephrase.config').get)
   if ok then
     vim.lsp.config('rephrase', require('rephrase.config').overrides(vim.g.rephrase))

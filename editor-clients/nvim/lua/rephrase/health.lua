@@ -71,7 +71,7 @@ function M.check()
     return
   end
   ok('configuration is valid')
-  if vim.fn.has('nvim-0.11') == 1 then
+  if compat.has_lsp_config() then
     info('Neovim 0.11+: enable with vim.lsp.enable("rephrase") or require("rephrase").setup()')
   else
     info('Neovim < 0.11: enable with require("rephrase").setup()')
