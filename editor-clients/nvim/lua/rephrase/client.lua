@@ -109,7 +109,7 @@ end
 function M.when_ready(bufnr, what, fn, fail)
   fail = fail or function() end
   local client = M.get(bufnr)
-  if client and client.initialized ~= false then
+  if client and client.initialized == true then
     fn(client)
     return
   end
@@ -126,7 +126,7 @@ function M.when_ready(bufnr, what, fn, fail)
       return fail()
     end
     local ready = M.get(bufnr)
-    if ready and ready.initialized ~= false then
+    if ready and ready.initialized == true then
       return fn(ready)
     end
     seen = seen or is_starting(bufnr)
