@@ -184,7 +184,7 @@ end
 ---@return any
 function M.exec_sync(bufnr, command, arguments, timeout_ms)
   local client = M.get(bufnr)
-  if not client then
+  if not client or client.initialized ~= true then
     return nil
   end
   local response = compat.call(client, 'request_sync', 'workspace/executeCommand',
