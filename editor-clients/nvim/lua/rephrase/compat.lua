@@ -96,6 +96,14 @@ function M.start_detached(config)
   return vim.lsp.start_client(config)
 end
 
+--- Client capabilities: Neovim's own with each of `...` laid over them (0.11 does that itself,
+--- 0.7 to 0.10 use the capabilities given as they are).
+---@param ... table
+---@return table
+function M.capabilities(...)
+  return vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), ...)
+end
+
 --- The settings a client has (`client.settings` on 0.11, `client.config.settings` before).
 ---@param client vim.lsp.Client
 ---@return table

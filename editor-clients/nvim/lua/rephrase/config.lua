@@ -2,6 +2,8 @@
 -- from them over the static table of lsp/rephrase.lua. Finding the server program (`cmd`) when
 -- none is configured happens here, for setup() and :checkhealth only.
 
+local compat = require('rephrase.compat')
+
 local M = {}
 
 M.NAME = 'rephrase'
@@ -44,21 +46,26 @@ function M.defaults()
   }
 end
 
+--- The type of each option; `true`: it may be nil.
+local TYPES = {
+  cmd = { 'table', true },
+  cmd_env = { 'table', true },
+  filetypes = { 'table' },
+  root_markers = { 'table' },
+  settings = { 'table' },
+  autostart = { 'boolean' },
+  save_project_file = { 'boolean' },
+  on_attach = { 'function', true },
+  capabilities = { 'table', true },
+}
+
 ---@param options rephrase.Options
 local function validate(options)
-  local ok, err = pcall(vim.validate, {
-    cmd = { options.cmd, 'table', true },
-    cmd_env = { options.cmd_env, 'table', true },
-    filetypes = { options.filetypes, 'table' },
-    root_markers = { options.root_markers, 'table' },
-    settings = { options.settings, 'table' },
-    autostart = { options.autostart, 'boolean' },
-    save_project_file = { options.save_project_file, 'boolean' },
-    on_attach = { options.on_attach, 'function', true },
-    capabilities = { options.capabilities, 'table', true },
-  })
-  if not ok then
-    error('rephrase: invalid configuration: ' .. tostring(err), 0)
+  for key, spec in pairs(TYPES) do
+    local v = options[key]
+    if not ((v == nil and spec[2]) or type(v) == spec[1]) then
+      error(('rephrase: invalid configuration: %s: expected %s, got %s'):format(key, spec[1], type(v)), 0)
+    end
   end
   if options.cmd ~= nil then
     if #options.cmd == 0 then
@@ -184,9 +191,7 @@ function M.client_config(options)
   config.root_markers = options.root_markers
   config.settings = M.server_settings(options)
   config.on_attach = options.on_attach
-  -- Neovim 0.7 to 0.10 use the capabilities given as they are: start from Neovim's own.
-  config.capabilities = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(),
-    config.capabilities, options.capabilities or {})
+  config.capabilities = compat.capabilities(config.capabilities, options.capabilities or {})
   return config, err
 end
 
