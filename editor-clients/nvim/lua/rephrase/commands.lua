@@ -67,6 +67,24 @@ local function ranges_now(bufnr, range, line1, line2)
   return out
 end
 
+--- Runs `fn(info)` with the result of rephrase.listStyles for `bufnr`; `done(nil)` when there is
+--- none (no server, an error, a malformed answer: the writer is told).
+---@param bufnr integer
+---@param fn fun(info: table)
+---@param done fun(choice: string?)
+local function with_styles(bufnr, fn, done)
+  client.exec(bufnr, 'rephrase.listStyles', { vim.uri_from_bufnr(bufnr) }, function(info)
+    info = value(info)
+    if type(info) ~= 'table' then
+      notify.error('unexpected answer from the server: ' .. vim.inspect(info))
+      return done(nil)
+    end
+    fn(info)
+  end, function()
+    done(nil)
+  end)
+end
+
 --- `rephrase.improve`'s options for a style or tone name the document's language offers.
 ---@param name string a writing style or tone, or its `prefer_` form
 ---@param info table the result of rephrase.listStyles
@@ -123,8 +141,8 @@ function M.improve(opts)
   if not opts.style then
     return run(vim.empty_dict())
   end
-  client.exec(bufnr, 'rephrase.listStyles', { uri }, function(info)
-    local options, err = M.style_options(opts.style, value(info) or {})
+  with_styles(bufnr, function(info)
+    local options, err = M.style_options(opts.style, info)
     if not options then
       notify.warn(err)
       return done('none')
@@ -192,12 +210,7 @@ function M.pick_style(kind, bufnr, done)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   done = done or function() end
   local spec = assert(KINDS[kind], 'kind must be writingStyle or tone')
-  client.exec(bufnr, 'rephrase.listStyles', { vim.uri_from_bufnr(bufnr) }, function(info)
-    info = value(info)
-    if type(info) ~= 'table' then
-      notify.error('unexpected answer from the server: ' .. vim.inspect(info))
-      return done(nil)
-    end
+  with_styles(bufnr, function(info)
     local language = value(info.language) or 'this document'
     if not value(info.supported) then
       notify.warn(value(info.reason) or (language .. ' has no writing styles or tones'))
@@ -224,9 +237,7 @@ function M.pick_style(kind, bufnr, done)
       end
       M.set_style(kind, bufnr, choice, done)
     end)
-  end, function()
-    done(nil)
-  end)
+  end, done)
 end
 
 local AUTO = 'auto (detect)'
@@ -251,12 +262,7 @@ end
 function M.pick_language(bufnr, done)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   done = done or function() end
-  client.exec(bufnr, 'rephrase.listStyles', { vim.uri_from_bufnr(bufnr) }, function(info)
-    info = value(info)
-    if type(info) ~= 'table' then
-      notify.error('unexpected answer from the server: ' .. vim.inspect(info))
-      return done(nil)
-    end
+  with_styles(bufnr, function(info)
     local items = { AUTO }
     vim.list_extend(items, value(info.targets) or {})
     local current = value(info.language)
@@ -271,9 +277,7 @@ function M.pick_language(bufnr, done)
       end
       M.set_language(bufnr, choice, done)
     end)
-  end, function()
-    done(nil)
-  end)
+  end, done)
 end
 
 local function group_digits(n)
