@@ -128,6 +128,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "command_non_ascii": None,
     "stale_edit": None,
     "style_picker": None,
+    "improve_with_style": None,
     "language_and_usage": None,
     "restart": None,
     "ranges": None,

@@ -1,4 +1,39 @@
--- Neovim 0.11+: `vim.lsp.enable('rephrase')` reads this vim.lsp.Config.
--- Options come from vim.g.rephrase (see :help rephrase-configuration); override any field with
--- vim.lsp.config('rephrase', {...}).
-return require('rephrase').lsp_config()
+-- The rephrase-ls client configuration for Neovim 0.11+ (`vim.lsp.enable('rephrase')`): a plain
+-- table, read without running anything. Override any field with vim.lsp.config('rephrase', {...});
+-- options in vim.g.rephrase are laid over it when the plugin loads (see :help rephrase-setup).
+-- `require('rephrase').setup()` starts from this table too, on every Neovim version.
+
+---@type vim.lsp.Config
+return {
+  cmd = { 'rephrase-ls' },
+  filetypes = { 'markdown', 'text', 'gitcommit', 'rst', 'tex', 'plaintex', 'mail' },
+  root_markers = { '.rephrase.toml', '.git' },
+  -- The server's settings: the `rephrase` section (docs/configuration.md).
+  settings = { rephrase = {} },
+  capabilities = {
+    workspace = {
+      -- Versioned edits: every Neovim applies them, 0.7 to 0.9 do not say so. With them the
+      -- server pins each edit to the document version, and an edit made stale by typing is refused.
+      workspaceEdit = { documentChanges = true },
+      -- Answered by the plugin's handler (Neovim 0.7 neither advertises nor answers it).
+      configuration = true,
+      didChangeConfiguration = { dynamicRegistration = false },
+    },
+  },
+  -- The settings go as launch options too: the server takes where text and the key go
+  -- (serverUrl, apiKeyEnv, ...) only from these, never from a folder's settings.
+  before_init = function(params, config)
+    params.initializationOptions = vim.deepcopy(config.settings)
+  end,
+  handlers = {
+    ['workspace/applyEdit'] = function(...)
+      return require('rephrase.handlers').apply_edit(...)
+    end,
+    ['workspace/configuration'] = function(...)
+      return require('rephrase.handlers').configuration(...)
+    end,
+    ['window/showMessage'] = function(...)
+      return require('rephrase.handlers').show_message(...)
+    end,
+  },
+}

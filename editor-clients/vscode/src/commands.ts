@@ -5,10 +5,10 @@
 import * as vscode from 'vscode';
 
 import {
+  parseImproveResult,
   parseSetResult,
   parseStylesInfo,
   parseUsage,
-  ProtocolError,
   ServerApi,
   StylesInfo,
   UsageInfo,
@@ -208,14 +208,6 @@ export async function showUsage(api: ServerApi, uri: vscode.Uri | undefined): Pr
   return message;
 }
 
-/** The title of the plain "improve" code action the server offers. */
-export const IMPROVE_TITLE = 'Improve';
-
-function isCodeAction(value: vscode.CodeAction | vscode.Command): value is vscode.CodeAction {
-  // A Command's `command` is its id (a string); a CodeAction's is an optional Command object.
-  return typeof (value as { command?: unknown }).command !== 'string';
-}
-
 function toLspRange(range: vscode.Range): object {
   return {
     start: { line: range.start.line, character: range.start.character },
@@ -224,69 +216,20 @@ function toLspRange(range: vscode.Range): object {
 }
 
 /**
- * "Rephrase: Improve Selection": runs the server's "Improve" code action on the selection (the
- * paragraph under the cursor when nothing is selected). When the editor offers no such action
- * (another provider's filter, say), calls the server's `rephrase.improve` command instead.
- * Returns how the edit was made.
+ * "Rephrase: Improve Selection": the server's `rephrase.improve` on the selection (the paragraph
+ * under the cursor when nothing is selected). The server computes the edit, applies it through
+ * `workspace/applyEdit` (pinned to the document version, so an edit made stale by typing is
+ * refused) and tells the writer why when nothing was applied. Returns whether the text changed.
  */
 export async function improveSelection(
   api: ServerApi,
   editor: vscode.TextEditor,
-): Promise<'action' | 'command' | 'none'> {
-  const uri = editor.document.uri;
+): Promise<'applied' | 'none'> {
   const range = new vscode.Range(editor.selection.start, editor.selection.end);
-  const listed =
-    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
-      'vscode.executeCodeActionProvider',
-      uri,
-      range,
-      vscode.CodeActionKind.RefactorRewrite.value,
-    )) ?? [];
-  const index = listed.findIndex((a) => isCodeAction(a) && a.title === IMPROVE_TITLE);
-  if (index >= 0) {
-    // Ask again, resolving the actions up to ours (the server computes edits lazily).
-    const resolved =
-      (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
-        'vscode.executeCodeActionProvider',
-        uri,
-        range,
-        vscode.CodeActionKind.RefactorRewrite.value,
-        index + 1,
-      )) ?? [];
-    const action = resolved.find((a) => isCodeAction(a) && a.title === IMPROVE_TITLE) as
-      | vscode.CodeAction
-      | undefined;
-    if (action !== undefined && (action.edit !== undefined || action.command !== undefined)) {
-      if (action.edit !== undefined) {
-        const ok = await vscode.workspace.applyEdit(action.edit);
-        if (!ok) {
-          void vscode.window.showWarningMessage(
-            'Rephrase: the document changed while the text was being improved; try again.',
-          );
-          return 'none';
-        }
-      }
-      if (action.command !== undefined) {
-        await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
-      }
-      return 'action';
-    }
-  }
-  const result = await api.executeCommand('rephrase.improve', [uri.toString(), toLspRange(range)]);
-  if (result === null || typeof result !== 'object' || typeof (result as { applied?: unknown }).applied !== 'boolean') {
-    throw new ProtocolError(`rephrase.improve returned ${JSON.stringify(result)} instead of {applied, edits}`);
-  }
-  const { applied, edits } = result as { applied: boolean; edits?: unknown };
-  if (!applied) {
-    const nothing = Array.isArray(edits) && edits.length === 0;
-    void vscode.window.showInformationMessage(
-      nothing
-        ? 'Rephrase: nothing to improve here.'
-        : 'Rephrase: the improvement was not applied (the document changed meanwhile?).',
-    );
-    return 'none';
-  }
-  return 'command';
+  const result = parseImproveResult(
+    await api.executeCommand('rephrase.improve', [editor.document.uri.toString(), toLspRange(range)]),
+  );
+  return result.applied ? 'applied' : 'none';
 }
 
 /** The message shown for a failed command, without a stack trace. */

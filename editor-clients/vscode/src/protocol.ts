@@ -32,6 +32,13 @@ export interface SetResult {
   file: string | null;
 }
 
+/** The result of `rephrase.improve`: the edit was applied, or why not (already told the writer). */
+export interface ImproveResult {
+  applied: boolean;
+  edits: number | null;
+  reason: string | null;
+}
+
 export interface UsageInfo {
   backend: string;
   characterCount: number | null;
@@ -123,6 +130,15 @@ export function parseSetResult(raw: unknown, command: string): SetResult {
     throw new ProtocolError(`${command} returned ${JSON.stringify(raw)} instead of {applied, file}`);
   }
   return { applied: raw.applied, file: optString(raw, 'file', command) };
+}
+
+/** Parses the result of `rephrase.improve`. */
+export function parseImproveResult(raw: unknown): ImproveResult {
+  const what = 'rephrase.improve';
+  if (!isRecord(raw) || typeof raw.applied !== 'boolean') {
+    throw new ProtocolError(`${what} returned ${JSON.stringify(raw)} instead of {applied, ...}`);
+  }
+  return { applied: raw.applied, edits: optNumber(raw, 'edits', what), reason: optString(raw, 'reason', what) };
 }
 
 /** Parses the result of `rephrase.usage`. */

@@ -6,46 +6,10 @@
 import * as vscode from 'vscode';
 import type { ConfigurationRequest, LSPAny } from 'vscode-languageclient';
 
+import manifest from '../package.json';
+
 /** The configuration section shared with the server (`[rephrase]` in `.rephrase.toml`). */
 export const SECTION = 'rephrase';
-
-/** Settings the server reads; every one is declared in package.json `contributes.configuration`. */
-export const SERVER_SETTING_KEYS = [
-  'serverUrl',
-  'freeServerUrl',
-  'tier',
-  'authScheme',
-  'apiKeyEnv',
-  'language',
-  'englishVariant',
-  'portugueseVariant',
-  'writingStyle',
-  'tone',
-  'preferFallback',
-  'actions',
-  'maxConcurrency',
-  'timeout',
-] as const;
-
-export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
-
-/**
- * Server settings that decide where text and the API key go. They are user-level only: declared
- * with `"scope": "machine"` (VS Code ignores them in workspace settings), sent once as the
- * server's initialization options, and never in an answer to `workspace/configuration` (the
- * server takes them from no folder's settings).
- */
-export const CONNECTION_SETTING_KEYS = [
-  'serverUrl',
-  'freeServerUrl',
-  'tier',
-  'authScheme',
-  'apiKeyEnv',
-] as const satisfies readonly ServerSettingKey[];
-
-function isConnectionKey(key: string): boolean {
-  return (CONNECTION_SETTING_KEYS as readonly string[]).includes(key);
-}
 
 /** Settings only the extension reads; never sent to the server. */
 export const CLIENT_SETTING_KEYS = [
@@ -56,6 +20,34 @@ export const CLIENT_SETTING_KEYS = [
   'documentLanguages',
   'saveProjectFile',
 ] as const;
+
+const DECLARED = Object.keys(manifest.contributes.configuration.properties).map((name) =>
+  name.slice(SECTION.length + 1),
+);
+
+/**
+ * Settings the server reads: every `rephrase.*` setting declared in package.json except the
+ * client's own. (tests/unit/test_settings_keys_in_clients.py ties package.json to the server's
+ * `rephrase_ls.settings.KEYS`.)
+ */
+export const SERVER_SETTING_KEYS: readonly string[] = DECLARED.filter(
+  (key) => !(CLIENT_SETTING_KEYS as readonly string[]).includes(key),
+);
+
+/**
+ * Server settings that decide where text and the API key go: the server settings package.json
+ * restricts in untrusted workspaces. They are user-level only: declared with
+ * `"scope": "machine"` (VS Code ignores them in workspace settings), sent once as the server's
+ * initialization options, and never in an answer to `workspace/configuration` (the server takes
+ * them from no folder's settings).
+ */
+export const CONNECTION_SETTING_KEYS: readonly string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations
+  .map((name) => name.slice(SECTION.length + 1))
+  .filter((key) => SERVER_SETTING_KEYS.includes(key));
+
+function isConnectionKey(key: string): boolean {
+  return CONNECTION_SETTING_KEYS.includes(key);
+}
 
 /** The part of `vscode.WorkspaceConfiguration` this module needs. */
 export interface ConfigurationReader {
@@ -129,7 +121,7 @@ export function answerConfigurationItem(
   }
   if (section.startsWith(SECTION + '.')) {
     const key = section.slice(SECTION.length + 1);
-    if (!(SERVER_SETTING_KEYS as readonly string[]).includes(key) || isConnectionKey(key)) {
+    if (!SERVER_SETTING_KEYS.includes(key) || isConnectionKey(key)) {
       return null;
     }
     const value = read(SECTION).get<unknown>(key);

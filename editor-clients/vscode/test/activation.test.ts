@@ -99,20 +99,8 @@ describe('the activated extension', function () {
       await host.registered.get(COMMAND_IDS.showUsage)!();
       await until('the usage message', () => fake.state.shown.some((m) => /offline/.test(m.message)));
 
-      // Improve Selection: through the code action provider the library registered.
-      const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
-      fake.state.commandHandlers.set(
-        'vscode.executeCodeActionProvider',
-        async (_uri: unknown, range: unknown, kind: string, resolveCount = 0) => {
-          const provider = host.providers.get('registerCodeActionsProvider')![0];
-          const only = host.CodeActionKind.Empty.append(kind.split('.')[0]).append(kind.split('.')[1]);
-          const actions = await provider.provideCodeActions(document, range, { diagnostics: [], only, triggerKind: 1 }, token);
-          for (let i = 0; i < Math.min(resolveCount, actions.length); i++) {
-            actions[i] = (await provider.resolveCodeAction(actions[i], token)) ?? actions[i];
-          }
-          return actions;
-        },
-      );
+      // Improve Selection: the server's rephrase.improve, which applies the edit through
+      // workspace/applyEdit (the language client hands it to the host).
       fake.state.activeTextEditor = {
         document,
         selection: new fake.Selection(new fake.Position(0, 3), new fake.Position(0, 3)), // the paragraph at the cursor

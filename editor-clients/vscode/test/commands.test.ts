@@ -216,65 +216,38 @@ describe('improving the selection', () => {
   const selection = new fake.Selection(new fake.Position(2, 0), new fake.Position(4, 7));
   const editor = { document: { uri }, selection } as never;
 
-  it('runs the resolved "Improve" code action and applies its edit', async () => {
-    const edit = new fake.WorkspaceEdit();
-    const requests: unknown[][] = [];
-    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', (...args: unknown[]) => {
-      requests.push(args);
-      const resolved = args.length > 3;
-      return [
-        { title: 'Convert to en-GB', kind: fake.CodeActionKind.RefactorRewrite },
-        { title: 'Improve', kind: fake.CodeActionKind.RefactorRewrite, edit: resolved ? edit : undefined },
-        { title: 'Improve: business', kind: fake.CodeActionKind.RefactorRewrite },
-      ];
-    });
-    const server = new FakeServer({});
-    assert.equal(await improveSelection(server, editor), 'action');
-    assert.equal(requests.length, 2);
-    assert.deepEqual(requests[0][0], uri);
-    assert.deepEqual(requests[0][1], new fake.Range(new fake.Position(2, 0), new fake.Position(4, 7)));
-    assert.equal(requests[0][2], 'refactor.rewrite');
-    assert.equal(requests[1][3], 2, 'resolves the actions up to "Improve"');
-    assert.deepEqual(fake.state.appliedEdits, [edit]);
-    assert.deepEqual(server.calls, []);
-  });
-
-  it('runs the command of an action that carries one instead of an edit', async () => {
-    const command = { title: 'Improve', command: 'rephrase.applyImprovement', arguments: ['x', 1] };
-    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => [{ title: 'Improve', command }]);
-    fake.state.commandHandlers.set('rephrase.applyImprovement', () => undefined);
-    assert.equal(await improveSelection(new FakeServer({}), editor), 'action');
-    assert.deepEqual(fake.state.executed.at(-1), { command: 'rephrase.applyImprovement', args: ['x', 1] });
-  });
-
-  it('warns when the editor refuses a stale edit', async () => {
-    fake.state.applyEditResult = false;
-    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => [{ title: 'Improve', edit: new fake.WorkspaceEdit() }]);
-    assert.equal(await improveSelection(new FakeServer({}), editor), 'none');
-    assert.match(fake.state.shown[0].message, /changed/);
-  });
-
-  it('falls back to rephrase.improve with the LSP range when no action is offered', async () => {
-    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => [
-      { title: 'Improve', command: 'some.other.command' }, // a bare Command, not a CodeAction
-    ]);
-    const server = new FakeServer({ 'rephrase.improve': () => ({ applied: true, edits: [{}] }) });
-    assert.equal(await improveSelection(server, editor), 'command');
+  it('asks the server to improve the LSP range of the selection', async () => {
+    const server = new FakeServer({ 'rephrase.improve': () => ({ applied: true, edits: 3 }) });
+    assert.equal(await improveSelection(server, editor), 'applied');
     assert.deepEqual(server.calls, [
       {
         command: 'rephrase.improve',
         args: [uriString, { start: { line: 2, character: 0 }, end: { line: 4, character: 7 } }],
       },
     ]);
+    assert.deepEqual(fake.state.executed, [], 'no code action of its own');
+    assert.deepEqual(fake.state.shown, [], 'the server reports; the client adds nothing');
   });
 
-  it('says when there was nothing to improve, and rejects a malformed answer', async () => {
-    fake.state.commandHandlers.set('vscode.executeCodeActionProvider', () => undefined);
-    const none = new FakeServer({ 'rephrase.improve': () => ({ applied: false, edits: [] }) });
-    assert.equal(await improveSelection(none, editor), 'none');
-    assert.equal(fake.state.shown[0].message, 'Rephrase: nothing to improve here.');
-    const bad = new FakeServer({ 'rephrase.improve': () => [] });
-    await assert.rejects(improveSelection(bad, editor), ProtocolError);
+  it('leaves the explanation of a refusal to the server, and rejects a malformed answer', async () => {
+    const refused = new FakeServer({
+      'rephrase.improve': () => ({ applied: false, reason: 'the document changed while the improvement was computed' }),
+    });
+    assert.equal(await improveSelection(refused, editor), 'none');
+    assert.deepEqual(fake.state.shown, []);
+    for (const answer of [[], null, { applied: 'yes' }, { applied: true, edits: 'many' }]) {
+      const bad = new FakeServer({ 'rephrase.improve': () => answer });
+      await assert.rejects(improveSelection(bad, editor), ProtocolError, JSON.stringify(answer));
+    }
+  });
+
+  it('passes a failure of the command on to the caller', async () => {
+    const failing = new FakeServer({
+      'rephrase.improve': () => {
+        throw new Error('the service is unreachable');
+      },
+    });
+    await assert.rejects(improveSelection(failing, editor), /unreachable/);
   });
 });
 

@@ -116,8 +116,19 @@ describe('answering workspace/configuration', () => {
 describe('package.json contributions', () => {
   const declared = Object.keys(properties).map((k) => k.replace(/^rephrase\./, ''));
 
-  it('declares every server and client setting, and nothing else', () => {
+  it('splits the declared settings into the server\'s and the client\'s', () => {
+    for (const key of CLIENT_SETTING_KEYS) {
+      assert.ok(declared.includes(key), `${key} is not declared`);
+      assert.ok(!SERVER_SETTING_KEYS.includes(key), `${key} would be sent to the server`);
+    }
     assert.deepEqual(new Set(declared), new Set([...SERVER_SETTING_KEYS, ...CLIENT_SETTING_KEYS]));
+    for (const key of ['language', 'writingStyle', 'tone', 'timeout']) {
+      assert.ok(SERVER_SETTING_KEYS.includes(key), key);
+    }
+  });
+
+  it('takes the connection settings from the ones restricted in untrusted workspaces', () => {
+    assert.deepEqual([...CONNECTION_SETTING_KEYS].sort(), ['apiKeyEnv', 'authScheme', 'freeServerUrl', 'serverUrl', 'tier']);
   });
 
   it('gives every setting a scope and a description', () => {

@@ -73,6 +73,8 @@ vim.notify = function(msg, level)
 end
 
 local rephrase = require('rephrase')
+local compat = require('rephrase.compat')
+local handlers = require('rephrase.handlers')
 
 local function buffer_text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') .. '\n'
@@ -98,7 +100,7 @@ local function open_document(opts)
 end
 
 local function request(client, method, params, buf)
-  local response, err = rephrase._call(client, 'request_sync', method, params, WAIT_MS, buf)
+  local response, err = compat.call(client, 'request_sync', method, params, WAIT_MS, buf)
   check(response ~= nil, '%s: no response (%s)', method, tostring(err))
   check(response.err == nil, '%s failed: %s', method, vim.inspect(response.err))
   return response.result
@@ -222,7 +224,7 @@ function cases.short_notices()
   end
   local long = 'rephrase-ls: no API key found (environment variable REPHRASE_API_KEY); using the '
     .. 'embedded offline service. Set the key to use the rephrase service.'
-  rephrase.on_show_message(nil, { type = 3, message = long }, {})
+  handlers.show_message(nil, { type = 3, message = long }, {})
   local shown = notifications[#notifications].msg
   note('shown: %s', shown)
   check(vim.fn.strdisplaywidth(shown) < width and shown:find('^rephrase: no API key found; using the embedded'),
@@ -236,7 +238,7 @@ function cases.short_notices()
   local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   check(report:find('Set the key to use the rephrase service.', 1, true) ~= nil, 'health lacks the whole text')
   vim.cmd('buffer ' .. buf)
-  rephrase.on_show_message(nil, { type = 1, message = long }, {})
+  handlers.show_message(nil, { type = 1, message = long }, {})
   eq(notifications[#notifications].msg, 'rephrase: ' .. long:sub(#'rephrase-ls: ' + 1), 'an error in full')
   -- Cut at a word when nothing shorter fits.
   local cut = rephrase.fit_message('rephrase: ' .. string.rep('word ', 30), 40)
@@ -274,22 +276,33 @@ function cases.settings_reach_server()
   check_server_uses_en_gb(buf, client, 'setup{} again, same server')
 end
 
--- Request code actions for a range, resolve "Improve", apply it: the buffer is exactly right.
+-- Neovim's own code action menu (vim.lsp.buf.code_action, the picker answered "Improve"): the
+-- server resolves the edit lazily and Neovim applies it; the buffer is exactly right.
 function cases.resolve_and_apply()
   local buf, client = open_document()
   eq(buffer_text(buf), expect.original, 'buffer before')
   local actions = code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line))
-  local titles = vim.tbl_map(function(a)
-    return a.title
-  end, actions)
-  note('actions: %s', table.concat(titles, ' | '))
+  note('actions: %s', table.concat(titles_of(actions), ' | '))
   local action = find(actions, 'Improve')
   eq(action.kind, 'refactor.rewrite', 'kind of Improve')
   check(action.edit == nil, 'the client advertises resolveSupport, so the edit should come lazily')
-  local resolved = request(client, 'codeAction/resolve', action, buf)
-  check(type(resolved.edit) == 'table', 'resolve gave no edit: %s', vim.inspect(resolved))
-  local status = rephrase.apply_action(client, buf, resolved, vim.api.nvim_buf_get_changedtick(buf))
-  eq(status, 'applied', 'apply status')
+  vim.api.nvim_win_set_cursor(0, { expect.paragraph_line + 1, 3 })
+  local offered
+  vim.ui.select = function(items, opts, on_choice)
+    offered = vim.tbl_map(opts.format_item, items)
+    for i, item in ipairs(items) do
+      local candidate = item.action or item[2] -- 0.10+: {action, ctx}; 0.7 to 0.9: {client_id, action}
+      if type(candidate) == 'table' and candidate.title == 'Improve' then
+        return on_choice(item, i)
+      end
+    end
+    on_choice(nil, nil)
+  end
+  vim.lsp.buf.code_action()
+  wait('the improvement from the code action menu', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  note('menu: %s', vim.inspect(offered))
   eq(buffer_text(buf), expect.improved_first, 'buffer after Improve')
 end
 
@@ -320,25 +333,23 @@ function cases.command_non_ascii()
   eq(buffer_text(buf), expect.improved_both, 'buffer after both improvements')
 end
 
--- An edit computed before the writer typed is not applied.
+-- An edit computed before the writer typed is not applied: the server's workspace/applyEdit is
+-- refused (Neovim 0.7's own handler would apply it: it checks versions only above 0) and the
+-- writer is told why.
 function cases.stale_edit()
   local buf, client = open_document()
-  local tick = vim.api.nvim_buf_get_changedtick(buf)
   local actions = code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line))
   local resolved = request(client, 'codeAction/resolve', find(actions, 'Improve'), buf)
   check(type(resolved.edit) == 'table', 'resolve gave no edit')
   check(type(resolved.edit.documentChanges) == 'table', 'the edit should be pinned to a version')
+  check(not handlers.edit_is_stale(resolved.edit, buf), 'the edit is fresh before typing')
   -- The writer types on the first line (a heading) before the edit arrives.
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
   vim.api.nvim_feedkeys('A and more\27', 'xt', false)
   local typed = buffer_text(buf)
   check(typed ~= expect.original, 'typing did not change the buffer')
-  check(rephrase.edit_is_stale(resolved.edit, buf), 'the edit should be stale')
-  eq(rephrase.apply_action(client, buf, resolved, tick), 'stale', 'apply status')
-  eq(buffer_text(buf), typed, 'buffer after refusing the stale edit')
-  -- The same edit sent by the server (the command path) is refused too, and the server is told.
-  -- (Neovim 0.7's own handler would apply it: it checks versions only above 0.)
-  local answer = rephrase.on_apply_edit(nil, { edit = resolved.edit }, { client_id = client.id })
+  check(handlers.edit_is_stale(resolved.edit, buf), 'the edit should be stale')
+  local answer = handlers.apply_edit(nil, { edit = resolved.edit }, { client_id = client.id })
   eq(answer.applied, false, 'workspace/applyEdit answer for a stale edit')
   eq(buffer_text(buf), typed, 'buffer after refusing the stale workspace/applyEdit')
   local warned = false
@@ -346,6 +357,14 @@ function cases.stale_edit()
     warned = warned or (n.msg:find('changed', 1, true) ~= nil and n.level == vim.log.levels.WARN)
   end
   check(warned, 'the writer was not told why nothing happened')
+  -- The same edit, fresh, is applied.
+  vim.cmd('silent undo')
+  eq(buffer_text(buf), expect.original, 'buffer after undo')
+  local fresh = request(client, 'codeAction/resolve',
+    find(code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line)), 'Improve'), buf)
+  answer = handlers.apply_edit(nil, { edit = fresh.edit }, { client_id = client.id })
+  eq(answer.applied, true, 'workspace/applyEdit answer for a fresh edit')
+  eq(buffer_text(buf), expect.improved_first, 'buffer after the fresh edit')
 end
 
 -- :Rephrase style with vim.ui.select stubbed writes the style into .rephrase.toml on disk.
@@ -407,7 +426,8 @@ end
 
 -- :Rephrase language with the picker stubbed; :Rephrase usage names the offline backend.
 function cases.language_and_usage()
-  local buf = open_document()
+  local buf, client = open_document()
+  local info = list_styles(client, buf)
   local offered
   vim.ui.select = function(items, _, on_choice)
     offered = items
@@ -433,7 +453,51 @@ function cases.language_and_usage()
   check(type(line) == 'string' and line:find('offline') ~= nil, 'usage line: %s', tostring(line))
   eq(rephrase.complete('', 'Rephrase '), { 'improve', 'style', 'tone', 'language', 'usage', 'restart' }, 'completion')
   eq(rephrase.complete('st', 'Rephrase st'), { 'style' }, 'completion of st')
+  -- Arguments complete from the server's rephrase.listStyles for this buffer.
   eq(rephrase.complete('bu', 'Rephrase improve bu'), { 'business' }, 'completion of improve bu')
+  eq(rephrase.complete('', 'Rephrase improve '), vim.list_extend(vim.deepcopy(info.writingStyles), info.tones),
+    'completion of improve')
+  eq(rephrase.complete('fr', 'Rephrase tone fr'), { 'friendly' }, 'completion of tone fr')
+  eq(rephrase.complete('d', 'Rephrase style d'), { 'default' }, 'completion of style d')
+  local languages = rephrase.complete('', 'Rephrase language ')
+  check(languages[1] == 'auto' and vim.tbl_contains(languages, 'de'), 'languages: %s', vim.inspect(languages))
+  eq(rephrase.complete('', 'Rephrase usage x '), {}, 'nothing after the argument')
+end
+
+-- :Rephrase improve {style-or-tone} asks the server for that style; a name the language does not
+-- offer is refused before anything is sent; :Rephrase tone {name} sets it without a picker.
+function cases.improve_with_style()
+  local buf = open_document()
+  local statuses = {}
+  local function improve(style)
+    local status
+    rephrase.improve({ bufnr = buf, style = style,
+      range = line_range(buf, expect.paragraph_line, expect.paragraph_line), done = function(s)
+        status = s
+      end })
+    wait('Improve with ' .. style, function()
+      return status ~= nil
+    end)
+    statuses[style] = status
+    return status
+  end
+  eq(improve('business'), 'applied', 'status of Improve: business')
+  check(buffer_text(buf) ~= expect.original, 'the business style changed nothing')
+  vim.cmd('silent undo')
+  eq(improve('prefer_friendly'), 'applied', 'status of Improve: prefer_friendly')
+  vim.cmd('silent undo')
+  eq(buffer_text(buf), expect.original, 'buffer after undo')
+  local before = #notifications
+  eq(improve('shouting'), 'none', 'status of an unknown style')
+  local warning = notifications[#notifications]
+  check(#notifications > before and warning.level == vim.log.levels.WARN
+    and warning.msg:find('"shouting" is not a writing style or tone for en%-US'), 'warning: %s', vim.inspect(warning))
+  eq(buffer_text(buf), expect.original, 'buffer after an unknown style')
+  vim.cmd('Rephrase tone diplomatic')
+  wait('.rephrase.toml with the tone', function()
+    return (read_file(project .. '/.rephrase.toml') or ''):find('tone%s*=%s*"diplomatic"') ~= nil
+  end)
+  note('statuses: %s', vim.inspect(statuses))
 end
 
 -- :Rephrase restart gives a new, working server.
@@ -481,10 +545,10 @@ function cases.ranges()
   local text = vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1]
   local cafe = text:find('café', 1, true) - 1 -- byte column of "c"
   local emoji = text:find('🎉', 1, true) - 1
-  eq(rephrase._lsp_col(text, emoji, 'utf-8'), emoji, 'utf-8 column')
-  eq(rephrase._lsp_col(text, emoji, 'utf-16'), emoji - 1, 'utf-16 column (é is 2 bytes, 1 unit)')
-  eq(rephrase._lsp_col(text, emoji + 4, 'utf-16'), emoji + 1, 'utf-16 column after the emoji (2 units)')
-  eq(rephrase._lsp_col(text, emoji + 4, 'utf-32'), emoji, 'utf-32 column after the emoji')
+  eq(compat.lsp_col(text, emoji, 'utf-8'), emoji, 'utf-8 column')
+  eq(compat.lsp_col(text, emoji, 'utf-16'), emoji - 1, 'utf-16 column (é is 2 bytes, 1 unit)')
+  eq(compat.lsp_col(text, emoji + 4, 'utf-16'), emoji + 1, 'utf-16 column after the emoji (2 units)')
+  eq(compat.lsp_col(text, emoji + 4, 'utf-32'), emoji, 'utf-32 column after the emoji')
   -- Charwise visual selection of "café was nice 🎉": the end includes the whole emoji.
   vim.api.nvim_win_set_cursor(0, { line, cafe })
   local chars = vim.fn.strchars('café was nice 🎉') - 1
@@ -502,17 +566,21 @@ function cases.ranges()
   eq(r.start.character, emoji - 1, 'cursor column in utf-32')
 end
 
--- lsp/rephrase.lua (0.11+) and setup() on a Neovim with vim.lsp.config/enable (simulated here,
--- on Neovim 0.7 to 0.10; lsp_enable is the real thing on 0.11).
+-- lsp/rephrase.lua (0.11+) is a static table; setup() on a Neovim with vim.lsp.config/enable
+-- (simulated here, on Neovim 0.7 to 0.10; lsp_enable is the real thing on 0.11) registers it
+-- with the options laid over it.
 function cases.lsp_config()
   vim.g.rephrase = { cmd = { server }, settings = { language = 'de' } }
   local cfg = dofile(plugin .. '/lsp/rephrase.lua')
-  eq(cfg.cmd, { server }, 'cmd')
+  eq(cfg.cmd, { 'rephrase-ls' }, 'cmd of the static table (vim.g.rephrase is not read there)')
   check(vim.tbl_contains(cfg.filetypes, 'markdown') and vim.tbl_contains(cfg.filetypes, 'gitcommit'), 'filetypes')
   eq(cfg.root_markers, { '.rephrase.toml', '.git' }, 'root markers')
-  eq(cfg.settings, { rephrase = { language = 'de' } }, 'settings')
+  eq(cfg.settings, { rephrase = {} }, 'settings')
   eq(cfg.capabilities.workspace.workspaceEdit.documentChanges, true, 'documentChanges capability')
-  check(cfg.handlers['workspace/applyEdit'] == rephrase.on_apply_edit, 'applyEdit handler')
+  eq(cfg.capabilities.workspace.configuration, true, 'workspace/configuration capability')
+  for _, method in ipairs({ 'workspace/applyEdit', 'workspace/configuration', 'window/showMessage' }) do
+    check(type(cfg.handlers[method]) == 'function', 'no handler for %s', method)
+  end
   local registered, enabled = {}, {}
   vim.lsp.config = setmetatable({}, {
     __call = function(_, name, c)
@@ -530,9 +598,13 @@ function cases.lsp_config()
   vim.lsp.config, vim.lsp.enable = nil, nil
   check(ok, 'setup failed: %s', tostring(err))
   eq(enabled, { 'rephrase' }, 'enabled servers')
+  eq(registered.rephrase.cmd, { server }, 'cmd from vim.g.rephrase')
   eq(registered.rephrase.settings, { rephrase = { language = 'de', tone = 'friendly' } }, 'merged settings')
-  eq(registered.rephrase.init_options, registered.rephrase.settings, 'settings as initializationOptions')
+  local params = {}
+  registered.rephrase.before_init(params, registered.rephrase)
+  eq(params.initializationOptions, registered.rephrase.settings, 'settings as initializationOptions')
   eq(registered.rephrase.capabilities.workspace.configuration, true, 'workspace/configuration capability')
+  check(registered.rephrase.capabilities.textDocument ~= nil, "Neovim's own capabilities kept")
   -- setup{} again replaces the configuration: a setting it leaves out is gone.
   vim.g.rephrase = { cmd = { server } }
   vim.lsp.config, vim.lsp.enable = config_stub, enable_stub
@@ -552,11 +624,15 @@ function cases.lsp_config()
   vim.g.rephrase = nil
 end
 
--- Neovim 0.11: vim.lsp.enable('rephrase') alone (no setup{}) reads lsp/rephrase.lua, whose
--- settings come from vim.g.rephrase; vim.lsp.config('rephrase', ...) overrides them.
+-- Neovim 0.11: vim.lsp.enable('rephrase') alone (no setup{}) reads lsp/rephrase.lua, with the
+-- options of vim.g.rephrase laid over it when the plugin loads; vim.lsp.config('rephrase', ...)
+-- overrides them.
 function cases.lsp_enable()
   check(vim.fn.has('nvim-0.11') == 1, 'this case is for Neovim 0.11+')
+  -- As in an init.lua: vim.g.rephrase is set before the plugin loads.
   vim.g.rephrase = { cmd = { server }, settings = { language = 'en-GB' } }
+  vim.g.loaded_rephrase = nil
+  vim.cmd('runtime plugin/rephrase.lua')
   vim.lsp.enable('rephrase')
   local buf, client = edit_attached()
   check(client.config.root_dir == project, 'root_dir %s', tostring(client.config.root_dir))
@@ -595,6 +671,11 @@ function cases.health_without_buffer()
   check(report:find('starting one to ask the backend', 1, true) ~= nil, 'no short-lived server')
   check(report:find('backend reachable', 1, true) ~= nil, 'backend not reached')
   check(report:find('ERROR', 1, true) == nil, 'the report has errors')
+  if vim.fn.has('nvim-0.11') == 1 then
+    -- rephrase-ls is not on PATH here: lsp/rephrase.lua's cmd would not start.
+    check(report:find('vim.lsp.enable("rephrase") alone would run "rephrase-ls"', 1, true) ~= nil,
+      'no warning about the cmd of lsp/rephrase.lua')
+  end
   -- A missing server is an error that says how to install it.
   vim.g.rephrase = { cmd = { '/nonexistent/rephrase-ls' } }
   vim.cmd('checkhealth rephrase')

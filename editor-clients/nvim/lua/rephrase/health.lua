@@ -1,12 +1,10 @@
--- :checkhealth rephrase — server found, its version, the key variable, the backend reachable.
+-- :checkhealth rephrase — the options, the server program (found here, as setup() does), its
+-- version, the key variable, and the backend answering.
 local M = {}
 
-local h = vim.health or require('health') -- Neovim 0.7 has only the `health` module
-local start = h.start or h.report_start
-local ok = h.ok or h.report_ok
-local info = h.info or h.report_info
-local warn = h.warn or h.report_warn
-local error = h.error or h.report_error
+local compat = require('rephrase.compat')
+local h = compat.health()
+local start, ok, info, warn, error = h.start, h.ok, h.info, h.warn, h.error
 
 local WAIT_MS = 15000
 
@@ -29,8 +27,7 @@ local function version_command(cmd)
 end
 
 local function usage_from(client, bufnr)
-  local call = require('rephrase')._call
-  local response, err = call(client, 'request_sync', 'workspace/executeCommand',
+  local response, err = compat.call(client, 'request_sync', 'workspace/executeCommand',
     { command = 'rephrase.usage', arguments = bufnr and { vim.uri_from_bufnr(bufnr) } or {} }, WAIT_MS, bufnr)
   if not response then
     return nil, 'no answer from the server (' .. tostring(err) .. ')'
@@ -42,22 +39,11 @@ local function usage_from(client, bufnr)
 end
 
 --- Asks a short-lived server for its usage, for when no buffer has one attached.
-local function usage_from_new_server(rephrase, config, cmd)
-  local client_config = {
-    name = 'rephrase-health',
-    cmd = cmd,
-    cmd_env = config.cmd_env,
-    root_dir = vim.fn.getcwd(),
-    settings = { rephrase = next(config.settings) and config.settings or vim.empty_dict() },
-    capabilities = rephrase.capabilities(config),
-    handlers = { ['workspace/configuration'] = rephrase.on_configuration },
-  }
-  local id
-  if vim.fn.has('nvim-0.11') == 1 then
-    id = vim.lsp.start(client_config, { attach = false })
-  else
-    id = vim.lsp.start_client(client_config)
-  end
+local function usage_from_new_server(options)
+  local client_config = require('rephrase.config').client_config(options)
+  client_config.name = 'rephrase-health'
+  client_config.root_dir = vim.fn.getcwd()
+  local id = compat.start_detached(client_config)
   if not id then
     return nil, 'the server did not start'
   end
@@ -71,27 +57,28 @@ local function usage_from_new_server(rephrase, config, cmd)
   else
     err = 'the server did not initialise within ' .. WAIT_MS / 1000 .. ' s'
   end
-  rephrase._call(client, 'stop')
+  compat.call(client, 'stop')
   return result, err
 end
 
 function M.check()
   start('rephrase: configuration')
   local rephrase = require('rephrase')
-  local good, config = pcall(rephrase.config)
+  local settings = require('rephrase.config')
+  local good, config = pcall(settings.get)
   if not good then
     error(tostring(config), { 'Fix vim.g.rephrase or the table given to require("rephrase").setup{}.' })
     return
   end
   ok('configuration is valid')
-  if vim.fn.has('nvim-0.11') == 1 then
+  if compat.has_lsp_config() then
     info('Neovim 0.11+: enable with vim.lsp.enable("rephrase") or require("rephrase").setup()')
   else
     info('Neovim < 0.11: enable with require("rephrase").setup()')
   end
 
   start('rephrase: server')
-  local cmd, why = rephrase.server_cmd(config)
+  local cmd, why = settings.server_cmd(config)
   if not cmd then
     error(why, { 'pipx install rephrase-ls', 'or set cmd = { "/path/to/rephrase-ls" } in vim.g.rephrase' })
     return
@@ -103,6 +90,14 @@ function M.check()
   else
     error('"' .. table.concat(version_command(cmd), ' ') .. '" failed: ' .. vim.trim(output))
     return
+  end
+
+  local enabled = compat.has_lsp_config() and vim.lsp.config[settings.NAME]
+  if type(enabled) == 'table' and type(enabled.cmd) == 'table' and vim.fn.executable(enabled.cmd[1]) ~= 1 then
+    warn(('vim.lsp.enable("rephrase") alone would run "%s", which is not executable'):format(enabled.cmd[1]), {
+      'require("rephrase").setup() finds the server as above',
+      'or vim.lsp.config("rephrase", { cmd = { "/path/to/rephrase-ls" } })',
+    })
   end
 
   start('rephrase: API key')
@@ -132,7 +127,7 @@ function M.check()
     usage, err = usage_from(client, bufnr)
   else
     info('no buffer has the server attached; starting one to ask the backend')
-    usage, err = usage_from_new_server(rephrase, config, cmd)
+    usage, err = usage_from_new_server(config)
   end
   if usage then
     info('backend: ' .. tostring(value(usage.backend) or 'unknown')

@@ -1,0 +1,122 @@
+-- The handlers for what the server asks of the editor: settings (`workspace/configuration`),
+-- edits (`workspace/applyEdit`) and messages (`window/showMessage`). lsp/rephrase.lua names them.
+
+local compat = require('rephrase.compat')
+local notify = require('rephrase.notify')
+
+local M = {}
+
+--- nil for JSON null (vim.NIL) and nil.
+---@param v any
+---@return any
+local function value(v)
+  if v == vim.NIL then
+    return nil
+  end
+  return v
+end
+M.value = value
+
+--- `window/showMessage`: through rephrase.notify (Neovim 0.7 prints with nvim_out_write, which
+--- turns a long message into a "Press ENTER" prompt).
+---@param params lsp.ShowMessageParams
+function M.show_message(_, params)
+  if type(params) ~= 'table' or type(params.message) ~= 'string' then
+    return vim.NIL
+  end
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN }
+  local message = params.message:gsub('^rephrase%-ls: ', ''):gsub('^rephrase: ', '')
+  notify.say(message, levels[params.type] or vim.log.levels.INFO)
+  return vim.NIL
+end
+
+--- `workspace/configuration`: each item's section of the client's settings (the whole settings
+--- for an empty section), null where there is none.
+---@param params lsp.ConfigurationParams
+---@param ctx lsp.HandlerContext
+function M.configuration(_, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local settings = client and compat.client_settings(client) or {}
+  local answer = {}
+  for _, item in ipairs(type(params) == 'table' and value(params.items) or {}) do
+    local found = settings
+    local section = value(item.section)
+    if type(section) == 'string' and section ~= '' then
+      for _, part in ipairs(vim.split(section, '.', { plain = true })) do
+        found = type(found) == 'table' and found[part] or nil
+      end
+    end
+    table.insert(answer, found == nil and vim.NIL or found)
+  end
+  return answer
+end
+
+--- True when `edit` changes `bufnr` at a version older than the buffer's.
+---@param edit lsp.WorkspaceEdit
+---@param bufnr integer
+---@return boolean
+function M.edit_is_stale(edit, bufnr)
+  local uri = vim.uri_from_bufnr(bufnr)
+  for _, change in ipairs(value(edit.documentChanges) or {}) do
+    local doc = value(change.textDocument)
+    local version = doc and value(doc.version)
+    if doc and doc.uri == uri and type(version) == 'number' and version < compat.buf_version(bufnr) then
+      return true
+    end
+  end
+  return false
+end
+
+--- A new buffer has one empty line, which text inserted before it keeps: "a = 1\n" inserted into
+--- a created file gives the lines { 'a = 1', '' }, saved as "a = 1\n\n". Drops that line.
+---@param bufnr integer
+local function drop_new_buffer_line(bufnr)
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  local last = vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1]
+  if count > 1 and last == '' then
+    vim.api.nvim_buf_set_lines(bufnr, count - 1, count, false, {})
+  end
+end
+
+--- `workspace/applyEdit`: like Neovim's, but refuses an edit pinned to an older version of a
+--- loaded buffer (Neovim 0.7 to 0.10 apply edits pinned to version 0 regardless) and says why.
+---@param params lsp.ApplyWorkspaceEditParams
+---@param ctx lsp.HandlerContext
+---@return lsp.ApplyWorkspaceEditResult
+function M.apply_edit(_, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client or type(params) ~= 'table' or type(params.edit) ~= 'table' then
+    return { applied = false, failureReason = 'no edit' }
+  end
+  local created = {}
+  for _, change in ipairs(value(params.edit.documentChanges) or {}) do
+    local doc = value(change.textDocument)
+    local version = doc and value(doc.version)
+    if doc and type(version) == 'number' then
+      local bufnr = vim.uri_to_bufnr(doc.uri)
+      if vim.api.nvim_buf_is_loaded(bufnr) and version < compat.buf_version(bufnr) then
+        notify.warn('the buffer changed while the text was being improved; nothing was applied. Try again.')
+        return { applied = false, failureReason = 'the document changed since the edit was computed' }
+      end
+    elseif change.kind == 'create' and type(change.uri) == 'string' then
+      -- A file the edit creates: empty until the edit fills it.
+      local stat = compat.uv.fs_stat(vim.uri_to_fname(change.uri))
+      if not stat or stat.size == 0 then
+        table.insert(created, change.uri)
+      end
+    end
+  end
+  local ok, err = pcall(vim.lsp.util.apply_workspace_edit, params.edit, client.offset_encoding)
+  if not ok then
+    return { applied = false, failureReason = tostring(err) }
+  end
+  for _, uri in ipairs(created) do
+    drop_new_buffer_line(vim.uri_to_bufnr(uri))
+  end
+  return { applied = true }
+end
+
+return M
