@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.offline import engine
-from rephrase_ls.offline.engine import detect, lexicon, rules, tokens
+from rephrase_ls.offline.engine import lexicon, rules
 from rephrase_ls.offline.engine.spelling import speller
+from rephrase_ls.text import detect, tokens
 
 # Words that double (in every case, with joiners and accents), characters whose lower case is
 # special ("İ" lowers to two characters, "Σ" to "ς" at a word's end), names of no language,

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.offline import engine
-from rephrase_ls.offline.engine import detect
-from rephrase_ls.offline.engine.tokens import (
+from rephrase_ls.text import detect
+from rephrase_ls.text.tokens import (
     BREAK,
     PUNCT,
     RUN,

@@ -14,15 +14,17 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from . import lexicon, rules, spelling, styles, variants
-from .detect import detect_language
+import rephrase_ls.text.variants as variants
+from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
+from rephrase_ls.text.detect import detect_language
+from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, scan
+from rephrase_ls.text.variant_detect import EN_BOTH, detect_variant
+
+from . import lexicon, rules, spelling, styles
 from .spelling import LANGUAGES, match_case, speller
-from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, scan
-from .variant_detect import detect_variant
 
 __all__ = [
     "STYLE_LANGUAGES",
-    "STYLE_NAMES",
     "SUPPORTED_LANGUAGES",
     "SUPPORTED_TARGETS",
     "detect_language",
@@ -33,10 +35,6 @@ __all__ = [
 
 SUPPORTED_LANGUAGES = LANGUAGES
 SUPPORTED_TARGETS = ("de", "en", "en-gb", "en-us", "es", "fr", "it", "pt", "pt-br", "pt-pt")
-STYLE_NAMES = (
-    "simple", "business", "academic", "casual",
-    "enthusiastic", "friendly", "confident", "diplomatic",
-)  # fmt: skip
 # Base languages that have style and tone rule sets; others ignore a style or tone.
 STYLE_LANGUAGES = ("de", "en")
 
@@ -93,10 +91,10 @@ def _parse_mode(writing_style: str | None, tone: str | None) -> str | None:
         return None
     if not isinstance(value, str):
         raise TypeError("writing_style and tone must be str or None")
-    name = value.strip().lower().removeprefix("prefer_")
+    name = value.strip().lower().removeprefix(PREFER_PREFIX)
     if name == "default":
         return None
-    allowed = STYLE_NAMES[:4] if writing_style is not None else STYLE_NAMES[4:]
+    allowed = WRITING_STYLES if writing_style is not None else TONES
     if name not in allowed:
         kind = "writing_style" if writing_style is not None else "tone"
         raise ValueError(f"unknown {kind} {value!r}; expected one of: {', '.join(allowed)}")
@@ -259,12 +257,10 @@ def _english_conversions(target: str) -> dict[str, str]:
     word (an archaic or rare spelling) and the spellings standard on both sides."""
     found = _english_maps.get(target)
     if found is None:
-        from .variant_detect import _EN_BOTH
-
         found = {
             word: new
             for word, new in variants.english_map(target).items()
-            if word not in _EN_BOTH
+            if word not in EN_BOTH
             and lexicon.zipf("en", new) >= lexicon.zipf("en", word) - _VARIANT_MAX_ZIPF_DROP
         }
         _english_maps[target] = found

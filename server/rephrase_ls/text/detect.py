@@ -44,7 +44,7 @@ from itertools import repeat
 from operator import mul, neg
 from typing import Final
 
-from .tokens import BREAK, PUNCT, RUN, RUN_LETTERS, WORD, scan
+from rephrase_ls.text.tokens import BREAK, PUNCT, RUN, RUN_LETTERS, WORD, scan
 
 MIN_WORDS: Final = 5
 MIN_SHORT_WORDS: Final = 3
