@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import lexicon, rules
 from rephrase_ls.offline.engine.spelling import speller
-from rephrase_ls.text import detect, tokens
+from rephrase_ls.text import tokens
 
 # Words that double (in every case, with joiners and accents), characters whose lower case is
 # special ("İ" lowers to two characters, "Σ" to "ς" at a word's end), names of no language,
@@ -177,33 +177,3 @@ def test_spacing_is_its_four_rules_in_turn(text: str, lang: str) -> None:
     expected = rules.punctuation_spacing(expected, lang)
     expected = rules.missing_space(expected, lang)
     assert rules.spacing(text, lang) == expected
-
-
-LANGS = ("de", "en", "es", "fr", "it", "pt")
-
-
-@settings(max_examples=2000)
-@given(
-    st.lists(st.sampled_from([-9.5, -9.0, -7.25, -3.0, -1.0, 0.0]), min_size=6, max_size=6),
-    st.lists(st.integers(min_value=0, max_value=6), min_size=6, max_size=6),
-    st.integers(min_value=1, max_value=8),
-)
-def test_standing_ranks_as_a_sort_by_score_then_name(
-    scores: list[float], known: list[int], extra: int
-) -> None:
-    found = detect.Evidence(
-        dict(zip(LANGS, scores, strict=True)),
-        dict(zip(LANGS, known, strict=True)),
-        max(known) + 1,
-        max(known) + extra + detect.MIN_WORDS,  # enough words to rank
-        100,
-    )
-    ranked = sorted(found.scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    (best, best_score), (_, second_score) = ranked[0], ranked[1]
-    rival = max(n for lang, n in found.known.items() if lang != best)
-    assert detect._standing(found) == (
-        best,
-        (best_score - second_score) / found.scored,
-        found.known[best] / found.words,
-        rival / found.words,
-    )

@@ -4,6 +4,7 @@ engine's shadow string and the detector's words must be exactly what the tokens 
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -89,7 +90,8 @@ def test_a_run_is_whole_plain_tokens(text: str) -> None:
 
 
 def old_evidence(text: str, limit: int = detect.MAX_WORDS) -> detect.Evidence:
-    """The detector's evidence counted one word at a time, as it was (up to ``limit`` words)."""
+    """The detector's evidence of the words the token-by-token tokenizer gives (up to ``limit``
+    words)."""
     profiles = detect._profiles()
     counted: dict[str, int] = {}
     words = letters = 0
@@ -102,23 +104,7 @@ def old_evidence(text: str, limit: int = detect.MAX_WORDS) -> detect.Evidence:
         letters += len(word)
         if words >= limit:
             break
-    n = len(profiles.langs)
-    totals, known, scored = [0.0] * n, [0] * n, 0
-    for word, count in counted.items():
-        k = profiles.index.get(word)
-        if k is None:
-            continue
-        scored += count
-        for i in range(n):
-            totals[i] += count * profiles.probs[i][k]
-            known[i] += count * (profiles.packed[k] >> (detect.KNOWN_BITS * i) & 1)
-    return detect.Evidence(
-        dict(zip(profiles.langs, totals, strict=True)),
-        dict(zip(profiles.langs, known, strict=True)),
-        scored,
-        words,
-        letters,
-    )
+    return detect._score(profiles, Counter(counted), words, letters)
 
 
 # Words the profiles know, capitalised or not, and names they do not know, so that runs are
