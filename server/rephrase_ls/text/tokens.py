@@ -75,14 +75,9 @@ _SCAN = re.compile(
 # all caps), a character that counts as a letter here but has no case (² ³ ¹ ¼ ½ ¾: "A¼" is
 # all caps to str.isupper), or any character outside Latin-1, whose case these classes do not
 # know. Such a run is split into tokens after all.
-# (Written to start with one class, a capital or an odd character, with the letter before the
-# capital checked behind it, so the search jumps between candidates instead of trying every
-# position.)
-_ODD = "ªº²³¹¼½¾\u0100-\u2018\u201a-\U0010ffff"
 _MAYBE_PROTECTED = re.compile(
-    rf"[A-ZÀ-ÖØ-Þ{_ODD}]"
-    r"(?:(?<=[^\W\d_][A-ZÀ-ÖØ-Þ])|(?<=[^\W\d_]['’-][A-ZÀ-ÖØ-Þ])"
-    rf"|(?<=[{_ODD}]))"
+    r"[A-ZÀ-ÖØ-Þ](?:(?<=[^\W\d_][A-ZÀ-ÖØ-Þ])|(?<=[^\W\d_]['’-][A-ZÀ-ÖØ-Þ]))"
+    r"|[ªº²³¹¼½¾\u0100-\u2018\u201a-\U0010ffff]"
 )
 _KEPT_KINDS: Final = frozenset((SPACE, BREAK, PUNCT, PLACEHOLDER, QUOTED))
 _CAMEL = re.compile(r"[a-zà-ÿ][A-ZÀ-Þ]|[A-ZÀ-Þ]{2}[a-zà-ÿ]")

@@ -27,8 +27,7 @@ import rephrase_ls.text.variants as variants
 from rephrase_ls.text.tokens import BREAK, PUNCT, SPACE, WORD, tokenize
 
 MAX_CHARS: Final = 20_000
-"""Only the first ``MAX_CHARS`` characters are read, as by ``detect_language`` (at worst, a
-single line full of evidence, ~35 ms of CPU on this machine)."""
+"""Only the first ``MAX_CHARS`` characters are read, as by ``detect_language``."""
 
 # American spellings whose British form differs only by -ise / -yse: Oxford spelling (used in
 # Britain by OUP, Nature, the UN...) keeps the -ize, so they are weak evidence of en-US.

@@ -183,11 +183,9 @@ def _spelling(
     s: str,
     lang: str,
     known_lower: frozenset[str],
-    runs: list[str] | None = None,
     context: frozenset[str] = frozenset(),
 ) -> str:
-    """Spelling corrections (see :mod:`.spelling`); ``runs``: ``rules.glue_runs(s)`` when the
-    caller has it."""
+    """Spelling corrections (see :mod:`.spelling`)."""
     checker = speller(lang)
 
     def fix(word: str, start: int) -> str | None:
@@ -209,8 +207,7 @@ def _spelling(
 
     # Most words are right: find the few that may change first (each distinct word once; a
     # word seen before in this language costs one set lookup), and visit only those.
-    if runs is None:
-        runs = rules.glue_runs(s)
+    runs = rules.glue_runs(s)
     maybe = checker.changeable(rules.distinct_words(s, runs))
     if maybe:
         # A word written the same way twice in the text is meant (a term, a name), and so is
@@ -330,14 +327,9 @@ def improve(
 
     capital_start = s[:1].isupper()
     s = rules.spacing(s, lang)
-    # The runs of glued characters, for both rules below (unless the first changes the text).
-    runs: list[str] | None = rules.glue_runs(s)
-    after_doubles = rules.doubled_words(s, lang, runs)
-    if after_doubles is not s:
-        runs = None
-    s = after_doubles
+    s = after_doubles = rules.doubled_words(s, lang)
     keep = frozenset(w.lower() for w in known_words)
-    s = _spelling(s, lang, keep, runs, context_words)
+    s = _spelling(s, lang, keep, context_words)
     s = _variant(s, target, keep)
     if mode is not None and lang in STYLE_LANGUAGES:
         s = styles.apply_style(s, lang, mode)
