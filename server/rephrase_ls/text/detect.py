@@ -22,8 +22,8 @@ has read settles the language, that is if every rule above holds by a wide margi
 ``SETTLED_MARGIN`` per scored word, ``SETTLED_COVERAGE`` of the words known, and a coverage lead
 of ``SETTLED_COVERAGE_LEAD`` (:func:`settled`). So a text is judged by its first words when
 they are clearly in one language: a long text whose first 60 words are clearly English is
-English even if it goes on in Dutch, as one whose first 300 words are English always was. A
-text that mixes languages within what has been read does not settle, and is read on as before.
+English even if it goes on in Dutch, as one whose first 300 words are English is. A text that
+mixes languages within what has been read does not settle, and is read on.
 On the engine's labelled sets and the bench's paragraphs every stopped reading gives the
 language the full reading gives.
 """
