@@ -227,7 +227,6 @@ class Job:
     tone: str | None
     style_langs: frozenset[str]  # codes (lower case) that support writing styles
     tone_langs: frozenset[str]  # codes (lower case) that support tones
-    scanned: list[list[tuple[str, str]] | None]  # per text, its tokens.scan() when it was read
 
 
 def _optional_string(fields: Mapping[str, Any], name: str) -> str | None:
@@ -284,7 +283,6 @@ def validate(fields: Mapping[str, Any], later_shape: bool) -> Job:
     """Check a rephrase request's fields and detect its texts' languages."""
     # Imported on the first request: the tokenizer's patterns and the detection profiles.
     import rephrase_ls.text.detect as detect
-    from rephrase_ls.text.tokens import scan
 
     texts = _texts(fields)
     rows = catalogue(later_shape).languages["write"]
@@ -309,13 +307,7 @@ def validate(fields: Mapping[str, Any], later_shape: bool) -> Job:
     _check_value("writing_style", writing_style, WRITING_STYLES)
     _check_value("tone", tone, TONES)
 
-    # A text short enough to be read whole for detection is tokenized once, for detection
-    # and the engine.
-    scanned = [list(scan(text)) if len(text) <= _TEXT_SAMPLE else None for text in texts]
-    detected = [
-        detect.detect_language(_sample(text, _TEXT_SAMPLE), pieces)
-        for text, pieces in zip(texts, scanned, strict=True)
-    ]
+    detected = [detect.detect_language(_sample(text, _TEXT_SAMPLE)) for text in texts]
     # The texts read together decide for those too short to tell on their own.
     joined: str | None = None
     if len(texts) == 1:
@@ -362,7 +354,6 @@ def validate(fields: Mapping[str, Any], later_shape: bool) -> Job:
         tone=tone,
         style_langs=style_langs,
         tone_langs=tone_langs,
-        scanned=scanned,
     )
 
 
@@ -382,14 +373,13 @@ def improve_all(job: Job, known_words: frozenset[str]) -> list[dict[str, Any]]:
     improvements = []
     # A word the request's texts (parts of one document) write twice is meant: never corrected.
     context = engine.repeated_words(job.texts) if len(job.texts) > 1 else frozenset()
-    for text, lang, scanned in zip(job.texts, job.languages, job.scanned, strict=True):
+    for text, lang in zip(job.texts, job.languages, strict=True):
         improved = engine.improve(
             text,
             (job.target or lang).lower(),
             writing_style=_resolve(job.writing_style, lang, job.style_langs),
             tone=_resolve(job.tone, lang, job.tone_langs),
             known_words=known_words,
-            scanned=scanned,
             context_words=context,
         )
         improvements.append({

@@ -36,13 +36,13 @@ import math
 import re
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Final
 
-from rephrase_ls.text.tokens import BREAK, PUNCT, RUN, RUN_LETTERS, WORD, scan
+from rephrase_ls.text.tokens import BREAK, PUNCT, WORD, iter_tokens
 
 MIN_WORDS: Final = 5
 MIN_SHORT_WORDS: Final = 3
@@ -58,9 +58,7 @@ SETTLED_COVERAGE: Final = MIN_COVERAGE + 0.2
 SETTLED_COVERAGE_LEAD: Final = 2 * COVERAGE_LEAD
 MAX_CHARS: Final = 20_000
 _SPLIT = re.compile(r"['’-]")
-# In a run (see tokens.scan): the parts of its words (group 1: the apostrophe or hyphen
-# before a part inside a word), and what starts a sentence (no groups).
-_RUN_PIECES = re.compile(rf"(['’-]?)({RUN_LETTERS}+)|[.!?\n\r]")  # a run's letters only
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,28 +102,14 @@ def words(text: str) -> Iterator[tuple[str, bool]]:
     "l'homme" gives "l" and "homme". A line break or ``. ! ?`` starts a sentence. (What
     :func:`evidence` counts, here one word at a time.)"""
     sentence_start = [True]
-    for kind, value in scan(text):
+    for kind, value in iter_tokens(text):
         yield from _piece_words(kind, value, sentence_start)
 
 
 def _piece_words(kind: str, value: str, sentence_start: list[bool]) -> Iterator[tuple[str, bool]]:
-    """The words of one piece of ``tokens.scan`` as :func:`words` gives them, one by one.
-    ``sentence_start[0]`` says whether a sentence starts at the piece; reading the piece sets
-    it to whether one starts after what has been read."""
-    if kind == RUN:
-        # In a run an apostrophe or hyphen is always inside a word (see tokens.scan).
-        starts = sentence_start[0]
-        for m in _RUN_PIECES.finditer(value):  # lazily: the reader may stop at MAX_WORDS
-            joiner, part = m.groups()
-            if not part:
-                starts = sentence_start[0] = True  # . ! ? or a line break
-            elif joiner:
-                yield part, part[0].isupper()  # "homme" in "l'homme"
-            else:
-                sentence_start[0] = False
-                yield part, not starts and part[0].isupper()
-                starts = False
-    elif kind == WORD:
+    """The words of one token as :func:`words` gives them. ``sentence_start[0]`` says whether a
+    sentence starts at the token; reading it sets it to whether one starts after it."""
+    if kind == WORD:
         inner = not sentence_start[0]
         sentence_start[0] = False
         for part in _SPLIT.split(value):
@@ -152,12 +136,9 @@ class Evidence:
     """Letters of the counted words."""
 
 
-def evidence(
-    text: str, scanned: Sequence[tuple[str, str]] | None = None, *, settle: bool = False
-) -> Evidence:
-    """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words).
-    ``scanned``: ``list(tokens.scan(text))`` when the caller has it (used when ``text`` is
-    at most ``MAX_CHARS`` long), so that the text is not tokenized twice. With ``settle``,
+def evidence(text: str, *, settle: bool = False) -> Evidence:
+    """Scores and word counts of the first ``MAX_CHARS`` characters (``MAX_WORDS`` words). With
+    ``settle``,
     reading stops at the first stage of ``STAGE_WORDS`` words whose evidence is settled
     (see :func:`settled`): the evidence of the words read so far."""
     profiles = _profiles()
@@ -165,9 +146,8 @@ def evidence(
     counted: Counter[str] = Counter()
     words = letters = 0
     limit = STAGE_WORDS if settle else MAX_WORDS
-    pieces = scanned if scanned is not None and len(text) <= MAX_CHARS else scan(text[:MAX_CHARS])
     sentence_start = [True]
-    for kind, value in pieces:
+    for kind, value in iter_tokens(text[:MAX_CHARS]):
         for raw, capitalised in _piece_words(kind, value, sentence_start):
             word = raw.lower()
             if capitalised and word not in index:
@@ -267,10 +247,10 @@ def settled(found: Evidence) -> bool:
     )
 
 
-def detect_language(text: str, scanned: Sequence[tuple[str, str]] | None = None) -> str | None:
+def detect_language(text: str) -> str | None:
     """Base code (``de en es fr it pt``) of the language of ``text``; ``None`` when unsure:
     too few words, no clear winner, or too many words the winner does not know (another
-    language). ``scanned``: see :func:`evidence`."""
+    language)."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    return decide(evidence(text, scanned, settle=True))
+    return decide(evidence(text, settle=True))

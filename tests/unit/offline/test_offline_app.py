@@ -421,9 +421,9 @@ async def test_engine_runs_off_the_event_loop(
         threads.append(threading.current_thread().name)
         return real_improve(text, target_lang, **kwargs)
 
-    def detect(text: str, scanned: Any = None) -> str | None:
+    def detect(text: str) -> str | None:
         threads.append(threading.current_thread().name)
-        return real_detect(text, scanned)
+        return real_detect(text)
 
     monkeypatch.setattr(offline_engine, "improve", improve)
     monkeypatch.setattr(text_detect, "detect_language", detect)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import rephrase_ls.text.variants as variants
 from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
 from rephrase_ls.text.detect import detect_language
-from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, scan
+from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, iter_tokens
 from rephrase_ls.text.variant_detect import EN_BOTH, detect_variant
 
 from . import lexicon, rules, spelling, styles
@@ -128,17 +128,14 @@ def _fix_quotes(tokens: list[Token], lang: str) -> None:
                     t.text = '"' + t.text[1:-1].strip("\u00a0\u202f") + '"'
 
 
-def _shadow(
-    text: str, lang: str, scanned: Sequence[tuple[str, str]] | None = None
-) -> tuple[str, list[str]]:
+def _shadow(text: str, lang: str) -> tuple[str, list[str]]:
     """``text`` with each protected span replaced by its sentinel, and the spans in order
-    (quoted spans with their quotes made consistent, see :func:`_fix_quotes`). ``scanned``:
-    ``list(tokens.scan(text))`` when the caller has it."""
+    (quoted spans with their quotes made consistent, see :func:`_fix_quotes`)."""
     parts: list[str] = []
     saved: list[str] = []
     quoted: list[int] = []
     mark_of = _MARK_OF
-    for kind, value in scan(text) if scanned is None else scanned:
+    for kind, value in iter_tokens(text):
         mark = mark_of.get(kind)
         if mark is None:
             parts.append(value)
@@ -303,7 +300,6 @@ def improve(
     writing_style: str | None = None,
     tone: str | None = None,
     known_words: frozenset[str] = frozenset(),
-    scanned: Sequence[tuple[str, str]] | None = None,
     context_words: frozenset[str] = frozenset(),
 ) -> str:
     """Return an improved version of ``text`` for ``target_lang`` (e.g. ``en-us``, ``de``).
@@ -312,9 +308,8 @@ def improve(
     friendly, confident, diplomatic) apply their rule sets for de and en; other languages
     ignore them. ``known_words`` (case-insensitive) are never spell-corrected or converted to
     another variant. ``context_words`` (lower case; see :func:`repeated_words`) are never
-    spell-corrected. ``scanned``: ``list(tokens.scan(text))`` when the caller has it (say,
-    from detecting the language), so that the text is not tokenized again. Raises
-    ``ValueError`` on an unsupported target, an unknown style or tone, or both given.
+    spell-corrected. Raises ``ValueError`` on an unsupported target, an unknown style or
+    tone, or both given.
     """
     if not isinstance(text, str):
         raise TypeError("text must be a str")
@@ -322,7 +317,7 @@ def improve(
     mode = _parse_mode(writing_style, tone)
     if not text.strip():
         return text
-    s, saved = _shadow(text, lang, scanned)
+    s, saved = _shadow(text, lang)
     original_marks = "".join(_MARKS_RE.findall(s)) if saved else ""  # none without spans
 
     capital_start = s[:1].isupper()
