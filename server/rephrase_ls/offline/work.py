@@ -14,24 +14,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import multiprocessing.connection
 import os
 import signal
 import threading
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from rephrase_ls.offline.knobs import OfflineOptions
 from rephrase_ls.offline.request import ApiError, process_fields
 
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
 __all__ = ["EngineWork"]
 
 _log = logging.getLogger(__name__)
-
-_SPAWN: Final = multiprocessing.get_context("spawn")
 
 #: One text per language, to load the engine's data in a worker (``preload``).
 _PRELOAD_TEXTS: Final = (
@@ -54,10 +51,14 @@ class EngineWork:
         self._executor: ProcessPoolExecutor | None = None
 
     def _pool(self, barrier: Any = None) -> ProcessPoolExecutor:
+        # Imported here: the embedded mode (threads) needs none of it.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 max_workers=self._options.workers,
-                mp_context=_SPAWN,
+                mp_context=multiprocessing.get_context("spawn"),
                 initializer=_init_worker,
                 initargs=(self._options.known_words, self._options.preload, barrier),
             )
@@ -71,12 +72,15 @@ class EngineWork:
         Without this, workers start on the first requests, and each loads a language's data on
         its first request in that language.
         """
+        import multiprocessing
+        from concurrent.futures import wait
+
         count = self._options.workers
         if not count or self._executor is not None:
             return
         # Each of ``count`` jobs waits for the others at the barrier: they can only all get
         # there when each runs in a process of its own that has started (and preloaded).
-        barrier = _SPAWN.Barrier(count)
+        barrier = multiprocessing.get_context("spawn").Barrier(count)
         pool = self._pool(barrier)
         jobs = [pool.submit(_ready, timeout) for _ in range(count)]
         done, _ = wait(jobs, timeout)
@@ -99,6 +103,8 @@ class EngineWork:
         later, known = self._options.later_shape, self._options.known_words
         if not self._options.workers:
             return await asyncio.to_thread(process_fields, fields, later, known)
+        from concurrent.futures.process import BrokenProcessPool
+
         loop = asyncio.get_running_loop()
         pool = self._pool()
         try:
@@ -141,6 +147,9 @@ def _init_worker(known_words: frozenset[str], preload: bool, barrier: Any) -> No
 
 def _watch_parent() -> None:
     """Exit this worker when the service's process dies (killed: it cannot stop us)."""
+    import multiprocessing
+    import multiprocessing.connection
+
     parent = multiprocessing.parent_process()
     if parent is None:
         return
