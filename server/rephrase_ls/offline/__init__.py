@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import httpx
 
-    from rephrase_ls.offline.app import OfflineOptions
+    from rephrase_ls.offline.knobs import OfflineOptions
 
 __all__ = ["EMBEDDED_BASE_URL", "embedded_transport"]
 

@@ -9,7 +9,7 @@ import socket
 import sys
 from typing import TextIO
 
-from rephrase_ls.offline.app import OfflineOptions
+from rephrase_ls.offline.knobs import OfflineOptions
 
 __all__ = ["build_parser", "main", "options_from_args", "run"]
 

@@ -99,15 +99,16 @@ def normalize_language(
 
 
 def detect(text: str) -> str | None:
-    """The offline engine's guess at the language of ``text`` (lower-case base code or None)."""
-    from rephrase_ls.offline.engine import detect_language
+    """The detector's guess at the language of ``text`` (lower-case base code or None; see
+    :mod:`rephrase_ls.text.detect`)."""
+    from rephrase_ls.text.detect import detect_language
 
     return detect_language(text)
 
 
 def too_short_to_tell(text: str) -> bool:
     """Whether ``text`` has too few words for any language to be told from it (a title)."""
-    from rephrase_ls.offline.engine.detect import enough_words, words
+    from rephrase_ls.text.detect import enough_words, words
 
     counted = [word for word, _name in words(text)]
     return not enough_words(len(counted), sum(len(word) for word in counted))
@@ -115,9 +116,9 @@ def too_short_to_tell(text: str) -> bool:
 
 def detect_variant(text: str, language: str) -> str | None:
     """The variant the spellings of a text point to (en-GB/en-US, pt-PT/pt-BR) or None."""
-    from rephrase_ls.offline.engine import detect_variant as engine_detect_variant
+    from rephrase_ls.text.variant_detect import detect_variant as spelling_variant
 
-    return engine_detect_variant(text, language)
+    return spelling_variant(text, language)
 
 
 # The directive as prose sees it once the comment leader is outside the segment.

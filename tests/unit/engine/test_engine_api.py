@@ -52,7 +52,8 @@ def test_import_loads_no_data() -> None:
         """
         import sys
         import rephrase_ls.offline.engine as engine
-        from rephrase_ls.offline.engine import detect, spelling, variants
+        from rephrase_ls.offline.engine import spelling
+        from rephrase_ls.text import detect, variants
         assert spelling.load_frequencies.cache_info().currsize == 0
         assert detect._profiles.cache_info().currsize == 0
         assert variants._english_maps.cache_info().currsize == 0

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from rephrase_ls.offline.engine import detect_language, improve
-from rephrase_ls.offline.engine.detect import (
+from rephrase_ls.offline.engine.spelling import speller
+from rephrase_ls.text.detect import (
     STAGE_WORDS,
     decide,
     enough_words,
     evidence,
     settled,
 )
-from rephrase_ls.offline.engine.spelling import speller
 
 
 @pytest.mark.parametrize(
@@ -216,7 +216,7 @@ def test_speller_never_breaks_ties() -> None:
     ("text", "target", "expected"),
     [
         ("The colour of the centre.", "en-us", "The color of the center."),
-        # "catalogue" is standard American too (variant_detect._EN_BOTH): never converted.
+        # "catalogue" is standard American too (variant_detect.EN_BOTH): never converted.
         ("We organise a catalogue.", "en-us", "We organize a catalogue."),
         ("The color of the center.", "en-gb", "The colour of the centre."),
         ("We traveled to the theater.", "en-gb", "We travelled to the theatre."),

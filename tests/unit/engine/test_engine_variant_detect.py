@@ -149,7 +149,7 @@ def test_lists_load_lazily() -> None:
     code = textwrap.dedent(
         """
         import sys
-        from rephrase_ls.offline.engine import variant_detect
+        from rephrase_ls.text import variant_detect
         assert variant_detect._english_votes.cache_info().currsize == 0
         assert variant_detect._portuguese_votes.cache_info().currsize == 0
         assert "breame.data.spelling_constants" not in sys.modules

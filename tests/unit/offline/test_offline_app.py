@@ -15,7 +15,10 @@ import pytest
 
 from rephrase_ls.offline import EMBEDDED_BASE_URL, embedded_transport
 from rephrase_ls.offline import engine as offline_engine
-from rephrase_ls.offline.app import MAX_BODY_BYTES, NO_LIMIT, OfflineOptions
+from rephrase_ls.offline.app import NO_LIMIT
+from rephrase_ls.offline.knobs import OfflineOptions
+from rephrase_ls.offline.request import MAX_BODY_BYTES
+from rephrase_ls.text import detect as text_detect
 
 KEY = "paid-key-123"
 AUTH = {"Authorization": f"Service-Auth-Key {KEY}"}
@@ -332,14 +335,14 @@ async def test_rephrase_without_target_uses_detected_language(client: httpx.Asyn
     assert response.status_code == 200
     improvements = response.json()["improvements"]
     # "Hello" alone is unsure; it takes the language of the texts as a whole.
-    joined = offline_engine.detect_language("\n\n".join([DE, EN, "Hello"]))
+    joined = text_detect.detect_language("\n\n".join([DE, EN, "Hello"]))
     assert [i["target_language"] for i in improvements] == ["de", "en", joined]
     assert [i["detected_source_language"] for i in improvements] == ["de", "en", joined]
 
 
 async def test_rephrase_without_target_and_unsure_is_refused(client: httpx.AsyncClient) -> None:
     texts = ["42", "!!"]  # no words at all: no detector can be sure
-    assert offline_engine.detect_language("\n\n".join(texts)) is None
+    assert text_detect.detect_language("\n\n".join(texts)) is None
     response = await rephrase(client, text=texts)
     assert response.status_code == 400
     assert "target_lang" in message_of(response)
@@ -355,7 +358,7 @@ async def test_rephrase_variant_conversion_is_allowed(client: httpx.AsyncClient)
 
 
 async def test_rephrase_unsure_text_is_accepted_for_any_target(client: httpx.AsyncClient) -> None:
-    assert offline_engine.detect_language("42 !") is None
+    assert text_detect.detect_language("42 !") is None
     response = await rephrase(client, text=["42 !"], target_lang="fr")
     assert response.status_code == 200
     assert response.json()["improvements"][0]["detected_source_language"] == "fr"
@@ -412,18 +415,18 @@ async def test_engine_runs_off_the_event_loop(
     client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     threads: list[str] = []
-    real_improve, real_detect = offline_engine.improve, offline_engine.detect_language
+    real_improve, real_detect = offline_engine.improve, text_detect.detect_language
 
     def improve(text: str, target_lang: str, **kwargs: Any) -> str:
         threads.append(threading.current_thread().name)
         return real_improve(text, target_lang, **kwargs)
 
-    def detect(text: str, scanned: Any = None) -> str | None:
+    def detect(text: str) -> str | None:
         threads.append(threading.current_thread().name)
-        return real_detect(text, scanned)
+        return real_detect(text)
 
     monkeypatch.setattr(offline_engine, "improve", improve)
-    monkeypatch.setattr(offline_engine, "detect_language", detect)
+    monkeypatch.setattr(text_detect, "detect_language", detect)
     assert (await rephrase(client, text=[EN, EN], target_lang="en-US")).status_code == 200
     assert len(threads) == 4  # two texts (each told its language alone), two improvements
     assert threading.main_thread().name not in threads
@@ -839,97 +842,9 @@ async def test_latency_is_added_or_overlaps_the_engine_work(
 def test_api_errors_survive_pickling() -> None:
     import pickle
 
-    from rephrase_ls.offline.app import _ApiError
+    from rephrase_ls.offline.request import ApiError
 
-    error = _ApiError(429, "Too many.", {"Retry-After": "2"})
+    error = ApiError(429, "Too many.", {"Retry-After": "2"})
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.status, copy.message, copy.headers) == (429, "Too many.", {"Retry-After": "2"})
     assert str(copy) == "Too many."
-
-
-async def test_worker_processes_answer_like_threads() -> None:
-    from rephrase_ls.offline.app import create_app
-
-    app = create_app(OfflineOptions(workers=2, preload=True,
-                                    known_words=frozenset({"Rephrasely"})))
-    service = app.state.offline
-    try:
-        await asyncio.to_thread(service.start_workers)
-        pool = service._pool
-        assert pool is not None and len(pool.pids) == 2
-        pids = set(pool.pids)
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
-                                     base_url=EMBEDDED_BASE_URL,
-                                     headers={"Authorization": f"Service-Auth-Key {KEY}"}) as c:
-            texts = [EN, "Rephrasely is is the name.", DE]
-            answers = await asyncio.gather(*(rephrase(c, text=[t]) for t in texts))
-            got = [a.json()["improvements"][0] for a in answers]
-            assert [g["text"] for g in got] == [
-                offline_engine.improve(EN, "en"),
-                offline_engine.improve("Rephrasely is is the name.", "en",
-                                       known_words=frozenset({"Rephrasely"})),
-                offline_engine.improve(DE, "de"),
-            ]
-            assert [g["detected_source_language"] for g in got] == ["en", "en", "de"]
-            # A refusal raised in a worker keeps its status and message.
-            refused = await rephrase(c, text=[EN], target_lang="xx")
-            assert refused.status_code == 400
-            assert "Value for 'target_lang' not supported" in message_of(refused)
-            usage = (await c.get("/v2/usage")).json()
-            assert usage["character_count"] == sum(len(t) for t in texts)
-            assert service._pool is pool and set(pool.pids) == pids  # the same two served all
-    finally:
-        service.close(wait=True)
-    assert service._pool is None
-
-
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` still runs (not gone, not a zombie); Linux /proc."""
-    from pathlib import Path
-
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
-async def test_a_lost_worker_costs_at_most_the_request_it_was_working_on(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import os
-    import signal
-
-    from rephrase_ls.offline.app import create_app
-    from rephrase_ls.offline.workers import WorkerDied
-
-    app = create_app(OfflineOptions(workers=1))
-    service = app.state.offline
-    try:
-        await asyncio.to_thread(service.start_workers)
-        pool = service._pool
-        assert pool is not None
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
-                                     base_url=EMBEDDED_BASE_URL, headers=AUTH) as c:
-            # Killed while idle: the next request runs on its replacement, unharmed.
-            dead = pool.pids[0]
-            os.kill(dead, signal.SIGKILL)
-            deadline = time.monotonic() + 10
-            while _running(dead):
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.02)
-            answer = await rephrase(c, text=[EN])
-            assert answer.status_code == 200
-            assert answer.json()["improvements"][0]["text"] == offline_engine.improve(EN, "en")
-            assert dead not in pool.pids
-            # Dying during a request: that request answers 500 and says to retry.
-            async def died(*args: Any) -> Any:
-                raise WorkerDied("an engine worker process ended during the job")
-
-            monkeypatch.setattr(pool, "run", died)
-            failed = await rephrase(c, text=[EN])
-            assert failed.status_code == 500
-            assert "stopped; please retry" in message_of(failed)
-    finally:
-        service.close(wait=True)

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.offline import EMBEDDED_BASE_URL, embedded_transport
-from rephrase_ls.offline.app import MAX_BODY_BYTES, TONES, WRITING_STYLES
+from rephrase_ls.offline.request import MAX_BODY_BYTES
+from rephrase_ls.service.models import TONES, WRITING_STYLES
 
 AUTH = {"Authorization": "Service-Auth-Key property-key"}
 TARGETS = ["de", "en-GB", "en-US", "es", "fr", "it", "pt-BR", "pt-PT", "EN-us", "xx", "en"]

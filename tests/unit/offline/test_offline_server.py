@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rephrase_ls.offline.app import OfflineOptions
 from rephrase_ls.offline.engine import improve
+from rephrase_ls.offline.knobs import OfflineOptions
 from rephrase_ls.offline.server import (
     build_parser,
     cpu_count,

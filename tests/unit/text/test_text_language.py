@@ -94,16 +94,16 @@ def test_bad_variant_settings_are_rejected() -> None:
         normalize_language("pt", portuguese_variant="pt")
 
 
-def test_detect_delegates_to_the_offline_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_detect_delegates_to_the_detector(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
 
     def fake_detect(text: str) -> str | None:
         calls.append(text)
         return "fr"
 
-    fake = types.ModuleType("rephrase_ls.offline.engine")
+    fake = types.ModuleType("rephrase_ls.text.detect")
     fake.detect_language = fake_detect  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "rephrase_ls.offline.engine", fake)
+    monkeypatch.setitem(sys.modules, "rephrase_ls.text.detect", fake)
     assert detect("Bonjour tout le monde") == "fr"
     assert calls == ["Bonjour tout le monde"]
 

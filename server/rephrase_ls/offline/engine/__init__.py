@@ -14,15 +14,17 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from . import lexicon, rules, spelling, styles, variants
-from .detect import detect_language
+import rephrase_ls.text.variants as variants
+from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
+from rephrase_ls.text.detect import detect_language
+from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, iter_tokens
+from rephrase_ls.text.variant_detect import EN_BOTH, detect_variant
+
+from . import lexicon, rules, spelling, styles
 from .spelling import LANGUAGES, match_case, speller
-from .tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, scan
-from .variant_detect import detect_variant
 
 __all__ = [
     "STYLE_LANGUAGES",
-    "STYLE_NAMES",
     "SUPPORTED_LANGUAGES",
     "SUPPORTED_TARGETS",
     "detect_language",
@@ -33,10 +35,6 @@ __all__ = [
 
 SUPPORTED_LANGUAGES = LANGUAGES
 SUPPORTED_TARGETS = ("de", "en", "en-gb", "en-us", "es", "fr", "it", "pt", "pt-br", "pt-pt")
-STYLE_NAMES = (
-    "simple", "business", "academic", "casual",
-    "enthusiastic", "friendly", "confident", "diplomatic",
-)  # fmt: skip
 # Base languages that have style and tone rule sets; others ignore a style or tone.
 STYLE_LANGUAGES = ("de", "en")
 
@@ -93,10 +91,10 @@ def _parse_mode(writing_style: str | None, tone: str | None) -> str | None:
         return None
     if not isinstance(value, str):
         raise TypeError("writing_style and tone must be str or None")
-    name = value.strip().lower().removeprefix("prefer_")
+    name = value.strip().lower().removeprefix(PREFER_PREFIX)
     if name == "default":
         return None
-    allowed = STYLE_NAMES[:4] if writing_style is not None else STYLE_NAMES[4:]
+    allowed = WRITING_STYLES if writing_style is not None else TONES
     if name not in allowed:
         kind = "writing_style" if writing_style is not None else "tone"
         raise ValueError(f"unknown {kind} {value!r}; expected one of: {', '.join(allowed)}")
@@ -130,17 +128,14 @@ def _fix_quotes(tokens: list[Token], lang: str) -> None:
                     t.text = '"' + t.text[1:-1].strip("\u00a0\u202f") + '"'
 
 
-def _shadow(
-    text: str, lang: str, scanned: Sequence[tuple[str, str]] | None = None
-) -> tuple[str, list[str]]:
+def _shadow(text: str, lang: str) -> tuple[str, list[str]]:
     """``text`` with each protected span replaced by its sentinel, and the spans in order
-    (quoted spans with their quotes made consistent, see :func:`_fix_quotes`). ``scanned``:
-    ``list(tokens.scan(text))`` when the caller has it."""
+    (quoted spans with their quotes made consistent, see :func:`_fix_quotes`)."""
     parts: list[str] = []
     saved: list[str] = []
     quoted: list[int] = []
     mark_of = _MARK_OF
-    for kind, value in scan(text) if scanned is None else scanned:
+    for kind, value in iter_tokens(text):
         mark = mark_of.get(kind)
         if mark is None:
             parts.append(value)
@@ -185,11 +180,9 @@ def _spelling(
     s: str,
     lang: str,
     known_lower: frozenset[str],
-    runs: list[str] | None = None,
     context: frozenset[str] = frozenset(),
 ) -> str:
-    """Spelling corrections (see :mod:`.spelling`); ``runs``: ``rules.glue_runs(s)`` when the
-    caller has it."""
+    """Spelling corrections (see :mod:`.spelling`)."""
     checker = speller(lang)
 
     def fix(word: str, start: int) -> str | None:
@@ -211,8 +204,7 @@ def _spelling(
 
     # Most words are right: find the few that may change first (each distinct word once; a
     # word seen before in this language costs one set lookup), and visit only those.
-    if runs is None:
-        runs = rules.glue_runs(s)
+    runs = rules.glue_runs(s)
     maybe = checker.changeable(rules.distinct_words(s, runs))
     if maybe:
         # A word written the same way twice in the text is meant (a term, a name), and so is
@@ -259,12 +251,10 @@ def _english_conversions(target: str) -> dict[str, str]:
     word (an archaic or rare spelling) and the spellings standard on both sides."""
     found = _english_maps.get(target)
     if found is None:
-        from .variant_detect import _EN_BOTH
-
         found = {
             word: new
             for word, new in variants.english_map(target).items()
-            if word not in _EN_BOTH
+            if word not in EN_BOTH
             and lexicon.zipf("en", new) >= lexicon.zipf("en", word) - _VARIANT_MAX_ZIPF_DROP
         }
         _english_maps[target] = found
@@ -310,7 +300,6 @@ def improve(
     writing_style: str | None = None,
     tone: str | None = None,
     known_words: frozenset[str] = frozenset(),
-    scanned: Sequence[tuple[str, str]] | None = None,
     context_words: frozenset[str] = frozenset(),
 ) -> str:
     """Return an improved version of ``text`` for ``target_lang`` (e.g. ``en-us``, ``de``).
@@ -319,9 +308,8 @@ def improve(
     friendly, confident, diplomatic) apply their rule sets for de and en; other languages
     ignore them. ``known_words`` (case-insensitive) are never spell-corrected or converted to
     another variant. ``context_words`` (lower case; see :func:`repeated_words`) are never
-    spell-corrected. ``scanned``: ``list(tokens.scan(text))`` when the caller has it (say,
-    from detecting the language), so that the text is not tokenized again. Raises
-    ``ValueError`` on an unsupported target, an unknown style or tone, or both given.
+    spell-corrected. Raises ``ValueError`` on an unsupported target, an unknown style or
+    tone, or both given.
     """
     if not isinstance(text, str):
         raise TypeError("text must be a str")
@@ -329,19 +317,14 @@ def improve(
     mode = _parse_mode(writing_style, tone)
     if not text.strip():
         return text
-    s, saved = _shadow(text, lang, scanned)
+    s, saved = _shadow(text, lang)
     original_marks = "".join(_MARKS_RE.findall(s)) if saved else ""  # none without spans
 
     capital_start = s[:1].isupper()
     s = rules.spacing(s, lang)
-    # The runs of glued characters, for both rules below (unless the first changes the text).
-    runs: list[str] | None = rules.glue_runs(s)
-    after_doubles = rules.doubled_words(s, lang, runs)
-    if after_doubles is not s:
-        runs = None
-    s = after_doubles
+    s = after_doubles = rules.doubled_words(s, lang)
     keep = frozenset(w.lower() for w in known_words)
-    s = _spelling(s, lang, keep, runs, context_words)
+    s = _spelling(s, lang, keep, context_words)
     s = _variant(s, target, keep)
     if mode is not None and lang in STYLE_LANGUAGES:
         s = styles.apply_style(s, lang, mode)

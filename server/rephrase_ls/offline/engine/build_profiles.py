@@ -1,4 +1,5 @@
-"""Build ``data/profiles.json.gz``, the language-detection profiles, from pyspellchecker's lists.
+"""Build ``text/data/profiles.json.gz``, the language-detection profiles of ``text.detect``,
+from pyspellchecker's lists.
 
 Run ``python -m rephrase_ls.offline.engine.build_profiles`` after upgrading pyspellchecker. Each
 profile keeps the most frequent words of a language with their counts; the detector scores a
@@ -14,7 +15,7 @@ from pathlib import Path
 from .spelling import LANGUAGES, load_frequencies
 
 PROFILE_SIZE = 6000
-OUTPUT = Path(__file__).parent / "data" / "profiles.json.gz"
+OUTPUT = Path(__file__).parents[2] / "text" / "data" / "profiles.json.gz"
 
 
 def build(size: int = PROFILE_SIZE) -> dict[str, dict[str, int]]:

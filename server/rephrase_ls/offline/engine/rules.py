@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from itertools import islice
-from operator import eq
 from typing import Final
 
 PLACEHOLDER_MARK: Final = "\ue000"
@@ -27,9 +25,6 @@ _EDGE_AFTER = r"(?![\w'’\-\ue000-\ue002])"
 # a letter, which the edge after it refuses anyway: the same matches without backtracking
 # through every shorter prefix of every word.
 WORD_RE: Final = re.compile(_EDGE_BEFORE + _L + "++" + _EDGE_AFTER)
-# The same words found faster: a whole word can only start where a run of the characters that
-# glue to it begins, so the scan tries each run once (a word when the whole run is letters,
-# else the run is skipped). Group 1 is the word, or "" for a skipped run.
 _GLUE = r"[\w'’\-\ue000-\ue002]"
 # Every run of characters that glue to a word, in order: each whole word is one of them (the
 # others hold a digit, "_", a joiner or a sentinel).
@@ -74,13 +69,11 @@ _SPACE_BEFORE = re.compile(
     rf"|([.!?])(?=[A-ZÀ-ÖØ-Þ]))"
 )
 _SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]|$)|(,)(?={_L}))")
-_NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")  # mark first: fast
+_NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")
 # What the patterns above need somewhere in the text (a cheap search before the full pass).
 # What spacing() looks for first: two spaces or a space before a mark; a mark glued to a letter.
-_SPACED = re.compile(rf"{_HSPACE}[ \t\u00a0\u202f,.;:!?]")
-_GLUED_MARK = re.compile(rf"[.!?,;](?={_L})")
 _SENTENCE_GAP = re.compile(r"[.!?]( +)(?=[A-ZÀ-ÖØ-Þ])")
-_TWO_SPACES = re.compile(_HSPACE + _HSPACE)  # not {2}: a pattern starting with a class is faster
+_TWO_SPACES = re.compile(_HSPACE + "{2}")
 _SPACE_THEN_MARK = re.compile(rf"{_HSPACE}[,.;:!?]")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
 # The mark comes first in the pattern (and the letters before it are checked behind it), so
@@ -93,12 +86,11 @@ _DOUBLED = re.compile(
     _EDGE_BEFORE + rf"((?>{_L}+(?:['’-]{_L}+)*))((?: \1{_EDGE_AFTER})+)", re.IGNORECASE
 )
 # A lower-case word that may start a sentence: at the text's start, or after . ! ? and
-# whitespace. (Two patterns: the second starts with the mark, so the scan jumps from mark to
-# mark; the lookbehinds after a first letter below do the same for "i" and "a".)
+# whitespace.
 _TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
-_LOWER_I = re.compile(r"i(?<![\w'’\-\ue000-\ue002]i)(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
-_A_AN = re.compile(rf"([aA](?<![\w'’\-\ue000-\ue002][aA])n?)( )({_L}++){_EDGE_AFTER}")
+_LOWER_I = re.compile(_EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
+_A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
 
 # English: vowel letters that sound like consonants, and silent h.
 _CONSONANT_SOUND = re.compile(
@@ -117,19 +109,10 @@ _VOWEL_SOUND_H = re.compile(r"^(?:hour|honest|honor|honour|heir)")
 
 def spacing(s: str, lang: str) -> str:
     """:func:`tidy_spaces`, :func:`repeated_punctuation`, :func:`punctuation_spacing` and
-    :func:`missing_space` in turn, with one search for what the first and third look for (two
-    spaces, a space before a mark: :func:`repeated_punctuation` creates neither) and one for
-    what the last needs (a mark glued to a letter): most texts need none of the three."""
-    if _SPACED.search(s) is not None:
-        s = tidy_spaces(s)
-        s = repeated_punctuation(s)
-        s = punctuation_spacing(s, lang)
-    else:
-        s = repeated_punctuation(s)
-        if lang == "fr":
-            s = _french_space_before(s)
-    if _GLUED_MARK.search(s) is None:
-        return s
+    :func:`missing_space` in turn."""
+    s = tidy_spaces(s)
+    s = repeated_punctuation(s)
+    s = punctuation_spacing(s, lang)
     return missing_space(s, lang)
 
 
@@ -222,32 +205,13 @@ def glue_runs(s: str) -> list[str]:
     return _GLUE_RUN.findall(s)
 
 
-def may_double(s: str, runs: list[str]) -> bool:
-    """``False`` when no word of ``s`` can be repeated right after itself; ``runs``:
-    ``glue_runs(s)``. A doubled word and its repeat are whole runs, one after the other, the
-    same but for case. (``str.lower`` lowers one character at a time, as the pattern compares
-    them, except for "İ" and a final "Σ": with those, always ``True``.)"""
-    if "\u0130" in s or "\u03a3" in s:
-        return True
-    lowered = " ".join(runs).lower().split(" ")
-    return any(map(eq, lowered, islice(lowered, 1, None)))
-
-
-def doubled_words(s: str, lang: str, runs: list[str] | None = None) -> str:
-    """Drop a word repeated right after itself ("the the" -> "the"), with exceptions.
-    ``runs``: ``glue_runs(s)`` when the caller has it."""
-    if not may_double(s, glue_runs(s) if runs is None else runs):
-        return s
-    return undouble(s, lang)
-
-
 # Only the most common words (the, to, and, they, dans, ich: Zipf 6+) are dropped when doubled: a
 # repeated content word is mostly deliberate (Holbrook corpus, bench/bench_quality.py).
 DOUBLED_MIN_ZIPF: Final = 6.0
 
 
-def undouble(s: str, lang: str) -> str:
-    """:func:`doubled_words` without its shortcut: the pattern's pass over the whole text."""
+def doubled_words(s: str, lang: str) -> str:
+    """Drop a word repeated right after itself ("the the" -> "the"), with exceptions."""
     allowed = _DOUBLE_OK.get(lang, frozenset())
 
     from .lexicon import zipf

@@ -133,7 +133,7 @@ def _extra_words(lang: str) -> frozenset[str]:
     """Words the list lacks but the language accepts (British and American spellings)."""
     if lang != "en":
         return frozenset()
-    from . import variants
+    from rephrase_ls.text import variants
 
     return variants.english_variant_words()
 
@@ -280,7 +280,7 @@ class Speller:
         unlikely its edit is as a misspelling (:func:`_edit_cost`); the best must keep the
         first letter, be ``EDIT_MIN_CANDIDATE_ZIPF``+ and beat the next by
         ``WEIGHTED_DOMINANCE``."""
-        from . import lexicon
+        import rephrase_ls.offline.engine.lexicon as lexicon
 
         freq = self.freq
         best, best_score, second = "", -9.0, -9.0
@@ -308,7 +308,7 @@ class Speller:
     def trusted(self, word: str, candidate: str, margin: float = MIN_ZIPF_MARGIN) -> bool:
         """Whether replacing ``word`` by ``candidate`` is safe by how often each is written:
         the candidate common, the word unlisted or ``margin`` rarer."""
-        from . import lexicon
+        import rephrase_ls.offline.engine.lexicon as lexicon
 
         wanted = lexicon.zipf(self.lang, candidate)
         if wanted < MIN_CANDIDATE_ZIPF:
@@ -325,7 +325,7 @@ class Speller:
 
         With ``allowed``, only those may win, but every candidate counts as a rival.
         """
-        from . import lexicon
+        import rephrase_ls.offline.engine.lexicon as lexicon
 
         freq = self.freq
         lang = self.lang
@@ -476,7 +476,7 @@ _VOWELS: Final = frozenset("aeiouy")
 
 def _english_word(word: str) -> bool:
     """Whether English uses the lower-case ``word`` (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+)."""
-    from . import lexicon
+    import rephrase_ls.offline.engine.lexicon as lexicon
 
     return lexicon.zipf("en", word) >= LOAN_MIN_ENGLISH_ZIPF
 

@@ -56,34 +56,6 @@ _ALTERNATIVES: Final = (
             r"(?P<p>\.+|!+|\?+|,+|;+|:+|[\s\S])",
 )
 _TOKEN = re.compile("|".join(_ALTERNATIVES))
-RUN: Final = "r"  # (from scan() only) plain words, spaces and punctuation: nothing protected
-# A run: spaces and line breaks, and plain words (perhaps after "(" or "[") each followed by a
-# space, a line break, the end, or punctuation and then one of those -- the common case of
-# "f" above, so a run is always a sequence of whole tokens of the kinds WORD, SPACE, BREAK and
-# PUNCT (see scan()). Its letters are the Latin-1 ones that _LETTERS matches, less those
-# without case: a plain byte-set test per character instead of Unicode category lookups; a
-# word with any other letter ends the run and is tokenized by the alternatives after it.
-# A word starts after all of the "(" and "[" before it: from inside such a run it is the word the
-# run's first one failed to be, and trying it at each of them would read the whole run each time.
-RUN_LETTERS: Final = "[A-Za-zµÀ-ÖØ-öø-ÿ]"
-_SCAN = re.compile(
-    rf"(?P<r>(?:[ \t\n\r]++|(?<![(\[])(?>[(\[]*{RUN_LETTERS}+(?:['’-]{RUN_LETTERS}+)*[,;:!?.)\]]*)"
-    r"(?![^ \t\n\r]))++)|"
-    + "|".join(_ALTERNATIVES)
-)
-# A run that may hold a word the tokenizer protects: a capital right after a letter (camelCase,
-# all caps), a character that counts as a letter here but has no case (² ³ ¹ ¼ ½ ¾: "A¼" is
-# all caps to str.isupper), or any character outside Latin-1, whose case these classes do not
-# know. Such a run is split into tokens after all.
-# (Written to start with one class, a capital or an odd character, with the letter before the
-# capital checked behind it, so the search jumps between candidates instead of trying every
-# position.)
-_ODD = "ªº²³¹¼½¾\u0100-\u2018\u201a-\U0010ffff"
-_MAYBE_PROTECTED = re.compile(
-    rf"[A-ZÀ-ÖØ-Þ{_ODD}]"
-    r"(?:(?<=[^\W\d_][A-ZÀ-ÖØ-Þ])|(?<=[^\W\d_]['’-][A-ZÀ-ÖØ-Þ])"
-    rf"|(?<=[{_ODD}]))"
-)
 _KEPT_KINDS: Final = frozenset((SPACE, BREAK, PUNCT, PLACEHOLDER, QUOTED))
 _CAMEL = re.compile(r"[a-zà-ÿ][A-ZÀ-Þ]|[A-ZÀ-Þ]{2}[a-zà-ÿ]")
 
@@ -97,30 +69,9 @@ class Token:
 
 
 def iter_tokens(text: str) -> Iterator[tuple[str, str]]:
-    """The ``(kind, text)`` of each token of ``text`` in order, one by one (the reference
-    :func:`scan` is checked against)."""
+    """The ``(kind, text)`` of each token of ``text`` in order, one by one."""
     for m in _TOKEN.finditer(text):
         yield _kind(m), m.group()
-
-
-def scan(text: str) -> Iterator[tuple[str, str]]:
-    """Like :func:`iter_tokens`, but a run of plain words, spaces and punctuation comes as one
-    ``(RUN, text)``: the same text, in far fewer pieces, for callers that only need to know
-    what is protected. A run holds no token of another kind, so a caller may treat its text
-    as WORD, SPACE, BREAK and PUNCT tokens."""
-    for m in _SCAN.finditer(text):
-        group = m.lastgroup
-        if group == "r":
-            value = m.group()
-            if _MAYBE_PROTECTED.search(value) is None:
-                yield RUN, value
-            else:
-                # A run is whole tokens, so tokenizing its span gives the tokens the whole
-                # text would (the pattern still sees the text around it).
-                for t in _TOKEN.finditer(text, m.start(), m.end()):
-                    yield _kind(t), t.group()
-        else:
-            yield _kind(m), m.group()
 
 
 def _kind(m: re.Match[str]) -> str:

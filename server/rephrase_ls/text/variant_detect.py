@@ -23,12 +23,11 @@ import re
 from functools import lru_cache
 from typing import Final
 
-from . import variants
-from .tokens import BREAK, PUNCT, SPACE, WORD, tokenize
+import rephrase_ls.text.variants as variants
+from rephrase_ls.text.tokens import BREAK, PUNCT, SPACE, WORD, tokenize
 
 MAX_CHARS: Final = 20_000
-"""Only the first ``MAX_CHARS`` characters are read, as by ``detect_language`` (at worst, a
-single line full of evidence, ~35 ms of CPU on this machine)."""
+"""Only the first ``MAX_CHARS`` characters are read, as by ``detect_language``."""
 
 # American spellings whose British form differs only by -ise / -yse: Oxford spelling (used in
 # Britain by OUP, Nature, the UN...) keeps the -ize, so they are weak evidence of en-US.
@@ -37,7 +36,7 @@ _OXFORD_WEIGHT: Final = 0.5
 # Spellings on one side of the breame lists that are standard on both sides of the Atlantic
 # (breame pairs them with rare or archaic forms: connexion, waggon, gage, philtre, or they are
 # other words: "analyses" is also the plural of "analysis").
-_EN_BOTH: Final = frozenset(
+EN_BOTH: Final = frozenset(
     {
         "connection", "connections", "wagon", "wagons", "judgment", "judgments", "judgement",
         "judgements", "gauge", "gauges", "fillet", "fillets", "sheikh", "sheikhs", "likeable",
@@ -79,7 +78,7 @@ _WORD: Final = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 def _english_votes() -> dict[str, tuple[str, float]]:
     """Lower-case spelling -> (variant, weight) for words on one side only of the lists."""
     to_us, to_gb = variants._english_maps()
-    ambiguous = variants._EN_SKIP_TO_US | variants._EN_SKIP_TO_GB | _EN_BOTH
+    ambiguous = variants._EN_SKIP_TO_US | variants._EN_SKIP_TO_GB | EN_BOTH
     british = (set(to_us) | set(to_gb.values())) - ambiguous
     american = (set(to_gb) | set(to_us.values())) - ambiguous
     votes: dict[str, tuple[str, float]] = {}
