@@ -190,6 +190,18 @@ def test_no_cycle_touches_the_pipeline_or_the_language_server(
     assert not found, f"{len(found)} import cycles:\n{_report(graph, found)}"
 
 
+def test_the_lsp_features_import_no_server_module(graph: dict[str, set[str]]) -> None:
+    """Only the wiring module knows the server and the features; a feature takes the server as
+    its handlers' first argument and names its class only for type checking."""
+    server_modules = {"rephrase_ls.lsp.server", "rephrase_ls.lsp.language_server"}
+    features = [m for m in graph if m.startswith("rephrase_ls.lsp.") and m not in server_modules]
+    assert "rephrase_ls.lsp.actions" in features
+    offending = {m: sorted(graph[m] & server_modules) for m in features}
+    assert not {m: found for m, found in offending.items() if found}
+    wired = {f"rephrase_ls.lsp.{name}" for name in ("actions", "commands", "lifecycle")}
+    assert wired <= graph["rephrase_ls.lsp.server"]
+
+
 def test_the_graph_sees_imports_in_functions_but_not_type_checking_ones(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     (package / "sub").mkdir(parents=True)
