@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from rephrase_ls.settings import Settings
 
 if TYPE_CHECKING:
-    from rephrase_ls.service.capabilities import CapabilityStore
+    from rephrase_ls.service.capabilities import Capabilities, CapabilityStore
     from rephrase_ls.service.client import ServiceClient
+    from rephrase_ls.service.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,16 @@ class Backend:
     cache_key: str = ""
     """Distinct for every distinct configuration (key, address, known words): results cached
     for one backend are never served for another."""
+
+    async def write_capabilities(self) -> tuple[Capabilities | None, ServiceError | None]:
+        """The write product's capability list; when it cannot be loaded, the last one known
+        (None when none is) and why it could not."""
+        from rephrase_ls.service.errors import ServiceError
+
+        try:
+            return await self.capabilities.get("write"), None
+        except ServiceError as exc:
+            return self.capabilities.peek("write"), exc
 
 
 def key_source(settings: Settings) -> str:

@@ -1,188 +1,30 @@
-"""The improvement pipeline shared by the language server and the command line.
+"""The service round trip of the pipeline: paragraphs → the service → rebuilt paragraphs → edits.
 
-document → prose paragraphs (text/) → the service (service/) → rebuilt paragraphs → minimal edits.
-It knows nothing of LSP: the server and the CLI turn its edits into protocol edits or a diff.
+:func:`rephrase_ls.pipeline.improve_text` is the entry point; this module sends paragraphs'
+prose (minus what the cache knows), rebuilds each paragraph from its answer and gives the
+minimal edits. It knows nothing of LSP.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import re
-import time
-from bisect import bisect_left
-from collections import Counter, OrderedDict, deque
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.settings import Settings
+from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
+from rephrase_ls.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
-from rephrase_ls.text.language import (
-    detect,
-    detect_variant,
-    document_override,
-    is_directive,
-    normalize_language,
-)
+from rephrase_ls.text.language import detect, is_directive
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
     from rephrase_ls.backend import Backend
-    from rephrase_ls.service.capabilities import Capabilities
     from rephrase_ls.service.models import Improvement
     from rephrase_ls.text.markup import ProseBlock
 
 #: The part of the document a paragraph's edits may touch (None: all of it).
 Clip = tuple[int, int] | None
-
-log = logging.getLogger(__name__)
-
-#: Variant pairs offered as "Convert to …" actions.
-VARIANTS = {"en-US": "en-GB", "en-GB": "en-US", "pt-BR": "pt-PT", "pt-PT": "pt-BR"}
-
-#: How much prose language detection looks at (detection is reliable well before this).
-DETECTION_SAMPLE = 4000
-
-#: Paragraphs are rebuilt while later requests are in flight, in slices of at most this many
-#: seconds of CPU between two turns of the event loop, so answers are read (and the next
-#: requests sent) without waiting for the rebuilding.
-REBUILD_SLICE = 0.002
-#: The pause after each slice while requests are in flight (see ``improve_paragraphs``).
-REBUILD_PAUSE = 0.0005
-
-
-@dataclass(frozen=True)
-class LanguageChoice:
-    """The document's language and what the write product offers for it."""
-
-    language: str | None
-    """Normalised code (``de``, ``en-US``) or None when unknown."""
-    source: str
-    """Where it came from: document, settings, detected, service or unknown."""
-    target_lang: str | None
-    """What to send as ``target_lang``: None when the write product does not support it."""
-    writing_styles: tuple[str, ...] = ()
-    tones: tuple[str, ...] = ()
-    variants: tuple[str, ...] = ()
-    reason: str | None = None
-    """Why there are no style choices, in words for the writer."""
-
-
-def resolve_language(
-    text: str,
-    settings: Settings,
-    capabilities: Capabilities | None,
-    *,
-    service_detected: str | None = None,
-    sample: str | None = None,
-    detected_variant: str | None = None,
-) -> LanguageChoice:
-    """Decide the language: in-document override, setting, offline detection, the service's view.
-
-    ``detected_variant`` (``en-US``, say) is the variant the document was detected as before
-    the server converted part of it: while the detected base language is the same, it stands,
-    so converting one paragraph does not change what the whole document is said to be.
-    """
-    override = document_override(text)
-    language: str | None
-    if override:
-        language, source = override, "document"
-    elif settings.language:
-        language, source = settings.language, "settings"
-    else:
-        excerpt = (sample if sample is not None else text)[:DETECTION_SAMPLE]
-        detected = detect(excerpt)
-        if detected:
-            language, source = detected, "detected"
-            if detected in ("en", "pt"):
-                # A British document is improved as en-GB, not converted to American spelling.
-                if detected_variant and detected_variant.split("-")[0].lower() == detected:
-                    language = detected_variant
-                else:
-                    language = detect_variant(excerpt, detected) or detected
-        elif service_detected:
-            language, source = service_detected, "service"
-        else:
-            language, source = None, "unknown"
-    if language is not None:
-        language = normalize_language(
-            language, settings.english_variant, settings.portuguese_variant
-        )
-    if language is None:
-        return LanguageChoice(
-            None,
-            source,
-            None,
-            reason="the document's language could not be determined; set rephrase.language "
-            "or add a 'rephrase: language=xx' comment",
-        )
-    if capabilities is None:
-        return LanguageChoice(
-            language,
-            source,
-            language,
-            reason="the service's language list is not loaded yet",
-        )
-    entry = capabilities.find(language)
-    if entry is None or not entry.usable_as_target:
-        return LanguageChoice(
-            language,
-            source,
-            None,
-            reason=f"the service cannot improve {language} text with styles or tones; "
-            "the default improvement is used",
-        )
-    styles = capabilities.writing_styles(entry.lang)
-    tones = capabilities.tones(entry.lang)
-    variant = VARIANTS.get(entry.lang)
-    variants: tuple[str, ...] = ()
-    if variant is not None:
-        other = capabilities.find(variant)
-        if other is not None and other.usable_as_target:
-            variants = (other.lang,)
-    reason = None
-    if not styles and not tones:
-        reason = f"the service offers no writing styles or tones for {entry.lang}"
-    return LanguageChoice(language, source, entry.lang, styles, tones, variants, reason)
-
-
-@dataclass(frozen=True)
-class Mode:
-    """What one improvement asks for."""
-
-    target_lang: str | None = None
-    writing_style: str | None = None
-    tone: str | None = None
-
-    def label(self) -> str:
-        """A short description for messages."""
-        parts = [p for p in (self.writing_style, self.tone) if p]
-        if self.target_lang:
-            parts.append(self.target_lang)
-        return ", ".join(parts) or "default"
-
-
-def default_mode(settings: Settings, choice: LanguageChoice) -> Mode:
-    """The mode of the plain "Improve" action: the workspace's style or tone where supported.
-
-    A style the language does not offer is dropped (or sent as ``prefer_`` when the user asked
-    for that), so the plain action never fails on a language without styles.
-    """
-    style, tone = settings.writing_style, settings.tone
-
-    def fit(value: str | None, offered: tuple[str, ...]) -> str | None:
-        if value is None:
-            return None
-        base = value.removeprefix("prefer_")
-        if value.startswith("prefer_"):
-            return value
-        if base in offered:
-            return f"prefer_{base}" if settings.prefer_fallback else base
-        return f"prefer_{base}" if settings.prefer_fallback else None
-
-    return Mode(choice.target_lang, fit(style, choice.writing_styles), fit(tone, choice.tones))
-
 
 class ImprovementCache:
     """Improvements already paid for, keyed by (backend, text, target, style, tone); LRU-bounded."""
@@ -340,90 +182,6 @@ def _paragraph_label(text: str, paragraph: Paragraph, index: int) -> str:
     return f"paragraph {index + 1} (line {line}, “{head}”)"
 
 
-#: What ends a sentence (before closing quotes, brackets and emphasis markers).
-_SENTENCE_END = frozenset(".!?…。！？‼⁇⁈⁉")
-_CLOSERS = "\"'’”»›)]}*_`~ \t\r\n"
-
-
-def prose_ends(blocks: Sequence[ProseBlock | Paragraph]) -> tuple[list[int], list[int]]:
-    """The starts and ends of the blocks, sorted by start (for :func:`continues_sentence`)."""
-    spans = sorted((block.start, block.end) for block in blocks)
-    return [s for s, _ in spans], [e for _, e in spans]
-
-
-def continues_sentence(text: str, start: int, ends: tuple[list[int], list[int]]) -> bool:
-    """Whether the prose at ``start`` goes on a sentence the prose before it left open.
-
-    The prose before is that of the last block starting before ``start`` (up to ``start`` when
-    the block holds it): whatever lies between — a list marker, a code block, a quote marker —
-    is not prose and neither ends nor opens a sentence. It is open when it does not end with a
-    full stop, a question or exclamation mark or an ellipsis (closing quotes, brackets and
-    emphasis markers after them aside): it ends with a colon (``dass:`` before a list), a comma,
-    a word… At the start of the document (no prose before) and after a title (a Markdown,
-    setext, reStructuredText or LaTeX heading) a sentence starts.
-    """
-    starts, block_ends = ends
-    k = bisect_left(starts, start) - 1
-    if k < 0:
-        return False
-    end = min(block_ends[k], start)
-    before = text[max(starts[k], end - 200) : end].rstrip(_CLOSERS)
-    if not before or before[-1] in _SENTENCE_END:
-        return False
-    return end < block_ends[k] or not _is_heading(text, starts[k], block_ends[k])
-
-
-# A heading's line: `## Title` (also in a quote), a LaTeX sectioning command; the line under a
-# setext or reStructuredText title.
-_HEADING_LINE = re.compile(r"[ \t]*(?:>[ \t]*)*#{1,6}[ \t]")
-_LATEX_HEADING = re.compile(
-    r"\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph|caption|title|frametitle)\*?"
-    r"(?:\[[^\]\n]*\])?\{$"
-)
-_UNDERLINE = re.compile(r"([=\-~^\"'`*+#:.])\1{2,}[ \t]*$")
-
-
-def _is_heading(text: str, start: int, end: int) -> bool:
-    """Whether the block ``[start, end)`` is a title (it ends no sentence, and opens none)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if _HEADING_LINE.match(text, line_start, start) is not None:
-        return True
-    if _LATEX_HEADING.search(text[max(line_start, start - 40) : start]) is not None:
-        return True
-    next_line = text.find("\n", end)
-    if next_line < 0:
-        return False
-    following_end = text.find("\n", next_line + 1)
-    following = text[next_line + 1 : len(text) if following_end < 0 else following_end]
-    return _UNDERLINE.match(following.rstrip("\r")) is not None
-
-
-def keep_open_sentence(original: str, replacement: str) -> str:
-    """``replacement`` with the first letter of ``original`` as it was when the only change to
-    it is a capital (``or build …`` → ``Or build …``): a paragraph that goes on an open sentence
-    starts in lower case. Any other change (a rewritten or corrected first word) is kept."""
-    i = next((k for k, c in enumerate(original) if c.isalpha()), -1)
-    if i < 0:
-        return replacement
-    char = original[i]
-    j = i + 1  # the end of the first word
-    while j < len(original) and original[j].isalnum():
-        j += 1
-    if (
-        char.islower()
-        and len(replacement) > i
-        and replacement[:i] == original[:i]
-        and replacement[i] != char
-        and replacement[i].lower() == char
-        # the rest of the word as it was: a word whose casing was corrected inside too
-        # (github → GitHub) is a correction, not a capital
-        and replacement[i + 1 : j] == original[i + 1 : j]
-        and not replacement[j : j + 1].isalnum()
-    ):
-        return replacement[:i] + char + replacement[i + 1 :]
-    return replacement
-
-
 async def improve_paragraphs(
     backend: Backend,
     text: str,
@@ -494,16 +252,16 @@ async def improve_in_one_language(
 ) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
-    Each paragraph is rebuilt (and its word edits computed) as soon as its answer arrives,
-    while later requests are still in flight; each answer is cached as it arrives (it is paid
-    for even when a later request fails). A paragraph whose placeholders did not survive is
-    refused (named in ``refused``); the others go on. Service errors propagate: the caller
-    shows them and applies nothing.
+    Each answer is cached and its paragraph rebuilt (its word edits computed) as soon as the
+    client reports it, while later requests are still in flight; an answer is paid for even
+    when a later request fails. A paragraph whose placeholders did not survive is refused
+    (named in ``refused``); the others go on. Service errors propagate: the caller shows them
+    and applies nothing.
 
     ``blocks``: the document's prose blocks (by default the paragraphs themselves), to know
     whether the prose before each paragraph ends a sentence; where it does not, an answer
     that capitalises the paragraph's first letter keeps it as it is (see
-    :func:`keep_open_sentence`).
+    :func:`~rephrase_ls.open_sentence.keep_open_sentence`).
     """
     from rephrase_ls.service.capabilities import check_rephrase_options
     from rephrase_ls.text.placeholders import PlaceholderError
@@ -516,7 +274,6 @@ async def improve_in_one_language(
     results: list[tuple[str, str] | None] = [
         cache.get(backend.cache_key, p.prose, mode) for p in paragraphs
     ]
-    ready: deque[int] = deque(i for i, r in enumerate(results) if r is not None)
     detected: Counter[str] = Counter()
     refused: list[tuple[int, str]] = []
     added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
@@ -560,26 +317,14 @@ async def improve_in_one_language(
             known = (span, relative) if paragraph.original == span else None
             added.append((index, paragraph, replacement, known))
 
-    async def work(in_flight: bool) -> None:
-        """Rebuild the paragraphs whose answers are in, yielding to the event loop often.
-
-        While requests are in flight each slice is followed by a short pause rather than a
-        bare yield: reading an answer and sending the next request takes the client several
-        turns of the loop, and a slice between each of them would delay every request."""
-        turn_ends = time.perf_counter() + REBUILD_SLICE
-        while ready:
-            finish(ready.popleft())
-            if ready and time.perf_counter() >= turn_ends:
-                await asyncio.sleep(REBUILD_PAUSE if in_flight else 0)
-                turn_ends = time.perf_counter() + REBUILD_SLICE
-
+    for index, result in enumerate(results):
+        if result is not None:
+            finish(index)
     missing = [i for i, r in enumerate(results) if r is None]
     if missing:
         check_rephrase_options(
             backend.capabilities.peek("write"), mode.target_lang, mode.writing_style, mode.tone
         )
-        loop = asyncio.get_running_loop()
-        arrived: list[asyncio.Future[None]] = [loop.create_future()]
 
         def take(k: int, improvement: Improvement) -> None:
             index = missing[k]
@@ -588,46 +333,25 @@ async def improve_in_one_language(
             value = (improvement.text, improvement.detected_source_language)
             cache.put(backend.cache_key, paragraphs[index].prose, mode, *value)
             results[index] = value
-            ready.append(index)
+            finish(index)
 
         def on_result(indexes: Sequence[int], improvements: Sequence[Improvement]) -> None:
             for k, improvement in zip(indexes, improvements, strict=True):
                 take(k, improvement)
-            if not arrived[0].done():
-                arrived[0].set_result(None)
 
-        request = asyncio.ensure_future(
-            backend.client.rephrase(
-                [paragraphs[i].prose for i in missing],
-                target_lang=mode.target_lang,
-                writing_style=mode.writing_style,
-                tone=mode.tone,
-                on_progress=on_progress,
-                on_result=on_result,
-            )
+        improvements = await backend.client.rephrase(
+            [paragraphs[i].prose for i in missing],
+            target_lang=mode.target_lang,
+            writing_style=mode.writing_style,
+            tone=mode.tone,
+            on_progress=on_progress,
+            on_result=on_result,
         )
-        try:
-            while not request.done():
-                if ready:
-                    await work(in_flight=True)
-                    continue
-                await asyncio.wait((request, arrived[0]), return_when=asyncio.FIRST_COMPLETED)
-                if arrived[0].done():
-                    arrived[0] = loop.create_future()
-            improvements = request.result()
-        finally:
-            if not request.done():
-                # Cancelled, or rebuilding failed: stop the requests in flight.
-                request.cancel()
-                await asyncio.wait((request,))
-            if not request.cancelled():
-                request.exception()  # retrieved: whatever stopped us is what propagates
         outcome.sent_texts = len(missing)
         if len(improvements) != len(missing):
             raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
         for k, improvement in enumerate(improvements):
             take(k, improvement)  # texts the client did not report one by one
-    await work(in_flight=False)
     for index, paragraph, replacement, known in sorted(added, key=lambda a: a[0]):
         outcome.add(paragraph, replacement, clip_of[index], known)
     outcome.refused = [message for _, message in sorted(refused)]

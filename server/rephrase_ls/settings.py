@@ -14,8 +14,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-STYLE_NAMES = ("simple", "business", "academic", "casual")
-TONE_NAMES = ("enthusiastic", "friendly", "confident", "diplomatic")
+from rephrase_ls.options import Kind, UnknownName, names_of, parse_name
+from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
+
+#: The writing styles and tones (one source: :mod:`rephrase_ls.service.models`).
+STYLE_NAMES = WRITING_STYLES
+TONE_NAMES = TONES
 ACTION_GROUPS = ("improve", "styles", "tones", "convert", "document")
 TIERS = ("auto", "paid", "free")
 
@@ -134,16 +138,16 @@ def _choice(options: Iterable[str], *, allow_none: bool = False, fold: bool = Tr
     return check
 
 
-def _style(names: tuple[str, ...]):
+def _style(kind: Kind):
     def check(value: Any) -> str | None:
         text = _opt_str(value)
         if text is None or text.lower() == "default":
             return None
-        low = text.lower()
-        base = low.removeprefix("prefer_")
-        if base in names:
-            return low
-        raise _Bad(f"expected one of {', '.join(names)} (or default)")
+        try:
+            base, prefer = parse_name(kind, text)
+        except UnknownName:
+            raise _Bad(f"expected one of {', '.join(names_of(kind))} (or default)") from None
+        return PREFER_PREFIX + base if prefer else base
 
     return check
 
@@ -228,8 +232,8 @@ _PARSERS = {
     "language": _language,
     "english_variant": _choice(("en-US", "en-GB")),
     "portuguese_variant": _choice(("pt-BR", "pt-PT")),
-    "writing_style": _style(STYLE_NAMES),
-    "tone": _style(TONE_NAMES),
+    "writing_style": _style("writing style"),
+    "tone": _style("tone"),
     "prefer_fallback": _bool,
     "actions": _actions,
     "max_concurrency": _int_range(1, 16),

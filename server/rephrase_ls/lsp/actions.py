@@ -1,17 +1,16 @@
-"""Code actions that improve text, and the edit pipeline behind them.
+"""Code actions that improve text: listing them, and turning one into an edit.
 
 Listing never waits on the network: it uses cached settings and capability lists. The edit is
 computed in ``codeAction/resolve`` when the client resolves ``edit`` lazily; otherwise each action
 carries the ``rephrase.applyAction`` command, which computes the edit and sends
-``workspace/applyEdit``. Edits are word-level, pinned to the document version, and never applied
-when the document changed meanwhile or the service failed.
+``workspace/applyEdit``. The improvement itself is :func:`rephrase_ls.pipeline.improve_text`;
+here it becomes a protocol edit, pinned to the document version, never applied when the document
+changed meanwhile or the service failed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,17 +18,16 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 if TYPE_CHECKING:
+    # The pipeline and its options are imported on first use, not at start-up: start-up is
+    # measured against a bare pygls server (bench/bench_startup.py).
     from rephrase_ls.backend import Backend
-
-    # The text pipeline is imported on first use, not at start-up: start-up is measured against
-    # a bare pygls server (bench/bench_startup.py), and these imports cost ~30 ms of it.
-    from rephrase_ls.improve import Mode
-    from rephrase_ls.lsp.server import DocumentState, RephraseServer
-    from rephrase_ls.text.paragraphs import Paragraph
+    from rephrase_ls.language_choice import LanguageChoice
+    from rephrase_ls.lsp.language_server import RephraseServer
+    from rephrase_ls.options import ImproveOptions
+    from rephrase_ls.pipeline import NotImproved
+    from rephrase_ls.settings import Settings
 
 APPLY_COMMAND = "rephrase.applyAction"
-#: Below this many bytes of prose one request suffices, so no progress is shown.
-PROGRESS_THRESHOLD = 9 * 1024
 
 
 class Refusal(Exception):
@@ -48,11 +46,11 @@ class ActionRequest:
     version: int | None
     range: types.Range | None
     whole: bool
-    kind: str  # default | style | tone | variant
-    value: str | None
+    options: ImproveOptions
 
     def to_data(self) -> dict[str, Any]:
         rng = self.range
+        kind, value = self.options.as_pair()
         return {
             "uri": self.uri,
             "version": self.version,
@@ -60,8 +58,8 @@ class ActionRequest:
             if rng is None
             else [rng.start.line, rng.start.character, rng.end.line, rng.end.character],
             "whole": self.whole,
-            "kind": self.kind,
-            "value": self.value,
+            "kind": kind,
+            "value": value,
         }
 
     @classmethod
@@ -93,7 +91,17 @@ class ActionRequest:
         value = data.get("value")
         if value is not None and not isinstance(value, str):
             raise ValueError("action data: 'value' must be a string")
-        return cls(uri, version, rng, bool(data.get("whole")), kind, value)
+        from rephrase_ls.options import ImproveOptions, UnknownName
+
+        try:
+            options = ImproveOptions.parse(
+                writing_style=value or None if kind == "style" else None,
+                tone=value or None if kind == "tone" else None,
+                variant=value or None if kind == "variant" else None,
+            )
+        except UnknownName as exc:
+            raise ValueError(f"action data: 'value': {exc}") from None
+        return cls(uri, version, rng, bool(data.get("whole")), options)
 
 
 def _kind_allowed(kind: str, only: list[str] | None) -> bool:
@@ -113,6 +121,7 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
     want_source = _kind_allowed(types.CodeActionKind.Source.value, only)
     if not (want_rewrite or want_source):
         return []
+    from rephrase_ls.options import ImproveOptions
     from rephrase_ls.service.errors import ServiceError
 
     state = ls.state(doc)
@@ -156,85 +165,31 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
         else:
             kind = types.CodeActionKind.RefactorRewrite.value
 
-            def req(k: str, v: str | None) -> ActionRequest:
-                return ActionRequest(uri, doc.version, params.range, False, k, v)
+            def req(options: ImproveOptions) -> ActionRequest:
+                return ActionRequest(uri, doc.version, params.range, False, options)
 
             if "improve" in groups:
-                actions.append(make("Improve", kind, req("default", None)))
+                actions.append(make("Improve", kind, req(ImproveOptions())))
             if "styles" in groups:
                 for style in choice.writing_styles:
-                    actions.append(make(f"Improve: {style}", kind, req("style", style)))
+                    options = ImproveOptions(writing_style=style)
+                    actions.append(make(f"Improve: {style}", kind, req(options)))
             if "tones" in groups:
                 for tone in choice.tones:
-                    actions.append(make(f"Improve: {tone}", kind, req("tone", tone)))
+                    actions.append(make(f"Improve: {tone}", kind, req(ImproveOptions(tone=tone))))
             if "convert" in groups:
                 for variant in choice.variants:
-                    actions.append(make(f"Convert to {variant}", kind, req("variant", variant)))
+                    options = ImproveOptions(variant=variant)
+                    actions.append(make(f"Convert to {variant}", kind, req(options)))
     if want_source and "document" in groups and state.blocks:
         actions.append(
             make(
                 "Improve document",
                 types.CodeActionKind.Source.value,
-                ActionRequest(uri, doc.version, None, True, "default", None),
+                ActionRequest(uri, doc.version, None, True, ImproveOptions()),
             )
         )
     return actions
-
-
-def _mode_for(ls: RephraseServer, req: ActionRequest, settings: Any, choice: Any) -> Mode:
-    from rephrase_ls.improve import Mode, default_mode
-
-    prefix = "prefer_" if settings.prefer_fallback else ""
-    if req.kind == "style" and req.value:
-        return Mode(choice.target_lang, writing_style=prefix + req.value.removeprefix("prefer_"))
-    if req.kind == "tone" and req.value:
-        return Mode(choice.target_lang, tone=prefix + req.value.removeprefix("prefer_"))
-    if req.kind == "variant" and req.value:
-        return Mode(req.value)
-    return default_mode(settings, choice)
-
-
-def _prose_bytes(paragraphs: list[Paragraph]) -> int:
-    return sum(len(json.dumps(p.prose, ensure_ascii=False).encode()) + 1 for p in paragraphs)
-
-
-class _Progress:
-    """Work-done progress for one improvement, begun only when more than one request is needed."""
-
-    def __init__(self, ls: RephraseServer, title: str) -> None:
-        self.ls = ls
-        self.title = title
-        self.token: str | None = None
-
-    async def begin(self) -> None:
-        if not self.ls.supports_progress:
-            return
-        token = f"rephrase-{uuid.uuid4()}"
-        try:
-            await self.ls.work_done_progress.create_async(token)
-        except Exception as exc:
-            self.ls.note(f"progress not available: {exc}")
-            return
-        self.token = token
-        self.ls.work_done_progress.begin(
-            token,
-            types.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0),
-        )
-
-    def report(self, done: int, total: int) -> None:
-        if self.token is None or total <= 0:
-            return
-        self.ls.work_done_progress.report(
-            self.token,
-            types.WorkDoneProgressReport(
-                message=f"{done}/{total} requests", percentage=int(100 * done / total)
-            ),
-        )
-
-    def end(self, message: str) -> None:
-        if self.token is not None:
-            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
-            self.token = None
 
 
 async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.WorkspaceEdit | None:
@@ -244,9 +199,9 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     service error, no prose, nothing to improve. Gives None when every paragraph was refused
     (each already named in a message). Cancellation propagates.
     """
-    from rephrase_ls.improve import improve_paragraphs, with_context
-    from rephrase_ls.service.errors import AuthorizationFailed, BadRequest, ServiceError
-    from rephrase_ls.text.paragraphs import select_paragraphs
+    from rephrase_ls.lsp.progress import WorkDoneProgress
+    from rephrase_ls.pipeline import NotImproved, improve_text
+    from rephrase_ls.service.errors import ServiceError
 
     doc = ls.workspace.text_documents.get(req.uri)
     if doc is None:
@@ -256,7 +211,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             "rephrase: the document changed since this action was offered; nothing was changed. "
             "Choose the action again."
         )
-    state: DocumentState = ls.state(doc)
+    state = ls.state(doc)
     version = doc.version
     settings = await ls.settings.for_uri(req.uri)
     try:
@@ -265,77 +220,28 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         raise Refusal(
             f"rephrase: {exc.message} Nothing was changed.", types.MessageType.Error
         ) from None
-    try:
-        await backend.capabilities.get("write")
-    except ServiceError as exc:
-        known = "the last known one" if backend.capabilities.peek("write") else "none"
-        ls.note(f"language list unavailable (using {known}): {exc.message}")
+    caps, unavailable = await backend.write_capabilities()
+    if unavailable is not None:
+        known = "the last known one" if caps is not None else "none"
+        ls.note(f"language list unavailable (using {known}): {unavailable.message}")
     choice = ls.language_of(doc, settings, backend)
-    mode = _mode_for(ls, req, settings, choice)
-    if req.whole or req.range is None:
-        start, end = 0, len(state.text)
-    else:
-        start, end = ls.to_offsets(state, req.range)
-    paragraphs = select_paragraphs(state.text, start, end, state.blocks)
-    if not paragraphs:
-        raise Refusal(
-            "rephrase: there is no prose to improve here (only code, math or markup).",
-            types.MessageType.Info,
-        )
-    whole = (
-        req.whole
-        or req.range is None
-        or (
-            req.kind == "variant"
-            and len(paragraphs)
-            == len(select_paragraphs(state.text, 0, len(state.text), state.blocks))
-        )
+    span = None if req.whole or req.range is None else ls.to_offsets(state, req.range)
+    result = await improve_text(
+        state.text,
+        state.blocks,
+        span,
+        req.options,
+        backend,
+        settings=settings,
+        language=choice,
+        cache=ls.cache,
+        progress=WorkDoneProgress(ls, "Improving text"),
     )
-    paragraphs, clips = with_context(state.text, paragraphs, state.blocks)
-
-    progress = _Progress(ls, "Improving text")
-    if _prose_bytes(paragraphs) > PROGRESS_THRESHOLD:
-        await progress.begin()
-    task = asyncio.current_task()
-    if task is not None and progress.token is not None:
-        ls.track(("progress", progress.token), task)
-    try:
-        outcome = await improve_paragraphs(
-            backend,
-            state.text,
-            paragraphs,
-            mode,
-            ls.cache,
-            progress.report,
-            clips,
-            blocks=state.blocks,
-        )
-    except ServiceError as exc:
-        progress.end("failed")
-        detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
-        ls.note(f"rephrase request failed ({detail}): {exc.message}", types.MessageType.Error)
-        retried = f" (retried {exc.retries} times)" if exc.retries else ""
-        if isinstance(exc, BadRequest) and mode.target_lang is None:
-            retried += (
-                ". The document's language could not be determined: set rephrase.language "
-                "or add a 'rephrase: language=xx' comment."
-            )
-        source = ""
-        if isinstance(exc, AuthorizationFailed) and not backend.embedded:
-            from rephrase_ls.backend import key_source
-
-            source = f" (the key comes from {key_source(settings)})"
-        raise Refusal(
-            f"rephrase: {exc.message}{retried}{source} Nothing was changed.",
-            types.MessageType.Error,
-        ) from None
-    except asyncio.CancelledError:
-        progress.end("cancelled; nothing was changed")
-        raise
-    progress.end("done")
-    if outcome.detected_language:
-        ls.service_detected[req.uri] = outcome.detected_language
-    for message in outcome.refused:
+    if isinstance(result, NotImproved):
+        raise _refusal(ls, result, settings, backend)
+    if result.detected_language:
+        ls.service_detected[req.uri] = result.detected_language
+    for message in result.refused:
         ls.say(f"rephrase: {message}", types.MessageType.Warning)
     current = ls.workspace.text_documents.get(req.uri)
     if current is None or current.version != version:
@@ -343,15 +249,17 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             "rephrase: the document changed while the improvement was computed; nothing was "
             "changed. Try again."
         )
-    edits = outcome.edits(state.text)
-    if req.kind == "variant" and edits:
-        _remember_variant(ls, req.uri, whole, choice)
-    if not edits:
-        if outcome.refused:
+    if req.options.is_conversion and result.edits:
+        _remember_variant(ls, req.uri, result.covers_all, choice)
+    if not result.edits:
+        if result.refused:
             return None  # each refused paragraph was named above
-        raise Refusal(f"rephrase: no improvements found ({mode.label()}).", types.MessageType.Info)
+        raise Refusal(
+            f"rephrase: no improvements found ({result.mode.label()}).", types.MessageType.Info
+        )
     text_edits = [
-        types.TextEdit(range=ls.to_range(state, e.start, e.end), new_text=e.new_text) for e in edits
+        types.TextEdit(range=ls.to_range(state, e.start, e.end), new_text=e.new_text)
+        for e in result.edits
     ]
     if ls.supports_document_changes:
         return types.WorkspaceEdit(
@@ -367,13 +275,51 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     return types.WorkspaceEdit(changes={req.uri: text_edits})
 
 
-def _remember_variant(ls: RephraseServer, uri: str, whole: bool, choice: Any) -> None:
+def _refusal(
+    ls: RephraseServer, result: NotImproved, settings: Settings, backend: Backend
+) -> Refusal:
+    """The message for an improvement that did not go through."""
+    from rephrase_ls.service.errors import AuthorizationFailed, BadRequest
+
+    exc = result.error
+    if exc is None:
+        return Refusal(f"rephrase: {result.message}.", types.MessageType.Info)
+    detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
+    ls.note(f"rephrase request failed ({detail}): {exc.message}", types.MessageType.Error)
+    retried = f" (retried {exc.retries} times)" if exc.retries else ""
+    if isinstance(exc, BadRequest) and result.language_unknown:
+        retried += (
+            ". The document's language could not be determined: set rephrase.language "
+            "or add a 'rephrase: language=xx' comment."
+        )
+    source = ""
+    if isinstance(exc, AuthorizationFailed) and not backend.embedded:
+        from rephrase_ls.backend import key_source
+
+        source = f" (the key comes from {key_source(settings)})"
+    return Refusal(
+        f"rephrase: {exc.message}{retried}{source} Nothing was changed.",
+        types.MessageType.Error,
+    )
+
+
+def _remember_variant(ls: RephraseServer, uri: str, whole: bool, choice: LanguageChoice) -> None:
     """A conversion of part of a document leaves the document's detected variant as it was;
     converting all of its prose makes detection decide again."""
     if whole:
         ls.variant_before_conversion.pop(uri, None)
     elif choice.source == "detected" and choice.language and "-" in choice.language:
         ls.variant_before_conversion.setdefault(uri, choice.language)
+
+
+async def on_code_action(
+    ls: RephraseServer, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """``textDocument/codeAction``."""
+    # Just after a document opened (or the settings changed) the editor's settings may still
+    # be on their way: wait for them (the client, not the network) so the list follows them.
+    await ls.settings.settle(params.text_document.uri)
+    return list_actions(ls, params)
 
 
 async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.CodeAction:
@@ -427,27 +373,3 @@ async def apply_request(ls: RephraseServer, req: ActionRequest) -> dict[str, Any
         ls.say(f"rephrase: the improvement was not applied: {reason}", types.MessageType.Warning)
         return {"applied": False, "reason": reason}
     return {"applied": True, "edits": count}
-
-
-def register(server: RephraseServer) -> None:
-    """Wire the code action features into the server."""
-
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.RefactorRewrite, types.CodeActionKind.Source],
-            resolve_provider=True,
-        ),
-    )
-    async def on_code_action(
-        ls: RephraseServer, params: types.CodeActionParams
-    ) -> list[types.CodeAction]:
-        # Just after a document opened (or the settings changed) the editor's settings may
-        # still be on their way: wait for them (the client, not the network) so the list
-        # follows them.
-        await ls.settings.settle(params.text_document.uri)
-        return list_actions(ls, params)
-
-    @server.feature(types.CODE_ACTION_RESOLVE)
-    async def on_resolve(ls: RephraseServer, action: types.CodeAction) -> types.CodeAction:
-        return await resolve_action(ls, action)

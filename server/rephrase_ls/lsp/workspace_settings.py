@@ -28,7 +28,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 if TYPE_CHECKING:
-    from rephrase_ls.lsp.server import RephraseServer
+    from rephrase_ls.lsp.language_server import RephraseServer
     from rephrase_ls.settings import Settings
     from rephrase_ls.user_config import UserConfig
 

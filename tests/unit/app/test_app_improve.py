@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from rephrase_ls.improve import ImprovementCache, Mode, improve_paragraphs, resolve_language
+from rephrase_ls.improve import ImprovementCache, improve_paragraphs
+from rephrase_ls.language_choice import resolve_language
+from rephrase_ls.options import Mode
 from rephrase_ls.service.capabilities import Capabilities
 from rephrase_ls.service.models import Improvement, Language
 from rephrase_ls.settings import Settings

@@ -1,4 +1,5 @@
-"""improve_paragraphs rebuilds paragraphs as their answers arrive, while requests are in flight."""
+"""improve_paragraphs rebuilds paragraphs as the client reports their answers, while later
+requests are in flight."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from rephrase_ls.improve import ImprovementCache, Mode, improve_paragraphs
+from rephrase_ls.improve import ImprovementCache, improve_paragraphs
+from rephrase_ls.options import Mode
 from rephrase_ls.service.errors import ServerError
 from rephrase_ls.service.models import Improvement
 from rephrase_ls.text.diff import apply_edits
@@ -91,8 +93,8 @@ async def test_paragraphs_are_rebuilt_while_the_rest_is_still_in_flight(
     seen_in_flight: list[int] = []
 
     async def between(done: list[int]) -> None:
-        # The rebuilding runs in short slices between turns of the loop; give it up to 5 s
-        # (a loaded machine is slow), stopping as soon as the first half is rebuilt.
+        # The first half is rebuilt when the client reports it; wait up to 5 s for it (a
+        # loaded machine is slow).
         for _ in range(5000):
             if len(rebuilt) >= len(paragraphs) // 2:
                 break

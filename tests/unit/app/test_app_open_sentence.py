@@ -8,15 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rephrase_ls.improve import (
-    ImprovementCache,
-    Mode,
-    continues_sentence,
-    improve_paragraphs,
-    keep_open_sentence,
-    prose_ends,
-    with_context,
-)
+from rephrase_ls.improve import ImprovementCache, improve_paragraphs, with_context
+from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
+from rephrase_ls.options import Mode
 from rephrase_ls.service.models import Improvement
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import prose_blocks

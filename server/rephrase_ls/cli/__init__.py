@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return offline_main(args_list[1:])
     if args_list and args_list[0] == "improve":
-        from rephrase_ls.improve_files import main as improve_main
+        from rephrase_ls.cli.improve import main as improve_main
 
         return improve_main(args_list[1:])
 

@@ -17,14 +17,11 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rephrase_ls import project_file, safe_write, user_config
-from rephrase_ls.settings import STYLE_NAMES, TONE_NAMES, Settings, merge
-
-if TYPE_CHECKING:
-    from rephrase_ls.service.capabilities import Capabilities
-
+from rephrase_ls.cli.files import link_out, write_area
+from rephrase_ls.options import ImproveOptions, Kind, UnknownName, names_of
+from rephrase_ls.settings import Settings, merge
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
@@ -32,27 +29,31 @@ CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
 STDIN = Path("-")
 
 
-def _style_or_tone(kind: str, names: tuple[str, ...]) -> Callable[[str], str]:
-    """An argparse type: one of ``names`` or ``prefer_`` and one of them, in lower case."""
+def _style_or_tone(kind: Kind) -> Callable[[str], ImproveOptions]:
+    """An argparse type: a style (or tone) name, or ``prefer_`` and one, in any case."""
+    word = "style" if kind == "writing style" else kind
 
-    def check(value: str) -> str:
-        low = value.strip().lower()
-        if low.removeprefix("prefer_") in names:
-            return low
-        raise argparse.ArgumentTypeError(
-            f"unknown {kind} {value!r}: expected one of {', '.join(names)}, or prefer_ and one "
-            f"of them (e.g. prefer_{names[0]}) to fall back to the default where the language "
-            f"has no {kind}s"
-        )
+    def check(value: str) -> ImproveOptions:
+        try:
+            if kind == "writing style":
+                return ImproveOptions.parse(writing_style=value)
+            return ImproveOptions.parse(tone=value)
+        except UnknownName as exc:
+            names = exc.names
+            raise argparse.ArgumentTypeError(
+                f"unknown {word} {value!r}: expected one of {', '.join(names)}, or prefer_ and "
+                f"one of them (e.g. prefer_{names[0]}) to fall back to the default where the "
+                f"language has no {word}s"
+            ) from None
 
     return check
 
 
-def _variant(value: str) -> str:
+def _variant(value: str) -> ImproveOptions:
     """An argparse type: a variant of :data:`CONVERSIONS`, in any case (``en-gb`` → ``en-GB``)."""
     for variant in CONVERSIONS:
         if value.strip().replace("_", "-").lower() == variant.lower():
-            return variant
+            return ImproveOptions(variant=variant)
     raise argparse.ArgumentTypeError(
         f"cannot convert to {value!r}: expected one of {', '.join(CONVERSIONS)}"
     )
@@ -74,16 +75,17 @@ def _parser() -> argparse.ArgumentParser:
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--style",
-        type=_style_or_tone("style", STYLE_NAMES),
+        type=_style_or_tone("writing style"),
         metavar="STYLE",
-        help=f"writing style: {', '.join(STYLE_NAMES)}, or prefer_<style> (falls back to the "
+        help=f"writing style: {', '.join(names_of('writing style'))}, or prefer_<style> (falls "
+        "back to the "
         "default where the language has no styles)",
     )
     group.add_argument(
         "--tone",
-        type=_style_or_tone("tone", TONE_NAMES),
+        type=_style_or_tone("tone"),
         metavar="TONE",
-        help=f"tone: {', '.join(TONE_NAMES)}, or prefer_<tone>",
+        help=f"tone: {', '.join(names_of('tone'))}, or prefer_<tone>",
     )
     group.add_argument(
         "--convert",
@@ -106,54 +108,6 @@ def _parser() -> argparse.ArgumentParser:
         "config file; https, or http to localhost or a loopback address)",
     )
     return parser
-
-
-def _write_area(path: Path) -> list[Path]:
-    """Where ``--write`` may write for ``path``: the project root of the file as named, so a
-    link in a cloned repository cannot aim a write outside it.
-
-    The folders above the file are walked as named. A root marker seen through a link that
-    lies inside another project (``vendor -> ../other`` in a clone, ``other`` holding its own
-    ``.git``) does not make a root: the project holding the link does, and the link's target,
-    outside it, is refused. Links above every project root (``/home -> /usr/home``) change
-    nothing. With no marker at all (an unpacked archive), the file's own folder, or when that
-    is reached through a link (``docs -> ../..``), the folder holding the nearest such link.
-    """
-    folder = Path(os.path.abspath(path)).parent
-    root: Path | None = None
-    nearest_link: Path | None = None
-    through_link = False
-    for candidate in (folder, *folder.parents):
-        if any(os.path.exists(candidate / marker) for marker in project_file.ROOT_MARKERS) and (
-            root is None or through_link
-        ):
-            root, through_link = candidate, False
-        if os.path.islink(candidate):
-            through_link = True
-            if nearest_link is None:
-                nearest_link = candidate
-    if root is not None:
-        return [root]
-    return [nearest_link.parent if nearest_link is not None else folder]
-
-
-def _link_out(path: Path) -> str | None:
-    """Why ``path`` must not be read, when a link takes it out of its project area
-    (:func:`_write_area`); else None.
-
-    What is read goes to the service: a link planted in a cloned repository (``docs/x.md ->
-    ~/.aws/credentials``, or ``docs -> ~``) would otherwise send the user's private files with
-    a plain ``rephrase-ls improve docs/*.md``. The target given by its own path is read.
-    """
-    area = _write_area(path)
-    if safe_write.inside(path, area):
-        return None
-    real = os.path.realpath(path)
-    return (
-        f"{path} is a symbolic link to {real}, which is outside the project "
-        f"({', '.join(map(str, area))}); it was not read, so nothing of it was sent to the "
-        "service. Give the target's own path to improve it."
-    )
 
 
 def _server_url(value: str) -> str:
@@ -189,13 +143,19 @@ def _settings_for(
 
 
 class _TerminalProgress:
-    """A one-line progress report on a terminal; silent otherwise."""
+    """A one-line progress report on a terminal (the pipeline's Progress); silent otherwise."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.active = sys.stderr.isatty()
 
-    def __call__(self, done: int, total: int) -> None:
+    async def begin(self, prose_bytes: int) -> None:
+        """Nothing to show before the first answer."""
+
+    def end(self, message: str) -> None:
+        """The last report ended the line."""
+
+    def report(self, done: int, total: int) -> None:
         if self.active and total > 1:
             sys.stderr.write(f"\r{self.name}: {done}/{total} requests")
             if done >= total:
@@ -205,20 +165,14 @@ class _TerminalProgress:
 
 async def _run(args: argparse.Namespace) -> int:
     from rephrase_ls.backend import Backends
-    from rephrase_ls.improve import (
-        ImprovementCache,
-        Mode,
-        default_mode,
-        improve_paragraphs,
-        resolve_language,
-        without_directives,
-    )
+    from rephrase_ls.improve import ImprovementCache, without_directives
+    from rephrase_ls.language_choice import resolve_language
+    from rephrase_ls.pipeline import NotImproved, improve_text
     from rephrase_ls.service.errors import BadRequest, ServiceError
     from rephrase_ls.text.diff import apply_edits
-    from rephrase_ls.text.language import too_short_to_tell
     from rephrase_ls.text.markup import prose_blocks
-    from rephrase_ls.text.paragraphs import select_paragraphs
 
+    options: ImproveOptions = args.style or args.tone or args.convert or ImproveOptions()
     backends = Backends(user_agent_suffix="cli")
     cache = ImprovementCache()
     changed = 0
@@ -239,7 +193,7 @@ async def _run(args: argparse.Namespace) -> int:
                         pending_output[0] = raw
                     text = raw.decode("utf-8")
                 else:
-                    refusal = _link_out(path)
+                    refusal = link_out(path)
                     if refusal is not None:
                         print(f"rephrase-ls: {refusal}", file=sys.stderr)
                         failed += 1
@@ -252,7 +206,7 @@ async def _run(args: argparse.Namespace) -> int:
                 continue
             if args.write and not stdin:
                 try:  # before asking the service: a file that cannot be written costs nothing
-                    safe_write.check(path, _write_area(path))
+                    safe_write.check(path, write_area(path))
                 except safe_write.WriteRefused as exc:
                     print(f"rephrase-ls: {exc}", file=sys.stderr)
                     failed += 1
@@ -276,12 +230,12 @@ async def _run(args: argparse.Namespace) -> int:
                     f"variable {settings.api_key_env}; the embedded offline service answers",
                     file=sys.stderr,
                 )
-            caps: Capabilities | None
-            try:
-                caps = await backend.capabilities.get("write")
-            except ServiceError as exc:
-                print(f"rephrase-ls: language list unavailable: {exc.message}", file=sys.stderr)
-                caps = backend.capabilities.peek("write")
+            caps, unavailable = await backend.write_capabilities()
+            if unavailable is not None:
+                print(
+                    f"rephrase-ls: language list unavailable: {unavailable.message}",
+                    file=sys.stderr,
+                )
             uri = None if stdin else path.resolve().as_uri()  # standard input: by its content
             try:
                 blocks = without_directives(text, prose_blocks(text, None, uri))
@@ -289,7 +243,6 @@ async def _run(args: argparse.Namespace) -> int:
                 print(f"rephrase-ls: {path}: {exc}. The file was not changed.", file=sys.stderr)
                 failed += 1
                 continue
-            paragraphs = select_paragraphs(text, 0, len(text), blocks)
             choice = resolve_language(text, settings, caps)
             unknown = choice.language is None or (
                 caps is not None and caps.find(choice.language) is None
@@ -302,59 +255,43 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
-            if not paragraphs:
-                continue  # no prose: nothing to send
-            if (
-                choice.language is None
-                and not args.convert
-                and too_short_to_tell(" ".join(p.prose for p in paragraphs))
-            ):
+            outcome = await improve_text(
+                text,
+                blocks,
+                None,
+                options,
+                backend,
+                settings=settings,
+                language=choice,
+                cache=cache,
+                progress=_TerminalProgress(str(path)),
                 # A file whose only prose is a title: no reason to fail a run over many files.
-                print(
-                    f"rephrase-ls: {path}: skipped: too little prose to tell its language "
-                    "(give it with --language to improve it)",
-                    file=sys.stderr,
-                )
-                continue
-            prefix = "prefer_" if settings.prefer_fallback else ""
-            if args.style:
-                style = args.style.removeprefix("prefer_")
-                prefix = "prefer_" if args.style.startswith("prefer_") else prefix
-                mode = Mode(choice.target_lang, writing_style=prefix + style)
-            elif args.tone:
-                tone = args.tone.removeprefix("prefer_")
-                prefix = "prefer_" if args.tone.startswith("prefer_") else prefix
-                mode = Mode(choice.target_lang, tone=prefix + tone)
-            elif args.convert:
-                mode = Mode(args.convert)
-            else:
-                mode = default_mode(settings, choice)
-            try:
-                outcome = await improve_paragraphs(
-                    backend,
-                    text,
-                    paragraphs,
-                    mode,
-                    cache,
-                    on_progress=_TerminalProgress(str(path)),
-                    blocks=blocks,
-                )
-            except ServiceError as exc:
+                skip_undetectable=True,
+            )
+            if isinstance(outcome, NotImproved):
+                if outcome.reason == "too little prose":
+                    print(
+                        f"rephrase-ls: {path}: skipped: too little prose to tell its language "
+                        "(give it with --language to improve it)",
+                        file=sys.stderr,
+                    )
+                if outcome.error is None:
+                    continue  # no prose, or too little: nothing to send
                 hint = ""
-                if isinstance(exc, BadRequest) and mode.target_lang is None:
+                if isinstance(outcome.error, BadRequest) and outcome.language_unknown:
                     hint = (
                         " The text's language could not be determined: give it with --language"
                         " (or a 'rephrase: language=xx' comment in the file)."
                     )
                 print(
-                    f"rephrase-ls: {path}: {exc.message}{hint} The file was not changed.",
+                    f"rephrase-ls: {path}: {outcome.message}{hint} The file was not changed.",
                     file=sys.stderr,
                 )
                 failed += 1
                 continue
             for message in outcome.refused:
                 print(f"rephrase-ls: {path}: {message}", file=sys.stderr)
-            new_text = apply_edits(text, outcome.edits(text))
+            new_text = apply_edits(text, outcome.edits)
             if stdin and args.write:
                 pending_output[0] = new_text.encode("utf-8")
             if new_text == text:
@@ -365,7 +302,7 @@ async def _run(args: argparse.Namespace) -> int:
             elif args.write:
                 assert source is not None  # only standard input has none
                 try:
-                    safe_write.replace(source, new_text.encode("utf-8"), _write_area(path))
+                    safe_write.replace(source, new_text.encode("utf-8"), write_area(path))
                 except safe_write.WriteRefused as exc:
                     print(f"rephrase-ls: {exc}", file=sys.stderr)
                     failed += 1

@@ -1,0 +1,99 @@
+"""A paragraph that goes on a sentence the prose before it left open keeps its lower-case start.
+
+The service improves each paragraph alone, so it capitalises the first word of one that goes on
+an open sentence (``dass:`` before a list, a sentence broken by a code block).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rephrase_ls.text.markup import ProseBlock
+    from rephrase_ls.text.paragraphs import Paragraph
+
+#: What ends a sentence (before closing quotes, brackets and emphasis markers).
+_SENTENCE_END = frozenset(".!?…。！？‼⁇⁈⁉")
+_CLOSERS = "\"'’”»›)]}*_`~ \t\r\n"
+
+
+def prose_ends(blocks: Sequence[ProseBlock | Paragraph]) -> tuple[list[int], list[int]]:
+    """The starts and ends of the blocks, sorted by start (for :func:`continues_sentence`)."""
+    spans = sorted((block.start, block.end) for block in blocks)
+    return [s for s, _ in spans], [e for _, e in spans]
+
+
+def continues_sentence(text: str, start: int, ends: tuple[list[int], list[int]]) -> bool:
+    """Whether the prose at ``start`` goes on a sentence the prose before it left open.
+
+    The prose before is that of the last block starting before ``start`` (up to ``start`` when
+    the block holds it): whatever lies between — a list marker, a code block, a quote marker —
+    is not prose and neither ends nor opens a sentence. It is open when it does not end with a
+    full stop, a question or exclamation mark or an ellipsis (closing quotes, brackets and
+    emphasis markers after them aside): it ends with a colon (``dass:`` before a list), a comma,
+    a word… At the start of the document (no prose before) and after a title (a Markdown,
+    setext, reStructuredText or LaTeX heading) a sentence starts.
+    """
+    starts, block_ends = ends
+    k = bisect_left(starts, start) - 1
+    if k < 0:
+        return False
+    end = min(block_ends[k], start)
+    before = text[max(starts[k], end - 200) : end].rstrip(_CLOSERS)
+    if not before or before[-1] in _SENTENCE_END:
+        return False
+    return end < block_ends[k] or not _is_heading(text, starts[k], block_ends[k])
+
+
+# A heading's line: `## Title` (also in a quote), a LaTeX sectioning command; the line under a
+# setext or reStructuredText title.
+_HEADING_LINE = re.compile(r"[ \t]*(?:>[ \t]*)*#{1,6}[ \t]")
+_LATEX_HEADING = re.compile(
+    r"\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph|caption|title|frametitle)\*?"
+    r"(?:\[[^\]\n]*\])?\{$"
+)
+_UNDERLINE = re.compile(r"([=\-~^\"'`*+#:.])\1{2,}[ \t]*$")
+
+
+def _is_heading(text: str, start: int, end: int) -> bool:
+    """Whether the block ``[start, end)`` is a title (it ends no sentence, and opens none)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if _HEADING_LINE.match(text, line_start, start) is not None:
+        return True
+    if _LATEX_HEADING.search(text[max(line_start, start - 40) : start]) is not None:
+        return True
+    next_line = text.find("\n", end)
+    if next_line < 0:
+        return False
+    following_end = text.find("\n", next_line + 1)
+    following = text[next_line + 1 : len(text) if following_end < 0 else following_end]
+    return _UNDERLINE.match(following.rstrip("\r")) is not None
+
+
+def keep_open_sentence(original: str, replacement: str) -> str:
+    """``replacement`` with the first letter of ``original`` as it was when the only change to
+    it is a capital (``or build …`` → ``Or build …``): a paragraph that goes on an open sentence
+    starts in lower case. Any other change (a rewritten or corrected first word) is kept."""
+    i = next((k for k, c in enumerate(original) if c.isalpha()), -1)
+    if i < 0:
+        return replacement
+    char = original[i]
+    j = i + 1  # the end of the first word
+    while j < len(original) and original[j].isalnum():
+        j += 1
+    if (
+        char.islower()
+        and len(replacement) > i
+        and replacement[:i] == original[:i]
+        and replacement[i] != char
+        and replacement[i].lower() == char
+        # the rest of the word as it was: a word whose casing was corrected inside too
+        # (github → GitHub) is a correction, not a capital
+        and replacement[i + 1 : j] == original[i + 1 : j]
+        and not replacement[j : j + 1].isalnum()
+    ):
+        return replacement[:i] + char + replacement[i + 1 :]
+    return replacement

@@ -1,0 +1,229 @@
+"""The package's modules import each other without cycles.
+
+The graph is read from the source (ast), not by importing: every ``import`` and ``from … import``
+counts, also those inside functions (an import made on first use is still a dependency), except
+those under ``if TYPE_CHECKING:`` (never run). An edge goes to the module the statement takes
+names from: ``import a.b`` and ``from a.b import x`` to ``a.b``; ``from package import name`` to
+``package`` (its ``__init__`` runs and ``name`` is read from it), and to ``package.name`` as well
+when that is a module. The ``__init__`` of the packages above the module named runs too, but is
+not counted: a package re-exporting its modules is not in a cycle with each of them.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "rephrase_ls"
+ROOT = Path(__file__).resolve().parents[2] / "server" / PACKAGE
+
+#: The modules of the pipeline and the language server: no cycle may touch them.
+PIPELINE_AREA = (
+    "rephrase_ls.lsp",
+    "rephrase_ls.cli",
+    "rephrase_ls.pipeline",
+    "rephrase_ls.improve",
+    "rephrase_ls.options",
+    "rephrase_ls.language_choice",
+    "rephrase_ls.open_sentence",
+    "rephrase_ls.backend",
+    "rephrase_ls.settings",
+    "rephrase_ls.project_file",
+    "rephrase_ls.user_config",
+    "rephrase_ls.user_state",
+    "rephrase_ls.safe_write",
+)
+
+
+def module_names(root: Path, package: str) -> dict[str, Path]:
+    """Every module of the package under ``root``, by dotted name."""
+    names: dict[str, Path] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join([package, *parts])] = path
+    return names
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements that run: anywhere, but not under ``if TYPE_CHECKING:``."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def import_graph(modules: dict[str, Path], package: str) -> dict[str, set[str]]:
+    """Module → the package's modules it imports."""
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        is_package = path.name == "__init__.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in _imports(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                if node.level:
+                    base = name.split(".")
+                    base = base[: len(base) - node.level + (1 if is_package else 0)]
+                    origin = ".".join([*base, *([node.module] if node.module else [])])
+                else:
+                    origin = node.module or ""
+                targets.append(origin)
+                for alias in node.names:
+                    submodule = f"{origin}.{alias.name}"
+                    if submodule in modules:
+                        targets.append(submodule)
+            for target in targets:
+                while target and target not in modules:  # import a.b.c of a non-module c
+                    target = target.rpartition(".")[0]
+                if target.startswith(package) and target != name:
+                    graph[name].add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, each sorted (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component: list[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def one_cycle(graph: dict[str, set[str]], component: list[str]) -> list[str]:
+    """A shortest cycle through the component's first module, for the message."""
+    members = set(component)
+    start = component[0]
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for child in sorted(graph[node] & members):
+            if child == start:
+                return [*paths[node], start]
+            if child not in paths:
+                paths[child] = [*paths[node], child]
+                queue.append(child)
+    return component
+
+
+def _report(graph: dict[str, set[str]], found: list[list[str]]) -> str:
+    return "\n".join(
+        f"{len(component)} modules: {' -> '.join(one_cycle(graph, component))}"
+        for component in found
+    )
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return import_graph(module_names(ROOT, PACKAGE), PACKAGE)
+
+
+def test_the_package_has_no_import_cycles(graph: dict[str, set[str]]) -> None:
+    """Every cycle is reported at once, each with one path through it."""
+    found = cycles(graph)
+    assert not found, f"{len(found)} import cycles:\n{_report(graph, found)}"
+
+
+def test_no_cycle_touches_the_pipeline_or_the_language_server(
+    graph: dict[str, set[str]],
+) -> None:
+    found = [
+        component
+        for component in cycles(graph)
+        if any(m == area or m.startswith(area + ".") for m in component for area in PIPELINE_AREA)
+    ]
+    assert not found, f"{len(found)} import cycles:\n{_report(graph, found)}"
+
+
+def test_the_lsp_features_import_no_server_module(graph: dict[str, set[str]]) -> None:
+    """Only the wiring module knows the server and the features; a feature takes the server as
+    its handlers' first argument and names its class only for type checking."""
+    server_modules = {"rephrase_ls.lsp.server", "rephrase_ls.lsp.language_server"}
+    features = [m for m in graph if m.startswith("rephrase_ls.lsp.") and m not in server_modules]
+    assert "rephrase_ls.lsp.actions" in features
+    offending = {m: sorted(graph[m] & server_modules) for m in features}
+    assert not {m: found for m, found in offending.items() if found}
+    wired = {f"rephrase_ls.lsp.{name}" for name in ("actions", "commands", "lifecycle")}
+    assert wired <= graph["rephrase_ls.lsp.server"]
+
+
+def test_the_graph_sees_imports_in_functions_but_not_type_checking_ones(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("from . import c\n")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from pkg import b\n"
+        "def f():\n    from pkg.sub import c\n"
+    )
+    (package / "b.py").write_text("import pkg.a\n")
+    (package / "sub" / "c.py").write_text("from .. import a\nfrom ..b import name\n")
+    found = import_graph(module_names(package, "pkg"), "pkg")
+    assert found == {
+        "pkg": set(),
+        "pkg.a": {"pkg.sub", "pkg.sub.c"},  # in a function; not pkg.b (TYPE_CHECKING)
+        "pkg.b": {"pkg.a"},
+        "pkg.sub": {"pkg.sub.c"},
+        "pkg.sub.c": {"pkg", "pkg.a", "pkg.b"},
+    }
+    component = ["pkg.a", "pkg.b", "pkg.sub", "pkg.sub.c"]
+    assert cycles(found) == [component]
+    assert one_cycle(found, component) == ["pkg.a", "pkg.sub.c", "pkg.a"]
+    assert cycles({"x": {"y"}, "y": set()}) == []
+    assert cycles({"x": {"y"}, "y": {"z"}, "z": {"x"}, "w": {"x"}}) == [["x", "y", "z"]]
