@@ -12,6 +12,9 @@ not counted: a package re-exporting its modules is not in a cycle with each of t
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,23 +22,6 @@ import pytest
 
 PACKAGE = "rephrase_ls"
 ROOT = Path(__file__).resolve().parents[2] / "server" / PACKAGE
-
-#: The modules of the pipeline and the language server: no cycle may touch them.
-PIPELINE_AREA = (
-    "rephrase_ls.lsp",
-    "rephrase_ls.cli",
-    "rephrase_ls.pipeline",
-    "rephrase_ls.improve",
-    "rephrase_ls.options",
-    "rephrase_ls.language_choice",
-    "rephrase_ls.open_sentence",
-    "rephrase_ls.backend",
-    "rephrase_ls.settings",
-    "rephrase_ls.project_file",
-    "rephrase_ls.user_config",
-    "rephrase_ls.user_state",
-    "rephrase_ls.safe_write",
-)
 
 
 def module_names(root: Path, package: str) -> dict[str, Path]:
@@ -179,17 +165,6 @@ def test_the_package_has_no_import_cycles(graph: dict[str, set[str]]) -> None:
     assert not found, f"{len(found)} import cycles:\n{_report(graph, found)}"
 
 
-def test_no_cycle_touches_the_pipeline_or_the_language_server(
-    graph: dict[str, set[str]],
-) -> None:
-    found = [
-        component
-        for component in cycles(graph)
-        if any(m == area or m.startswith(area + ".") for m in component for area in PIPELINE_AREA)
-    ]
-    assert not found, f"{len(found)} import cycles:\n{_report(graph, found)}"
-
-
 def test_the_lsp_features_import_no_server_module(graph: dict[str, set[str]]) -> None:
     """Only the wiring module knows the server and the features; a feature takes the server as
     its handlers' first argument and names its class only for type checking."""
@@ -227,3 +202,66 @@ def test_the_graph_sees_imports_in_functions_but_not_type_checking_ones(tmp_path
     assert one_cycle(found, component) == ["pkg.a", "pkg.sub.c", "pkg.a"]
     assert cycles({"x": {"y"}, "y": set()}) == []
     assert cycles({"x": {"y"}, "y": {"z"}, "z": {"x"}, "w": {"x"}}) == [["x", "y", "z"]]
+
+
+def _reaching(graph: dict[str, set[str]], source: str, target: str) -> set[tuple[str, str]]:
+    """Edges from modules under ``source`` to modules under ``target``."""
+    return {
+        (name, to)
+        for name, targets in graph.items()
+        if name == source or name.startswith(source + ".")
+        for to in targets
+        if to == target or to.startswith(target + ".")
+    }
+
+
+def test_the_layers_point_one_way(graph: dict[str, set[str]]) -> None:
+    """``text/`` knows no LSP, HTTP or offline service; ``service/`` knows no editor and no
+    offline service; ``offline/`` knows only the interface's models and errors."""
+    wrong = set()
+    for source, target in [
+        ("rephrase_ls.text", "rephrase_ls.lsp"),
+        ("rephrase_ls.text", "rephrase_ls.offline"),
+        ("rephrase_ls.text", "rephrase_ls.service.client"),
+        ("rephrase_ls.service", "rephrase_ls.lsp"),
+        ("rephrase_ls.service", "rephrase_ls.offline"),
+        ("rephrase_ls.offline", "rephrase_ls.lsp"),
+        ("rephrase_ls.offline", "rephrase_ls.service.client"),
+        ("rephrase_ls.offline", "rephrase_ls.service.transport"),
+    ]:
+        wrong |= _reaching(graph, source, target)
+    assert not wrong, sorted(wrong)
+
+
+def test_the_capability_rules_are_checked_before_the_client(graph: dict[str, set[str]]) -> None:
+    """The transport and the endpoints do not consult the capability rules; the rules need
+    nothing but the interface's models."""
+    service = "rephrase_ls.service."
+    rules = {
+        m[len(service) :]
+        for m in graph["rephrase_ls.service.capabilities"]
+        if m.startswith(service)
+    }
+    assert rules <= {"config", "errors", "models"}
+    for module in ("client", "transport"):
+        assert "rephrase_ls.service.capabilities" not in graph[service + module]
+
+
+def test_detection_runs_without_the_offline_package() -> None:
+    """Detecting a language loads nothing of the offline service (checked in a fresh process)."""
+    code = textwrap.dedent(
+        """
+        import sys
+        from rephrase_ls.text import language
+        assert language.detect("Das ist ein schöner Tag, und wir gehen heute nach Hause.") == "de"
+        assert language.detect_variant("The colour of the centre is grey.", "en") == "en-GB"
+        loaded = sorted(m for m in sys.modules if m.startswith("rephrase_ls.offline"))
+        assert not loaded, loaded
+        print("ok")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
