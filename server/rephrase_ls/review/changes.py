@@ -24,6 +24,7 @@ Each group is classified from the change itself (see :func:`classify`).
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 from bisect import bisect_right
@@ -221,6 +222,26 @@ def _widen_deletion(
     return (start, end), edit
 
 
+_SPACES = re.compile(r"(\s+)")
+
+
+def _word_by_word(text: str, edit: TextEdit) -> list[TextEdit]:
+    """``edit`` cut into one edit per changed word when its original and new text have the
+    same words count and the same whitespace between them (the word diff gives neighbouring
+    changed words as one edit: ``recieved teh`` → ``received the``)."""
+    old_parts = _SPACES.split(text[edit.start : edit.end])
+    new_parts = _SPACES.split(edit.new_text)
+    if len(old_parts) < 3 or len(old_parts) != len(new_parts) or old_parts[1::2] != new_parts[1::2]:
+        return [edit]
+    pieces = []
+    position = edit.start
+    for old, new in zip(old_parts, new_parts, strict=True):
+        if old != new:
+            pieces.append(TextEdit(position, position + len(old), new))
+        position += len(old)
+    return pieces
+
+
 def _around_protected(text: str, edit: TextEdit, protected: Sequence[Span]) -> list[TextEdit]:
     """``edit`` without the protected text it covers: split around each protected span that
     comes back exactly once (in order) in its new text; ``[]`` when that is not so."""
@@ -262,7 +283,8 @@ def change_groups(
     """
     widened: list[tuple[int, int, TextEdit]] = []
     for edit in edits:
-        for piece in _around_protected(text, edit, protected):
+        pieces = _around_protected(text, edit, protected)
+        for piece in [part for p in pieces for part in _word_by_word(text, p)]:
             words = text[piece.start : piece.end].strip()
             if (
                 not piece.new_text
