@@ -66,12 +66,19 @@ MESSAGE_QUOTE = 48
 @dataclass(frozen=True, slots=True)
 class Change:
     """One change group: replace ``original`` at ``[start, end)`` (offsets relative to the
-    paragraph's text) with ``replacement``."""
+    paragraph's text) with ``replacement``.
+
+    ``said`` and ``says``: ``original`` and ``replacement`` as prose, each line break with the
+    verbatim text around it (a quote's ``>``, a comment's ``//``) read as one space; for
+    classifying and describing the change.
+    """
 
     start: int
     end: int
     original: str
     replacement: str
+    said: str
+    says: str
 
 
 def _is_word_char(char: str) -> bool:
@@ -204,12 +211,16 @@ def _widen_deletion(
         # at the start of a line: the word it repeats may end the line before
         before = _word_before(text, segments[k - 1][1], segments[k - 1][0])
         if _no_protected(protected, before) and text[before[0] : before[1]].casefold() == deleted:
+            if text[end - 1].isspace():  # "the\n> the " ends on a word: "the\n> the release"
+                end = _word_after(text, end, high)[1]
             return (before[0], end), edit
     k = _segment_at(segments, end - 1)
     if 0 <= k < len(segments) - 1 and segments[k][1] == end:
         # at the end of a line: the word it repeats may start the next one
         after = _word_after(text, segments[k + 1][0], segments[k + 1][1])
         if _no_protected(protected, after) and text[after[0] : after[1]].casefold() == deleted:
+            if text[start].isspace():  # " the\n> the" starts on a word: "reviewed the\n> the"
+                start = _word_before(text, start, low)[0]
             return (start, after[1]), edit
     if text[start].isspace():
         before = _word_before(text, start, low)
@@ -283,8 +294,8 @@ def change_groups(
     """
     widened: list[tuple[int, int, TextEdit]] = []
     for edit in edits:
-        pieces = _around_protected(text, edit, protected)
-        for piece in [part for p in pieces for part in _word_by_word(text, p)]:
+        kept = _around_protected(text, edit, protected)
+        for piece in [part for p in kept for part in _word_by_word(text, p)]:
             words = text[piece.start : piece.end].strip()
             if (
                 not piece.new_text
@@ -314,8 +325,21 @@ def change_groups(
             pieces.append(edit.new_text)
             position = edit.end
         pieces.append(text[position:end])
-        changes.append(Change(start, end, text[start:end], "".join(pieces)))
+        original, replacement = text[start:end], "".join(pieces)
+        said, says = original, replacement
+        for gap in _gaps(text, segments, start, end):
+            said, says = said.replace(gap, " "), says.replace(gap, " ")
+        changes.append(Change(start, end, original, replacement, said, says))
     return changes
+
+
+def _gaps(text: str, segments: Sequence[Span], start: int, end: int) -> set[str]:
+    """The verbatim texts between two lines' prose inside ``[start, end)``."""
+    return {
+        text[segments[k][1] : segments[k + 1][0]]
+        for k in range(len(segments) - 1)
+        if start < segments[k + 1][0] and segments[k][1] < end
+    }
 
 
 def _non_space_tokens(text: str) -> list[str]:

@@ -188,7 +188,7 @@ def _classified(
         return ()
     segments, inside = _relative_structure(paragraph, protected)
     return tuple(
-        (change, classify(change.original, change.replacement, target))
+        (change, classify(change.said, change.says, target))
         for change in change_groups(span, edits, segments, inside)
     )
 
@@ -271,7 +271,7 @@ def findings(
                     change.original,
                     change.replacement,
                     code,
-                    describe(change.original, change.replacement),
+                    describe(change.said, change.says),
                 )
             )
     return out
