@@ -7,7 +7,8 @@ code and a ``teh → the`` message), computed per paragraph and cached in a
 The language server turns them into diagnostics and quick fixes.
 """
 
-from rephrase_ls.review.changes import (
+from rephrase_ls.review.changes import Change, change_groups
+from rephrase_ls.review.codes import (
     CAPITALISATION,
     CODES,
     DOUBLED_WORD,
@@ -15,8 +16,6 @@ from rephrase_ls.review.changes import (
     SPACING,
     SPELLING,
     VARIANT,
-    Change,
-    change_groups,
     classify,
     describe,
 )

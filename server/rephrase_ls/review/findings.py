@@ -34,7 +34,8 @@ from rephrase_ls.improve import (
 )
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
-from rephrase_ls.review.changes import Change, change_groups, classify, describe
+from rephrase_ls.review.changes import Change, change_groups
+from rephrase_ls.review.codes import classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect
 from rephrase_ls.text.paragraphs import Paragraph

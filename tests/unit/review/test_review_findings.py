@@ -3,6 +3,7 @@ with slips inserted: ranges, replacements, codes, protected markup, clean docume
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,30 @@ def test_offline_target_and_unsupported_languages() -> None:
     assert offline_target(None) is None
     with pytest.raises(ValueError, match="cannot review 'ja'"):
         findings("テキスト", prose_blocks("テキスト", "plaintext"), target_lang="ja")
+
+
+DATA = REAL.parent
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        p for p in DATA.rglob("*") if p.is_file() and p.name not in ("SOURCES.md", "LICENSES.md")
+    ),
+    ids=lambda p: p.name,
+)
+def test_every_markup_document_keeps_the_invariants(path: Path) -> None:
+    """Every format of tests/data/markup: findings sorted and disjoint, each over its original
+    text, inside prose, never over protected text; together they give the engine's result."""
+    text = path.read_text(encoding="utf-8")
+    blocks = prose_blocks(text, None, path.as_uri())
+    target = "de" if "-de-" in path.name else "en-us"
+    found = findings(text, blocks, target_lang=target)
+    protected = [span for block in blocks for span in block.protected]
+    for finding, following in pairwise(found):
+        assert finding.end <= following.start
+    for finding in found:
+        assert text[finding.start : finding.end] == finding.original
+        assert not any(s < finding.end and e > finding.start for s, e in protected)
+        assert any(b.start <= finding.start and finding.end <= b.end for b in blocks)
+    assert apply_edits(text, [f.edit() for f in found]) == _engine_document(text, blocks, target)
