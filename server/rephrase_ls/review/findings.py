@@ -21,6 +21,7 @@ twice) are improved again.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from rephrase_ls.improve import (
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
 from rephrase_ls.review.changes import Change, change_groups
-from rephrase_ls.review.codes import classify, describe
+from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect
 from rephrase_ls.text.paragraphs import Paragraph
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
 __all__ = ["Finding", "ReviewCache", "ReviewCancelled", "findings", "offline_target"]
 
 Span = tuple[int, int]
+
+# One word as the engine's rules see one: letters, with inner apostrophes or hyphens.
+_ONE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,15 @@ class Finding:
     def edit(self) -> TextEdit:
         """The edit that applies this finding."""
         return TextEdit(self.start, self.end, self.replacement)
+
+    @property
+    def word(self) -> str | None:
+        """The word to add to the project's ``words`` so that the engine leaves it alone (it
+        never spell-corrects or converts a known word): the original, for a spelling or variant
+        finding over one word; None for any other finding."""
+        if self.code not in (SPELLING, VARIANT) or not _ONE_WORD.fullmatch(self.original):
+            return None
+        return self.original
 
 
 class ReviewCancelled(Exception):

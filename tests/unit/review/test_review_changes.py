@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rephrase_ls.review import CODES, Change, change_groups, classify, describe
 from rephrase_ls.text.diff import TextEdit, apply_edits, word_edits
@@ -169,3 +172,58 @@ def test_the_package_needs_no_server_or_http_libraries() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+_WORDS = ["the", "teh", "The", "cat", "sat", "e-mail", "don't", "a", "an", "!", ",", "..."]
+
+
+@st.composite
+def _paragraphs(draw: st.DrawFn) -> tuple[str, str, list[tuple[int, int]]]:
+    """A line of words with some protected ``code`` spans, and the line with words of it
+    changed, doubled, removed, recased or re-spaced (never the protected ones)."""
+    words = draw(st.lists(st.sampled_from([*_WORDS, "`x`", "`teh`"]), min_size=1, max_size=12))
+    out: list[str] = []
+    for word in words:
+        if word.startswith("`"):
+            out.append(word)
+            continue
+        action = draw(st.sampled_from(["keep", "keep", "change", "double", "drop", "case"]))
+        if action == "change":
+            out.append(draw(st.sampled_from(_WORDS)))
+        elif action == "double":
+            out.extend([word, word])
+        elif action == "case":
+            out.append(word.upper())
+        elif action == "keep" or not any(not w.startswith("`") for w in out):
+            out.append(word)
+    separators = [draw(st.sampled_from([" ", " ", "  ", ""])) for _ in words]
+    text = "".join(w + s for w, s in zip(words, separators, strict=True)).strip() or "a"
+    improved = " ".join(out) or "a"
+    protected = []
+    position = 0
+    for word, separator in zip(words, separators, strict=True):
+        at = text.find(word, position)
+        if word.startswith("`") and at >= 0:
+            protected.append((at, at + len(word)))
+        position = max(position, at + len(word)) if at >= 0 else position
+        position += len(separator) if at >= 0 else 0
+    return text, improved, protected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_paragraphs())
+def test_groups_apply_to_the_diff_result_and_never_cover_protected_text(
+    case: tuple[str, str, list[tuple[int, int]]],
+) -> None:
+    text, improved, protected = case
+    edits = word_edits(text, improved)
+    groups = change_groups(text, edits, [(0, len(text))], tuple(protected))
+    for group, following in pairwise(groups):
+        assert group.end <= following.start
+    for group in groups:
+        assert text[group.start : group.end] == group.original
+        assert not any(s < group.end and e > group.start for s, e in protected)
+    applied = apply_edits(text, [TextEdit(g.start, g.end, g.replacement) for g in groups])
+    touched = any(any(s < e.end and p > e.start for s, p in protected) for e in edits)
+    if not touched:
+        assert applied == improved

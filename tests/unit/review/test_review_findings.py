@@ -198,10 +198,20 @@ def test_the_language_directive_is_not_prose() -> None:
 
 
 def test_known_words_are_never_flagged() -> None:
-    text = "Our tool reads the recieved data.\n"
+    text = "Our tool reads the recieved colour data. It  works well!!\n"
     blocks = prose_blocks(text, "markdown")
-    assert [f.original for f in findings(text, blocks, target_lang="en-us")] == ["recieved"]
-    assert findings(text, blocks, target_lang="en-us", words=["Recieved"]) == []
+    found = findings(text, blocks, target_lang="en-us")
+    assert [(f.original, f.word) for f in found] == [
+        ("recieved", "recieved"),
+        ("colour", "colour"),
+        ("It  works", None),
+        ("well!!", None),
+    ]
+    words = [f.word for f in found if f.word]
+    again = findings(text, blocks, target_lang="en-us", words=words)
+    assert [f.original for f in again] == ["It  works", "well!!"]
+    # known words are compared without case
+    assert findings(text, blocks, target_lang="en-us", words=["Recieved", "COLOUR"]) == again
 
 
 def test_offline_target_and_unsupported_languages() -> None:
