@@ -21,6 +21,7 @@ twice) are improved again.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 __all__ = ["Finding", "ReviewCache", "ReviewCancelled", "findings", "offline_target"]
 
 Span = tuple[int, int]
+
+_log = logging.getLogger(__name__)
 
 # One word as the engine's rules see one: letters, with inner apostrophes or hyphens.
 _ONE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -224,11 +227,18 @@ def _compute(prose: _Prose, target: str, words: frozenset[str], context: frozens
     language = detect(paragraph.prose)
     if language is not None and language != target.split("-")[0]:
         return _Result(span, ())  # another language: Improve leaves it as it is
-    improved = engine.improve(paragraph.prose, target, known_words=words, context_words=context)
     try:
+        improved = engine.improve(paragraph.prose, target, known_words=words, context_words=context)
         replacement, edits = paragraph.rebuild_with_edits(improved)
-    except (PlaceholderError, ValueError):
-        return _Result(span, ())  # the engine keeps placeholders; never in practice
+    except (PlaceholderError, ValueError, RuntimeError):
+        # An engine bug (it keeps placeholders and protected spans): that paragraph gets no
+        # findings, the rest of the document is still reviewed, and the bug is in the log.
+        _log.exception(
+            "offline review: the engine failed on a paragraph of %d characters; it gets no "
+            "findings",
+            len(span),
+        )
+        return _Result(span, ())
     return _Result(replacement, _classified(prose, span, edits, target))
 
 

@@ -130,3 +130,21 @@ def test_cancelled_before_improving_keeps_what_was_done(calls: list[str]) -> Non
     calls.clear()
     findings(text, blocks, target_lang="en-US", cache=cache, cancelled=lambda: True)
     assert calls == []
+
+
+def test_an_engine_failure_costs_one_paragraph_and_is_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    improve: Callable[..., str] = engine.improve
+
+    def failing(text: str, *args: Any, **kwargs: Any) -> str:
+        if "Mozilla" in text:
+            raise RuntimeError("offline engine lost a protected span (internal error)")
+        return improve(text, *args, **kwargs)
+
+    text = _document().replace("including Mozilla", "including recieved Mozilla")
+    monkeypatch.setattr(engine, "improve", failing)
+    found = _review(text, ReviewCache())
+    assert [f.original for f in found] == ["teh"]  # the other paragraph's slip
+    assert found[0].start == text.index("teh")
+    assert "the engine failed on a paragraph" in caplog.text
