@@ -62,7 +62,7 @@ class Finding:
 
     ``start``/``end``: the document span (code-point offsets) of the original words; it never
     covers protected text. ``original``: the document's text there; ``replacement``: what to
-    put instead. ``code``: the rule (one of :data:`~rephrase_ls.review.changes.CODES`).
+    put instead. ``code``: the rule (one of :data:`~rephrase_ls.review.codes.CODES`).
     ``message``: ``teh → the``.
     """
 
