@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rephrase_ls.review
 from rephrase_ls.review import CODES, Change, change_groups, classify, describe
 from rephrase_ls.text.diff import TextEdit, apply_edits, word_edits
 
@@ -163,15 +166,34 @@ def test_messages() -> None:
     assert describe(long, "b") == "a" * 47 + "… → b"
 
 
-def test_the_package_needs_no_server_or_http_libraries() -> None:
+def test_the_package_needs_no_language_server_library() -> None:
     code = (
         "import sys, rephrase_ls.review;"
         "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "('pygls', 'lsprotocol', 'httpx', 'starlette', 'uvicorn', 'anyio')];"
+        "('pygls', 'lsprotocol', 'starlette', 'uvicorn')];"
         "print(bad); sys.exit(1 if bad else 0)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_package_imports_no_protocol_or_http_code() -> None:
+    """Its own modules import nothing of the server, the service client or HTTP (the engine's
+    own imports are the engine's business)."""
+    package = Path(rephrase_ls.review.__file__).parent
+    for module in package.glob("*.py"):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            for name in names:
+                assert not name.startswith(
+                    ("pygls", "lsprotocol", "httpx", "starlette", "rephrase_ls.lsp",
+                     "rephrase_ls.service", "rephrase_ls.backend")
+                ), (module.name, name)  # fmt: skip
 
 
 _WORDS = ["the", "teh", "The", "cat", "sat", "e-mail", "don't", "a", "an", "!", ",", "..."]
