@@ -1,0 +1,349 @@
+"""Offline findings: what the offline engine would change in a document, one change at a time.
+
+Each prose block becomes a :class:`~rephrase_ls.text.paragraphs.Paragraph` as for the Improve
+action (its prose sent with placeholders for protected text); the engine improves the prose in
+this process, with the options the offline service uses for a plain Improve (no style, no tone,
+the project's known ``words``, and the words the document writes twice as context words, which
+are never spell-corrected); the paragraph is rebuilt from the answer, which gives the word
+edits; the edits are cut into change groups (:mod:`.changes`), each a :class:`Finding`.
+
+What Improve would leave alone is left alone here too: a paragraph in another language than the
+target (a quotation: the service refuses to improve and translate at once), the
+``rephrase: language=xx`` directive, and the capital the engine gives the first word of a
+paragraph that goes on a sentence left open before it (``dass:`` before a list).
+
+Work is kept in a :class:`ReviewCache`: each block's paragraph and words, keyed by the block's
+text and markup (wherever it is in the document), and each paragraph's findings, keyed by that,
+the target, the known words and the context words the paragraph contains. After an edit only the
+paragraphs whose text changed (and those holding a word that became, or stopped being, written
+twice) are improved again.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from rephrase_ls.improve import (
+    continues_sentence,
+    keep_open_sentence,
+    prose_ends,
+    without_directives,
+)
+from rephrase_ls.offline import engine
+from rephrase_ls.offline.engine import rules
+from rephrase_ls.review.changes import Change, change_groups
+from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
+from rephrase_ls.text.diff import TextEdit, word_edits
+from rephrase_ls.text.language import detect
+from rephrase_ls.text.paragraphs import Paragraph
+from rephrase_ls.text.placeholders import PlaceholderError
+
+if TYPE_CHECKING:
+    from rephrase_ls.text.markup import ProseBlock
+
+__all__ = ["Finding", "ReviewCache", "ReviewCancelled", "findings", "offline_target"]
+
+Span = tuple[int, int]
+
+_log = logging.getLogger(__name__)
+
+# One word as the engine's rules see one: letters, with inner apostrophes or hyphens.
+_ONE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One change the offline engine proposes.
+
+    ``start``/``end``: the document span (code-point offsets) of the original words; it never
+    covers protected text. ``original``: the document's text there; ``replacement``: what to
+    put instead. ``code``: the rule (one of :data:`~rephrase_ls.review.codes.CODES`).
+    ``message``: ``teh → the``.
+    """
+
+    start: int
+    end: int
+    original: str
+    replacement: str
+    code: str
+    message: str
+
+    def edit(self) -> TextEdit:
+        """The edit that applies this finding."""
+        return TextEdit(self.start, self.end, self.replacement)
+
+    @property
+    def word(self) -> str | None:
+        """The word to add to the project's ``words`` so that the engine leaves it alone (it
+        never spell-corrects or converts a known word): the original, for a spelling or variant
+        finding over one word; None for any other finding."""
+        if self.code not in (SPELLING, VARIANT) or not _ONE_WORD.fullmatch(self.original):
+            return None
+        return self.original
+
+
+class ReviewCancelled(Exception):
+    """``findings`` was told to stop (a newer version of the document is waiting); the
+    paragraphs done so far stay in the cache."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    """One paragraph's outcome, relative to the paragraph's start."""
+
+    replacement: str
+    changes: tuple[tuple[Change, str], ...]  # each change group with its code
+
+
+# A prose block as it reads: its text, and its segments and protected spans relative to its
+# start. Equal keys make equal paragraphs, wherever the block is in the document.
+_BlockKey = tuple[str, tuple[Span, ...], tuple[Span, ...]]
+_ResultKey = tuple[_BlockKey, str, frozenset[str], frozenset[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Prose:
+    """What a block gives, computed once per block text."""
+
+    paragraph: Paragraph | None
+    """The paragraph made of the block's text alone (offsets relative to the block's start)."""
+    protected: tuple[Span, ...]
+    """The protected spans relative to the paragraph's start."""
+    words: frozenset[str]
+    """The lower-case words of the prose, as the engine counts them for context words."""
+    repeated: frozenset[str]
+    """Those the prose writes twice or more."""
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lru(Generic[K, V]):
+    """A mapping that drops the least recently used entries beyond ``max_chars``."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.chars = 0
+        self.items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        found = self.items.get(key)
+        if found is None:
+            return None
+        self.items.move_to_end(key)
+        return found[0]
+
+    def put(self, key: K, value: V, size: int) -> None:
+        if key in self.items:
+            return
+        self.items[key] = (value, size)
+        self.chars += size
+        while self.chars > self.max_chars and self.items:
+            _, (_, old_size) = self.items.popitem(last=False)
+            self.chars -= old_size
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.chars = 0
+
+
+class ReviewCache:
+    """Per-paragraph work kept between calls of :func:`findings`: each block's paragraph and
+    words, and each paragraph's findings, in two tables of at most ``max_chars`` characters
+    each (the texts they hold), the least recently used dropped first.
+
+    ``engine_runs`` counts the paragraphs the engine improved (cache misses), for tests and
+    the benchmark.
+    """
+
+    def __init__(self, max_chars: int = 4_000_000) -> None:
+        if max_chars < 0:
+            raise ValueError("max_chars must not be negative")
+        self.engine_runs = 0
+        self._blocks: _Lru[_BlockKey, _Prose] = _Lru(max_chars)
+        self._results: _Lru[_ResultKey, _Result] = _Lru(max_chars)
+
+    def __len__(self) -> int:
+        """The number of paragraphs whose findings are kept."""
+        return len(self._results.items)
+
+    @property
+    def chars(self) -> int:
+        """The characters the two tables hold."""
+        return self._blocks.chars + self._results.chars
+
+    def clear(self) -> None:
+        """Forget everything (say, after the engine's word lists changed)."""
+        self._blocks.clear()
+        self._results.clear()
+
+
+def offline_target(language: str | None) -> str | None:
+    """The engine's target for a language code (``en-US`` → ``en-us``, ``de`` → ``de``), or
+    None when the offline engine does not improve that language (no findings then)."""
+    if not language:
+        return None
+    target = language.strip().lower().replace("_", "-")
+    return target if target in engine.SUPPORTED_TARGETS else None
+
+
+def _prose_of(key: _BlockKey) -> _Prose:
+    """The paragraph and words of a block (see :class:`_Prose`)."""
+    text, segments, protected = key
+    paragraph = Paragraph.from_segments(text, segments, protected)
+    if paragraph is None:
+        return _Prose(None, (), frozenset(), frozenset())
+    start, end = paragraph.start, paragraph.end
+    inside = tuple(
+        (max(s, start) - start, min(e, end) - start) for s, e in protected if s < end and e > start
+    )
+    # as engine.repeated_words counts them
+    counts = Counter(run.lower() for run in rules.glue_runs(paragraph.prose) if run.isalpha())
+    repeated = frozenset(word for word, count in counts.items() if count >= 2)
+    return _Prose(paragraph, inside, frozenset(counts), repeated)
+
+
+def _relative_segments(paragraph: Paragraph) -> list[Span]:
+    """The spans of the paragraph's lines, relative to its start."""
+    segments: list[Span] = []
+    position = 0
+    for n, line in enumerate(paragraph.lines):
+        segments.append((position, position + len(line)))
+        position += len(line) + (len(paragraph.gaps[n]) if n < len(paragraph.gaps) else 0)
+    return segments
+
+
+def _compute(prose: _Prose, target: str, words: frozenset[str], context: frozenset[str]) -> _Result:
+    """Improve one paragraph with the engine and cut the result into change groups."""
+    paragraph = prose.paragraph
+    assert paragraph is not None
+    span = paragraph.original
+    language = detect(paragraph.prose)
+    if language is not None and language != target.split("-")[0]:
+        return _Result(span, ())  # another language: Improve leaves it as it is
+    try:
+        improved = engine.improve(paragraph.prose, target, known_words=words, context_words=context)
+        replacement, edits = paragraph.rebuild_with_edits(improved)
+    except (PlaceholderError, ValueError, RuntimeError):
+        # An engine bug (it keeps placeholders and protected spans): that paragraph gets no
+        # findings, the rest of the document is still reviewed, and the bug is in the log.
+        _log.exception(
+            "offline review: the engine failed on a paragraph of %d characters; it gets no "
+            "findings",
+            len(span),
+        )
+        return _Result(span, ())
+    return _Result(replacement, _classified(prose, span, edits, target))
+
+
+def _classified(
+    prose: _Prose, span: str, edits: Sequence[TextEdit], target: str
+) -> tuple[tuple[Change, str], ...]:
+    if not edits:
+        return ()
+    assert prose.paragraph is not None
+    segments = _relative_segments(prose.paragraph)
+    return tuple(
+        (change, classify(change.said, change.says, target))
+        for change in change_groups(span, edits, segments, prose.protected)
+    )
+
+
+def findings(
+    text: str,
+    blocks: Sequence[ProseBlock],
+    *,
+    target_lang: str,
+    words: Iterable[str] = (),
+    cache: ReviewCache | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> list[Finding]:
+    """The offline engine's findings for the prose ``blocks`` of ``text``, in document order.
+
+    ``blocks``: the document's prose blocks in document order (as
+    :func:`~rephrase_ls.text.markup.prose_blocks` gives them). ``target_lang``: the document's
+    language as the engine takes it (see :func:`offline_target`); ``ValueError`` when the
+    engine does not support it. ``words``: the project's known words (never corrected or
+    converted). ``cache``: keeps per-paragraph work between calls (one per server, shared by
+    documents); without it every paragraph is improved. ``cancelled``: asked before each
+    paragraph the engine improves; when it answers true, :class:`ReviewCancelled` is raised.
+
+    Applying every finding's edit gives, paragraph by paragraph, what Improve with the offline
+    engine gives.
+    """
+    target = offline_target(target_lang)
+    if target is None:
+        raise ValueError(
+            f"the offline engine cannot review {target_lang!r} text; it supports "
+            f"{', '.join(engine.SUPPORTED_TARGETS)}"
+        )
+    known = frozenset(word.lower() for word in words)
+    if cache is None:
+        cache = ReviewCache()
+    kept = without_directives(text, blocks)
+    entries: list[tuple[int, _BlockKey, _Prose]] = []
+    for block in kept:
+        base = block.start
+        key: _BlockKey = (
+            text[base : block.end],
+            tuple([(s - base, e - base) for s, e in block.segments]),
+            tuple([(s - base, e - base) for s, e in block.protected]),
+        )
+        prose = cache._blocks.get(key)
+        if prose is None:
+            prose = _prose_of(key)
+            cache._blocks.put(key, prose, 2 * len(key[0]))
+        if prose.paragraph is not None:
+            entries.append((base, key, prose))
+    # As the offline service does for the texts of one request: a word the document writes
+    # twice is meant (a term, a name) and never spell-corrected (engine.repeated_words).
+    repeated: set[str] = set()
+    if len(entries) > 1:
+        seen: set[str] = set()
+        for _, _, prose in entries:
+            repeated.update(prose.repeated)
+            repeated.update(seen.intersection(prose.words))
+            seen.update(prose.words)
+    ends: tuple[list[int], list[int]] | None = None
+    out: list[Finding] = []
+    for base, block_key, prose in entries:
+        paragraph = prose.paragraph
+        assert paragraph is not None
+        context = prose.words.intersection(repeated) if repeated else frozenset()
+        key_of_result: _ResultKey = (block_key, target, known, context)
+        result = cache._results.get(key_of_result)
+        if result is None:
+            if cancelled is not None and cancelled():
+                raise ReviewCancelled
+            result = _compute(prose, target, known, context)
+            cache.engine_runs += 1
+            cache._results.put(key_of_result, result, len(block_key[0]) + len(result.replacement))
+        if not result.changes:
+            continue
+        changes = result.changes
+        start = base + paragraph.start
+        if ends is None:
+            ends = prose_ends(kept)
+        if continues_sentence(text, start, ends):
+            span = text[start : base + paragraph.end]
+            open_start = keep_open_sentence(span, result.replacement)
+            if open_start != result.replacement:
+                changes = _classified(prose, span, word_edits(span, open_start), target)
+        for change, code in changes:
+            out.append(
+                Finding(
+                    start + change.start,
+                    start + change.end,
+                    change.original,
+                    change.replacement,
+                    code,
+                    describe(change.said, change.says),
+                )
+            )
+    return out
