@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rephrase_ls.offline.engine import variants
+from rephrase_ls.text import variants
 from rephrase_ls.text.diff import tokenize
 
 __all__ = [

@@ -28,14 +28,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from rephrase_ls.improve import (
-    continues_sentence,
-    keep_open_sentence,
-    prose_ends,
-    without_directives,
-)
+from rephrase_ls.improve import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
+from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
 from rephrase_ls.review.changes import Change, change_groups
 from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
