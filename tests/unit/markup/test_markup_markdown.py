@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import re
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -351,8 +350,8 @@ _FRAGMENTS = [
     "- item\n\n  para in the item\n  more of it",
     "- item\n\n  ```\n  code in the item\n\n  more code\n  ```",
     "1. item\n   wrapped\n\n       indented code in the item",
-    # lines the scanner's fast paths take (numbers and math starting a line, pipes without a
-    # delimiter row, code and blank lines inside items, math and HTML blocks with blank lines)
+    # numbers and math starting a line, pipes without a delimiter row, code and blank lines
+    # inside items, math and HTML blocks with blank lines
     "2024 was the year it started",
     "$x$ starts this line",
     "| only | pipes |",
@@ -475,7 +474,7 @@ def test_generated_inline_words_match_markdown_it(parts: list[str]) -> None:
     assert our_prose_words(text) == reference_prose_words(text)
 
 
-# -- list-heavy documents: the scanner's fast paths for items, quotes and lazy lines ----------
+# -- list-heavy documents: items, quotes and lazy lines ----------------------------------------
 
 _LIST_TEXTS = [
     "words here",
@@ -511,24 +510,8 @@ def _list_documents(texts: list[str], indents: list[str] = _ALL_INDENTS) -> st.S
     )
 
 
-def _general_step_only(text: str) -> list[ProseBlock]:
-    """The blocks with the fast paths for container lines turned off: `_line` takes them."""
-    with (
-        mock.patch.object(markdown._Scanner, "_in_items", lambda *_: False),
-        mock.patch.object(markdown._Scanner, "_in_quote", lambda *_: False),
-        mock.patch.object(markdown._Scanner, "_list_item", lambda *_: False),
-    ):
-        return markdown._Scanner(text).run()
-
-
 # with empty items, blank quote lines, math and HTML blocks, tabs and definitions in items
 _ALL_LIST_TEXTS = [*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]
-
-
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_list_documents(_ALL_LIST_TEXTS))
-def test_list_fast_paths_match_the_general_step(text: str) -> None:
-    assert markdown._Scanner(text).run() == _general_step_only(text)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
