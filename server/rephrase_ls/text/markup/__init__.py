@@ -26,10 +26,8 @@ import importlib
 import logging
 import re
 import threading
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import repeat
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
 
@@ -85,31 +83,6 @@ class ProseBlock:
                 raise ValueError("ProseBlock protected spans must be sorted")
             previous_start = start
 
-    @classmethod
-    def trusted(cls, segments: tuple[Span, ...], protected: tuple[Span, ...] = ()) -> ProseBlock:
-        """A block built without the checks of ``__post_init__``, for an extractor whose
-        segments and spans are valid by construction (and tested so): about twice as
-        cheap, which counts when a document has tens of thousands of blocks.
-        """
-        block = object.__new__(cls)
-        # what the dataclass's own __init__ does for a frozen class (keeps the compact layout)
-        object.__setattr__(block, "segments", segments)
-        object.__setattr__(block, "protected", protected)
-        return block
-
-    @classmethod
-    def trusted_all(
-        cls, segments: Sequence[tuple[Span, ...]], protected: Sequence[tuple[Span, ...]]
-    ) -> list[ProseBlock]:
-        """``[cls.trusted(s, p) for s, p in zip(segments, protected)]``, done by C loops: the
-        blocks are made, then their two slots set, by ``map`` over the lists. About half the
-        instructions of a ``trusted`` call per block (a README-shaped 1 MB Markdown document
-        has 13,600 blocks)."""
-        blocks = list(map(object.__new__, repeat(cls, len(segments))))
-        deque(map(_SET_SEGMENTS, blocks, segments), maxlen=0)
-        deque(map(_SET_PROTECTED, blocks, protected), maxlen=0)
-        return blocks
-
     @property
     def start(self) -> int:
         """Offset of the first prose character."""
@@ -120,10 +93,6 @@ class ProseBlock:
         """Offset just after the last prose character."""
         return self.segments[-1][1]
 
-
-# The slots of ProseBlock, set as its own (frozen) __init__ sets them; see trusted_all.
-_SET_SEGMENTS = ProseBlock.__dict__["segments"].__set__
-_SET_PROTECTED = ProseBlock.__dict__["protected"].__set__
 
 BlocksFn = Callable[[str], list[ProseBlock]]
 

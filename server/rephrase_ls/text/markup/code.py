@@ -348,7 +348,6 @@ class _Extractor:
                 literal_indent = max(indent, 0)
         self.flush()
 
-
     def _body_lines(self, body_start: int, body_end: int) -> Lines:
         """The lines of a docstring's body as PEP 257 reads them: the first from the text after
         the quotes, each of the others after the indentation the others share."""
@@ -375,13 +374,6 @@ def code_blocks_for(text: str, lexer_name: str) -> list[ProseBlock]:
         lexer = _lexer(lexer_name)
     except ClassNotFound as error:
         raise ValueError(f"no Pygments lexer named {lexer_name!r}") from error
-    return list(_code_blocks_cached(text, lexer_name, lexer))
-
-
-@lru_cache(maxsize=8)
-def _code_blocks_cached(text: str, lexer_name: str, lexer: Lexer) -> tuple[ProseBlock, ...]:
-    """The blocks of the last few documents, cached: the language server asks again for the
-    same version on every code-action request, and lexing costs about 2 ms per KB."""
     extractor = _Extractor(text)
     python = lexer_name in ("python", "python3", "py")
     for start, end, kind in _regions(lexer, text):
@@ -394,7 +386,7 @@ def _code_blocks_cached(text: str, lexer_name: str, lexer: Lexer) -> tuple[Prose
     extractor.flush()
     blocks = extractor.blocks
     blocks.sort(key=lambda b: b.start)
-    return tuple(blocks)
+    return blocks
 
 
 def code_blocks(text: str, language_id: str = "python") -> list[ProseBlock]:

@@ -375,24 +375,19 @@ def _block(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | None:
 def latex_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of a LaTeX document, in document order.
 
-    pylatexenc reads about 150 KB/s, so the blocks of the last few documents are cached (the
-    language server asks again for the same version on every code-action request). Raises
-    ``ValueError`` for a document nested too deeply for pylatexenc to read.
+    Raises ``ValueError`` for a document nested too deeply for pylatexenc to read.
     """
     require_text(text)
-    return list(_latex_blocks_cached(text))
-
-
-@lru_cache(maxsize=8)
-def _latex_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
     walker = LatexWalker(text, latex_context=_context(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes(pos=0)
     except RecursionError:
         # pylatexenc reads each group by recursion: a document of thousands of nested braces
         # (or environments) is beyond it, and is no LaTeX anyone writes by hand.
-        raise ValueError("this LaTeX document nests groups or environments too deeply to be "
-                         "read (thousands of levels); no prose can be taken from it") from None
+        raise ValueError(
+            "this LaTeX document nests groups or environments too deeply to be "
+            "read (thousands of levels); no prose can be taken from it"
+        ) from None
     lines = Lines(text)
     blocks: list[ProseBlock] = []
     paragraph: list[Piece] = []
@@ -410,7 +405,7 @@ def _latex_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
         if block is not None:
             blocks.append(block)
     blocks.sort(key=lambda b: b.start)
-    return tuple(blocks)
+    return blocks
 
 
 register_format("latex", latex_blocks, extensions=(".tex", ".ltx", ".sty", ".cls"))

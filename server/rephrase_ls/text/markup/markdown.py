@@ -20,13 +20,9 @@ This module also holds the small line helpers the other markup extractors share.
 
 from __future__ import annotations
 
-import gc
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from functools import cached_property, lru_cache
-from itertools import accumulate
-from operator import sub
 
 from rephrase_ls.text.markup import ProseBlock, register_format
 
@@ -55,18 +51,12 @@ class Lines:
     def __init__(self, text: str) -> None:
         require_text(text)
         self.text = text
-        if "\r" not in text:
-            # the common case, done by C loops: one split, running sums of the lengths
-            ends = list(accumulate(len(line) + 1 for line in text.split("\n")))
-            starts = [0, *ends[:-1]]
-            ends = [x - 1 for x in ends]
-        else:
-            starts = [0]
-            ends = []
-            for m in _NEWLINE.finditer(text):
-                ends.append(m.start())
-                starts.append(m.end())
-            ends.append(len(text))
+        starts = [0]
+        ends = []
+        for m in _NEWLINE.finditer(text):
+            ends.append(m.start())
+            starts.append(m.end())
+        ends.append(len(text))
         self.starts: list[int] = starts
         self.ends: list[int] = ends
 
@@ -119,43 +109,36 @@ def make_block(
             segs.append((s, e))
     if not segs:
         return None
-    clipped = _clip(segs, sorted(p for p in protected if p[0] < p[1]))
+    return build_block(text, segs, sorted(p for p in protected if p[0] < p[1]))
+
+
+def build_block(
+    text: str, segs: Sequence[tuple[int, int]], protected: Iterable[tuple[int, int]]
+) -> ProseBlock | None:
+    """:func:`make_block` for segments already trimmed, in order and not empty, and protected
+    spans sorted by start."""
+    clipped = _clip(segs, protected)
     if not _has_prose(text, segs, clipped):
         return None
     return ProseBlock(segments=tuple(segs), protected=tuple(clipped))
 
 
 def _clip(
-    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]], shift: int = 0
+    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]]
 ) -> list[tuple[int, int]]:
-    """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching.
-
-    Each span is moved by ``shift`` first (the final pass finds them in a joined string).
-    """
+    """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching."""
     clipped: list[tuple[int, int]] = []
     last_end = -1  # the end of the last clipped span (spans and segments start at 0 or later)
     n = len(segs)
     i = 0
-    seg_start, seg_end = segs[0]
     for s, e in spans:
-        s += shift
-        e += shift
-        while seg_end <= s:
+        while i < n and segs[i][1] <= s:
             i += 1
-            if i == n:
-                return clipped
-            seg_start, seg_end = segs[i]
-        if seg_start <= s and e <= seg_end:  # inside one segment: the common case
-            if s > last_end:
-                clipped.append((s, e))
-                last_end = e
-            elif e > last_end:
-                clipped[-1] = (clipped[-1][0], e)
-                last_end = e
-            continue
         j = i
         while j < n and segs[j][0] < e:
-            cs, ce = max(s, segs[j][0]), min(e, segs[j][1])
+            seg_start, seg_end = segs[j]
+            cs = s if s > seg_start else seg_start
+            ce = e if e < seg_end else seg_end
             if cs < ce:
                 if cs > last_end:
                     clipped.append((cs, ce))
@@ -167,36 +150,12 @@ def _clip(
     return clipped
 
 
-def _merge(spans: list[tuple[int, int]], shift: int) -> list[tuple[int, int]]:
-    """Sorted spans moved by ``shift``, overlapping or touching ones merged (``_clip`` for one
-    segment that holds them all).
-    """
-    last_s, last_e = spans[0]
-    last_s += shift
-    last_e += shift
-    merged = []
-    for s, e in spans[1:]:
-        s += shift
-        e += shift
-        if s <= last_e:
-            if e > last_e:
-                last_e = e
-        else:
-            merged.append((last_s, last_e))
-            last_s, last_e = s, e
-    merged.append((last_s, last_e))
-    return merged
-
-
 _WORDISH = re.compile(r"[^\W_]")
 
 
 def _has_prose(
     text: str, segs: Sequence[tuple[int, int]], protected: Sequence[tuple[int, int]]
 ) -> bool:
-    if not protected:
-        # a segment nearly always starts with a letter: check that before searching
-        return any(text[s].isalnum() or _WORDISH.search(text, s, e) for s, e in segs)
     k = 0
     for s, e in segs:
         pos = s
@@ -217,8 +176,8 @@ def _has_prose(
 # Inline protection
 # --------------------------------------------------------------------------------------------
 
-# The patterns never cross a NUL character: the scanner joins the spans of all blocks with NULs
-# and scans them in one pass (NUL is excluded from every negated class and stands in for `.`).
+# The patterns never cross a NUL character (NUL is excluded from every negated class and stands
+# in for `.`): the scanner joins the spans of all blocks with NULs and scans them in one pass.
 _ANY = r"[^\x00]"
 _LINK_DEST = r"(?:<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
 _LINK_TITLE = r"""(?:\s+(?:"(?:[^"\\]|\\@)*"|'(?:[^'\\]|\\@)*'|\((?:[^()\\]|\\@)*\)))?""".replace(
@@ -545,21 +504,13 @@ class _Scanner:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.pending: list[tuple[tuple[int, int], ...]] = []  # trimmed segments of each block
+        self.lines = Lines(text)
+        self.pending: list[list[tuple[int, int]]] = []  # trimmed segments of each block
         # open containers: ("q", 0) for a block quote, ("i", content column) for a list item
         # or footnote definition
         self.containers: list[tuple[str, int]] = []
         self.leaf = _NONE
         self.para: list[tuple[int, int]] = []  # (content start, line end) of each line
-        # whether any line ends with a space or a tab (that a paragraph's segment must drop);
-        # each search of a pair reads the whole text, that of one character is a fast memchr:
-        # a pair with a tab or a carriage return is searched only if the text has that character
-        self.trailing = (
-            text.endswith((" ", "\t"))
-            or " \n" in text
-            or ("\t" in text and "\t\n" in text)
-            or ("\r" in text and (" \r" in text or "\t\r" in text))
-        )
         self.fence_char = ""
         self.fence_len = 0
         self.html_end: re.Pattern[str] | None = None
@@ -573,91 +524,42 @@ class _Scanner:
         self.empty_next = -1
         self.empty_depth = 0
 
-    @cached_property
-    def lines(self) -> Lines:
-        """The lines, for the rare steps that look ahead or behind (the pass does not need them
-        for a document without carriage returns nor front matter).
-        """
-        return Lines(self.text)
-
     # -- emitting --------------------------------------------------------------------------
 
     def _emit(self, start: int, end: int) -> None:
         """A one-line block (a heading), trimmed; nothing if it is empty."""
         s, e = trim(self.text, start, end)
         if s < e:
-            self.pending.append(((s, e),))
+            self.pending.append([(s, e)])
 
     def _finish(self) -> list[ProseBlock]:
         """Protect the inline markup of every pending block and build the blocks.
 
         The span of each block (line breaks and `>` leaders included, so that code spans and
-        links may cross lines) is scanned; what is found is clipped to the segments. All spans
-        are joined with NULs, which no pattern crosses, and scanned in one pass rather than one
-        call per block; a document that contains NULs itself is scanned block by block. The
-        scanner emits the blocks in document order, apart from each other, so the spans found
-        are in block order too and the blocks come out in document order.
+        links may cross lines) is scanned; what is found is clipped to the segments. The spans
+        of all blocks are joined with NULs, which no pattern crosses, and scanned in one pass
+        (one call per block would cost more than the scan itself in a document of short blocks).
         """
         text, pending = self.text, self.pending
-        if not pending:
-            return []
-        if "\x00" not in text:
-            pieces = [text[segs[0][0] : segs[-1][1]] for segs in pending]
-            joined = "\x00".join(pieces)
-            spans = _scan(joined, 0, len(joined))
-            # each block's length in `joined` (its NUL follows)
-            lengths: Iterable[int] = map(len, pieces)
-            last_bound = len(joined) + 1
-        else:
-            spans = [span for segs in pending for span in _scan(text, segs[0][0], segs[-1][1])]
-            # as if joined in place: a block "starts" after the end of the one before
-            lasts = [segs[-1][1] for segs in pending]
-            lengths = map(sub, lasts, [0, *map((1).__add__, lasts[:-1])])
-            last_bound = lasts[-1] + 1
-        # the spans are sorted and each lies inside one block: those of a block are the next
-        # ones that start before its bound, just after its NUL in `joined` (a running sum in
-        # the loop: cheaper than a list of bounds made beforehand)
-        spans.append((last_bound, 0))  # a sentinel after every block
-        next_start = spans[0][0]
-        j = 0
-        bound = 0
-        kept: list[tuple[tuple[int, int], ...]] = []  # the segments of the blocks with prose
-        # (index in `kept`, protected spans) of those with inline markup
-        marked: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-        keep = kept.append
-        for segs, length in zip(pending, lengths, strict=True):
-            bound += length + 1
-            if next_start >= bound:
-                # no inline markup; a segment nearly always starts with a letter: check that
-                # before searching
-                if text[segs[0][0]].isalnum() or _has_prose(text, segs, ()):
-                    keep(segs)
-                continue
-            shift = segs[-1][1] + 1 - bound  # from `joined` to the text
-            k = j + 1
-            next_start = spans[k][0]
-            if next_start >= bound and len(segs) == 1:  # one span in one segment: the common case
-                s, e = spans[j]
-                protected = [(s + shift, e + shift)]
-            else:
-                while next_start < bound:
-                    k += 1
-                    next_start = spans[k][0]
-                found = spans[j:k]
-                protected = _merge(found, shift) if len(segs) == 1 else _clip(segs, found, shift)
-            j = k
-            # segments are trimmed and the spans sorted, disjoint and inside them: build directly
-            # (a letter or digit before the first span is prose: no need to search further)
-            first = segs[0][0]
-            if (protected and protected[0][0] > first and text[first].isalnum()) or _has_prose(
-                text, segs, protected
-            ):
-                marked.append((len(kept), tuple(protected)))
-                keep(segs)
-        protected_of: list[tuple[tuple[int, int], ...]] = [()] * len(kept)
-        for k, protected_spans in marked:
-            protected_of[k] = protected_spans
-        return ProseBlock.trusted_all(kept, protected_of)
+        pieces = [text[segs[0][0] : segs[-1][1]] for segs in pending]
+        joined = "\x00".join(pieces)
+        spans = _scan(joined, 0, len(joined))  # sorted by start, each inside one piece
+        blocks = []
+        k = 0
+        offset = 0  # where the piece of the block starts in `joined`
+        for segs, piece in zip(pending, pieces, strict=True):
+            end = offset + len(piece)
+            shift = segs[0][0] - offset
+            found = []
+            while k < len(spans) and spans[k][0] < end:
+                s, e = spans[k]
+                found.append((s + shift, e + shift))
+                k += 1
+            block = build_block(text, segs, found)
+            if block is not None:
+                blocks.append(block)
+            offset = end + 1
+        return blocks
 
     def _close_para(self) -> None:
         if self.leaf == _PARA:
@@ -670,16 +572,9 @@ class _Scanner:
 
     def _emit_para(self, segs: list[tuple[int, int]]) -> None:
         # Each line's content starts at a non-blank character (the scanner skipped the
-        # indentation) and ends at the line's end: only trailing white space may need trimming,
-        # in a document that has any.
-        if self.trailing:
-            text = self.text
-            segs = [
-                (s, s + len(text[s:e].rstrip(_SPACE))) if text[e - 1] in _SPACE else (s, e)
-                for s, e in segs
-            ]
+        # indentation) and ends at the line's end: only trailing white space needs trimming.
         if segs:
-            self.pending.append(tuple(segs))
+            self.pending.append([trim(self.text, s, e) for s, e in segs])
 
     def _emit_row(self, start: int, end: int) -> None:
         """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
@@ -691,7 +586,7 @@ class _Scanner:
                 n = len(cell)
                 lead = n - len(cell.lstrip(_SPACE))
                 if lead < n:  # not blank
-                    pending.append(((s + lead, s + len(cell.rstrip(_SPACE))),))
+                    pending.append([(s + lead, s + len(cell.rstrip(_SPACE)))])
                 s += n + 1
             return
         for m in _CELL_CONTENT.finditer(text, s, e):
@@ -699,7 +594,7 @@ class _Scanner:
             if cs < ce:  # it starts with neither a space nor a tab: only its end may need trimming
                 if text[ce - 1] in _SPACE:
                     ce = cs + len(text[cs:ce].rstrip(_SPACE))
-                pending.append(((cs, ce),))
+                pending.append([(cs, ce)])
 
     # -- the pass ---------------------------------------------------------------------------
 
@@ -1069,30 +964,9 @@ class _Scanner:
 
 
 def markdown_blocks(text: str) -> list[ProseBlock]:
-    """The prose blocks of a Markdown document, in document order.
-
-    The blocks of the last few documents are cached (the language server asks again for the
-    same version on every code-action request).
-    """
+    """The prose blocks of a Markdown document, in document order."""
     require_text(text)
-    return list(_markdown_blocks_cached(text))
-
-
-@lru_cache(maxsize=8)
-def _markdown_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
-    # The scan allocates one small object or more per line and per block, none of them in a
-    # reference cycle: the cyclic garbage collector, which would run every 700 allocations and
-    # walk the long-lived heap now and then, is paused meanwhile (10-15 % of the time on 1 MB).
-    # Re-enabled only if it was enabled, so a caller that disabled it keeps it disabled.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        blocks = _Scanner(text).run()
-    finally:
-        if paused:
-            gc.enable()
-    return tuple(blocks)  # in document order
+    return _Scanner(text).run()
 
 
 register_format(
