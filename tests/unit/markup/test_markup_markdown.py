@@ -14,12 +14,9 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from rephrase_ls.text.markup import prose_blocks
-from rephrase_ls.text.markup.markdown import (
-    ATTRIBUTE_LIST,
-    Lines,
-    inline_protected,
-    markdown_blocks,
-)
+from rephrase_ls.text.markup.lines import Lines
+from rephrase_ls.text.markup.markdown import markdown_blocks
+from rephrase_ls.text.markup.markdown_inline import ATTRIBUTE_LIST, inline_protected
 
 _MD = (
     MarkdownIt("commonmark")

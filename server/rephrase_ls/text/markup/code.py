@@ -27,8 +27,9 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, String, _TokenType
 from pygments.util import ClassNotFound
 
-from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.markdown import Lines, make_block, require_text, trim
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.lines import Lines, make_block, require_text, trim
+from rephrase_ls.text.markup.registry import register_format
 from rephrase_ls.text.markup.rst import docstring_blocks
 
 __all__ = ["ALIASES", "LANGUAGES", "code_blocks", "code_blocks_for", "looks_like_code"]

@@ -32,8 +32,9 @@ from pylatexenc.latexwalker import (
 )
 from pylatexenc.macrospec import LatexContextDb, MacroSpec
 
-from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.markdown import Lines, make_block, require_text
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.lines import Lines, make_block, require_text
+from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["latex_blocks"]
 

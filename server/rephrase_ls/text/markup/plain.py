@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from rephrase_ls.text.markup import ProseBlock, register_format
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["plain_blocks", "protected_spans"]
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 
-from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.markdown import Lines, make_block
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.lines import Lines, make_block
+from rephrase_ls.text.markup.registry import register_format
 
 __all__ = [
     "ADMONITIONS",
