@@ -9,15 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.text.diff import apply_edits, word_edits
+from rephrase_ls.text.layout import _narrowed, interleave, lay_out_lines
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.markup.plain import plain_blocks
-from rephrase_ls.text.paragraphs import (
-    Paragraph,
-    _interleave,
-    _lay_out_lines,
-    _narrowed,
-    select_paragraphs,
-)
+from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 from rephrase_ls.text.placeholders import PlaceholderError
 
 WORDS = ["alpha", "beta", "Gamma", "naïve", "cafe\u0301", "Привет", "中文", "😀", "👍🏽", "x.", "y"]
@@ -137,8 +132,8 @@ def test_any_change_to_long_paragraphs_keeps_words_gaps_and_edits(
         k = data.draw(st.integers(0, len(words) - 1))
         words[k] = data.draw(st.sampled_from(["omega", "très", "ok!", "🙂", "a b", "alpha"]))
     improved = " ".join(words)
-    result, edits = _lay_out_lines(lines, gaps, improved, (), True)
-    assert edits is not None and apply_edits(_interleave(lines, gaps), edits) == result
+    result, edits = lay_out_lines(lines, gaps, improved, (), True)
+    assert edits is not None and apply_edits(interleave(lines, gaps), edits) == result
     assert without_gaps(result, gaps) == improved
 
 
