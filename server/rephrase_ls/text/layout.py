@@ -16,12 +16,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
 
+from rephrase_ls.text.align import matching_blocks
 from rephrase_ls.text.diff import (
     TextEdit,
     common_prefix,
     common_suffix,
     edits_from_blocks,
-    matching_blocks,
     tokenize,
     word_edits,
 )
