@@ -1,14 +1,11 @@
-"""Paragraphs to send to the service, and laying the improved text back over the lines.
+"""Paragraphs to send to the service, and the selection of the paragraphs to improve.
 
 A :class:`Paragraph` is one prose block (or the part of it a selection covers). Its ``prose`` is
 what the service sees: the lines' prose joined by single spaces, protected spans replaced by
 placeholders. :meth:`Paragraph.rebuild` turns the service's answer into the replacement for
-``document[start:end]``: placeholders restored, and each line break — with the verbatim text
-between two lines' prose (indentation, ``> `` or comment leaders) — put back where it was when the
-words around it are unchanged, otherwise on the nearest whitespace between words, never inside a
-word or inside protected text. When the words of whole lines are gone, the gaps around them
-share one place: repeated and whitespace-only gaps collapse (no blank line appears), while
-differing gaps with text are all kept (no verbatim text is lost).
+``document[start:end]``: placeholders restored, then the answer laid back over the lines by
+:mod:`rephrase_ls.text.layout` (each line break, with the verbatim text between two lines'
+prose, put back where it was or on the nearest whitespace between words).
 """
 
 from __future__ import annotations

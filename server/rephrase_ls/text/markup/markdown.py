@@ -7,9 +7,9 @@ matter, ``$$`` math blocks, link reference definitions, thematic breaks, table d
 Paragraphs, headings (ATX and setext) and table cells become :class:`ProseBlock`s.
 
 markdown-it-py is the reference: the test suite checks that the lines found here as prose are the
-lines markdown-it-py (with the same plugins) maps to inline content. It is not used at run time
-because its block parser alone needs about two seconds for a 1 MB document, twenty times the budget
-(see docs/markup.md).
+lines markdown-it-py (with the same plugins) maps to inline content. It is not used at run time:
+its block parser is too slow for the code-action budget on large documents (see docs/markup.md;
+``bench/bench_markup.py --reference`` times it).
 
 This module holds the pass and its containers; the leaf blocks are in
 :mod:`~rephrase_ls.text.markup.markdown_leaves`, front matter in

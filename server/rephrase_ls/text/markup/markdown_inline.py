@@ -64,8 +64,8 @@ _INLINE_ALTERNATIVES = (
     r"__*",  # emphasis marker unless inside a word (checked by the scanner)
 )
 _INLINE = re.compile(("|".join(_INLINE_ALTERNATIVES)).replace("[^", "[^\x00"))
-# Bare URLs are found by a second pass that looks for "://" and "www." (a literal search is
-# much faster than stopping at every h, f and w), then reads the scheme before and the rest after.
+# Bare URLs are found by a second pass that looks for "://" and "www." (a literal search rather
+# than stopping at every h, f and w), then reads the scheme before and the rest after.
 _URL_REST = re.compile(_URL_TAIL.replace("[^", "[^\x00"))
 
 

@@ -6,7 +6,7 @@ A block ends at a blank line (also a quote line with nothing after ``>``); a lis
 change of quote depth start a new block. URLs and e-mail addresses are protected.
 
 One pass over the lines, O(n); URLs and addresses are found from their ``://``, ``www.`` and
-``@`` with ``str.find`` (a regex trying every position of a 1 MB text would be ten times slower).
+``@`` with ``str.find`` rather than a regex tried at every position.
 """
 
 from __future__ import annotations
