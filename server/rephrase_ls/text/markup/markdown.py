@@ -169,10 +169,10 @@ class _Scanner(LeafBlocks):
             self._close_leaf()
             del containers[matched:]
 
-        # open new containers
+        # open new containers (`fp`, `fc`: where the content after `pos` starts, and its column)
         opened = False
         while True:
-            p, c = skip_indent(text, pos, e, col)
+            p, c = fp, fc
             if c - col >= 4 or p >= e:
                 break
             ch = text[p]
@@ -183,6 +183,7 @@ class _Scanner(LeafBlocks):
                 pos, col = p + 1, c + 1
                 if pos < e and text[pos] in SPACE:
                     pos, col = advance_cols(text, pos, e, col, col + 1)
+                fp, fc = skip_indent(text, pos, e, col)
                 continue
             if (
                 ch in "*-_"
@@ -220,6 +221,7 @@ class _Scanner(LeafBlocks):
                 self._close_leaf()
                 containers.append(("i", content_col))
                 opened = True
+                fp, fc = skip_indent(text, pos, e, col)
                 continue
             if ch == "[":  # a footnote definition (it may interrupt a paragraph)
                 m = FOOTNOTE_DEF.match(text, p, e)
@@ -227,11 +229,10 @@ class _Scanner(LeafBlocks):
                     self._close_leaf()
                     containers.append(("i", c + 4))
                     opened = True
-                    pos, col = skip_indent(text, m.end(), e, c + m.end() - p)
+                    pos, col = fp, fc = skip_indent(text, m.end(), e, c + m.end() - p)
                     continue
             break
 
-        fp, fc = skip_indent(text, pos, e, col)
         if fp >= e:
             self._close_leaf()
             return
