@@ -85,32 +85,48 @@ def make_block(
 
 
 def build_block(
-    text: str, segs: Sequence[tuple[int, int]], protected: Iterable[tuple[int, int]]
+    text: str,
+    segs: Sequence[tuple[int, int]],
+    protected: Iterable[tuple[int, int]],
+    shift: int = 0,
 ) -> ProseBlock | None:
     """:func:`make_block` for segments already trimmed, in order and not empty, and protected
-    spans sorted by start."""
-    clipped = _clip(segs, protected)
+    spans sorted by start, each moved by ``shift`` first (spans found in a joined string)."""
+    clipped = _clip(segs, protected, shift)
     if not _has_prose(text, segs, clipped):
         return None
     return ProseBlock(segments=tuple(segs), protected=tuple(clipped))
 
 
 def _clip(
-    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]]
+    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]], shift: int
 ) -> list[tuple[int, int]]:
-    """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching."""
+    """Sorted spans moved by ``shift`` and clipped to the segments (one piece per segment
+    crossed), merged where they overlap or touch."""
     clipped: list[tuple[int, int]] = []
     last_end = -1  # the end of the last clipped span (spans and segments start at 0 or later)
     n = len(segs)
     i = 0
+    seg_start, seg_end = segs[0]
     for s, e in spans:
-        while i < n and segs[i][1] <= s:
+        s += shift
+        e += shift
+        while seg_end <= s:
             i += 1
+            if i == n:
+                return clipped
+            seg_start, seg_end = segs[i]
+        if seg_start <= s and e <= seg_end:  # inside one segment
+            if s > last_end:
+                clipped.append((s, e))
+                last_end = e
+            elif e > last_end:
+                clipped[-1] = (clipped[-1][0], e)
+                last_end = e
+            continue
         j = i
         while j < n and segs[j][0] < e:
-            seg_start, seg_end = segs[j]
-            cs = s if s > seg_start else seg_start
-            ce = e if e < seg_end else seg_end
+            cs, ce = max(s, segs[j][0]), min(e, segs[j][1])
             if cs < ce:
                 if cs > last_end:
                     clipped.append((cs, ce))
@@ -128,17 +144,19 @@ _WORDISH = re.compile(r"[^\W_]")
 def _has_prose(
     text: str, segs: Sequence[tuple[int, int]], protected: Sequence[tuple[int, int]]
 ) -> bool:
+    """Whether a letter or digit of the segments lies outside ``protected`` (sorted, disjoint)."""
     k = 0
+    n = len(protected)
     for s, e in segs:
         pos = s
-        while k < len(protected) and protected[k][0] < e:
-            ps, pe = protected[k]
-            if ps > pos and _WORDISH.search(text, pos, ps):
-                return True
-            pos = max(pos, pe)
-            if pe > e:
+        while pos < e:
+            m = _WORDISH.search(text, pos, e)
+            if m is None:
                 break
-            k += 1
-        if pos < e and _WORDISH.search(text, pos, e):
-            return True
+            found = m.start()
+            while k < n and protected[k][1] <= found:
+                k += 1
+            if k == n or protected[k][0] > found:
+                return True
+            pos = protected[k][1]  # the letter is protected: go on after its span
     return False

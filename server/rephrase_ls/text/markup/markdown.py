@@ -57,7 +57,10 @@ class _Scanner(LeafBlocks):
     def run(self) -> list[ProseBlock]:
         lines = self.lines
         first = front_matter_lines(self.text, lines)
+        containers = self.containers  # changed in place only
         for s, e in zip(lines.starts[first:], lines.ends[first:], strict=True):
+            if s == e and self.leaf == NONE and not containers:
+                continue  # an empty line between top-level blocks changes nothing
             self._line(s, e)
         self._close_leaf()
         return self._finish()

@@ -106,12 +106,12 @@ def inline_protected(text: str, start: int = 0, end: int | None = None) -> list[
     """
     if end is None:
         end = len(text)
-    spans = [
-        span
-        for span in (m.span() for m in _INLINE.finditer(text, start, end))
-        if text[span[0]] != "_" or not _in_word(text, *span, start, end)
-    ]
-    urls = []
+    spans = []
+    for m in _INLINE.finditer(text, start, end):
+        s, e = m.span()
+        if text[s] != "_" or not _in_word(text, s, e, start, end):
+            spans.append((s, e))
+    urls: list[tuple[int, int]] = []
     find = text.find
     rest_match = _URL_REST.match
     pos = find("://", start, end)

@@ -162,13 +162,10 @@ class LeafBlocks:
         offset = 0  # where the piece of the block starts in `joined`
         for segs, piece in zip(pending, pieces, strict=True):
             end = offset + len(piece)
-            shift = segs[0][0] - offset
-            found = []
+            first = k
             while k < len(spans) and spans[k][0] < end:
-                s, e = spans[k]
-                found.append((s + shift, e + shift))
                 k += 1
-            block = build_block(text, segs, found)
+            block = build_block(text, segs, spans[first:k], segs[0][0] - offset)
             if block is not None:
                 blocks.append(block)
             offset = end + 1
