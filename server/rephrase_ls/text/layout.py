@@ -206,12 +206,15 @@ def _lay_out(
     block_starts = [i for i, _, _ in blocks]
 
     def free_space(u: int) -> bool:
-        """Whether U token ``u`` is whitespace outside protected text."""
+        """Whether U token ``u`` is whitespace wholly outside protected text (a protected span
+        may start or end with whitespace the token runs into)."""
         if not u_tokens[u][0].isspace():
             return False
-        position = u_starts[u]
-        k = bisect_right(protected, (position, len(improved) + 1)) - 1
-        return not (k >= 0 and protected[k][0] <= position < protected[k][1])
+        start = u_starts[u]
+        k = bisect_right(protected, (start, len(improved) + 1))  # the first span after `start`
+        if k > 0 and protected[k - 1][1] > start:
+            return False
+        return k == len(protected) or protected[k][0] >= start + len(u_tokens[u])
 
     # Character anchors (original offset, improved offset) at the edges of matching runs.
     anchors = [(0, 0)]

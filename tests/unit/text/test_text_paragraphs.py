@@ -194,6 +194,16 @@ def test_line_breaks_are_never_put_inside_a_word_or_protected_text() -> None:
     assert paragraph.rebuild("Look: {{0}}") == "Look:\n`a b c`"
 
 
+def test_a_line_break_never_takes_the_space_a_protected_span_starts_with() -> None:
+    # reStructuredText protects an embedded URI with the space before it: a space the answer
+    # puts next to it is one whitespace token with that space, not a place for a line break
+    text = "Build it from\nsource, see `the repository <https://x.org>`_ for details."
+    uri = (text.index(" <https"), text.index("`_") + 2)
+    paragraph = Paragraph.from_segments(text, [(0, 13), (14, len(text))], [uri])
+    assert paragraph is not None
+    assert paragraph.rebuild("Quickly  {{0}} now") == "Quickly   <https://x.org>`_\nnow"
+
+
 def test_placeholder_errors_and_empty_answers_propagate() -> None:
     text = "see `code` here\nand there"
     block = ProseBlock(((0, 15), (16, 25)), protected=((4, 10),))
