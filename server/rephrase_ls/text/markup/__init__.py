@@ -94,9 +94,10 @@ def _file_name(uri: str) -> str:
 GENERIC_IDS = frozenset(("plaintext", "text", "plain", "txt", ""))
 
 # What only Markdown writes (at the start of a line unless said otherwise): a fence, an ATX
-# heading, a link or image with its destination (anywhere), a `---`/`+++` front matter.
+# heading, a link or image with its destination (anywhere), a `---`/`+++` front matter. (A link
+# text holds no `[`: each attempt stops at the next one, so a run of `[` costs linear time.)
 _MARKDOWN_SIGNS = re.compile(
-    r"^(?:```|~~~)|^#{1,6}[ \t]+\S|!?\[[^\]\n]+\]\([^()\s]+(?:[ \t]+\"[^\"\n]*\")?\)"
+    r"^(?:```|~~~)|^#{1,6}[ \t]+\S|!?\[[^\[\]\n]+\]\([^()\s]+(?:[ \t]+\"[^\"\n]*\")?\)"
     r"|\A(?:---|\+\+\+)[ \t]*$",
     re.MULTILINE,
 )

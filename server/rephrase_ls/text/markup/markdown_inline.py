@@ -106,11 +106,12 @@ def inline_protected(text: str, start: int = 0, end: int | None = None) -> list[
     """
     if end is None:
         end = len(text)
-    spans = []
-    for m in _INLINE.finditer(text, start, end):
-        s, e = m.span()
-        if text[s] != "_" or not _in_word(text, s, e, start, end):
-            spans.append((s, e))
+    spans = [m.span() for m in _INLINE.finditer(text, start, end)]
+    if text.find("_", start, end) >= 0:
+        # `snake_case`: an underscore run between two letters or digits is part of the word
+        spans = [
+            span for span in spans if text[span[0]] != "_" or not _in_word(text, *span, start, end)
+        ]
     urls: list[tuple[int, int]] = []
     find = text.find
     rest_match = _URL_REST.match

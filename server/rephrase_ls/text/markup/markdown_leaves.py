@@ -10,6 +10,7 @@ definitions) are the pass's own.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from rephrase_ls.text.markup.block import ProseBlock
 from rephrase_ls.text.markup.lines import SPACE, Lines, build_block, trim
@@ -163,8 +164,7 @@ class LeafBlocks:
         for segs, piece in zip(pending, pieces, strict=True):
             end = offset + len(piece)
             first = k
-            while k < len(spans) and spans[k][0] < end:
-                k += 1
+            k = bisect_left(spans, (end, -1), k)  # the spans that start before `end`
             block = build_block(text, segs, spans[first:k], segs[0][0] - offset)
             if block is not None:
                 blocks.append(block)
