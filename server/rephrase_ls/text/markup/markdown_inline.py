@@ -61,7 +61,7 @@ _INLINE_ALTERNATIVES = (
     r"|:[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)
     r"\*\**",  # emphasis markers
     r"~~+",  # strikethrough markers
-    r"__*",  # emphasis marker unless inside a word (checked by the scanner)
+    r"__*",  # emphasis marker unless inside a word (checked by inline_protected)
 )
 _INLINE = re.compile(("|".join(_INLINE_ALTERNATIVES)).replace("[^", "[^\x00"))
 # Bare URLs are found by a second pass that looks for "://" and "www." (a literal search rather
