@@ -174,17 +174,23 @@ class LeafBlocks:
     def _close_para(self) -> None:
         if self.leaf == PARA:
             self._emit_para(self.para)
-        self.para = []
         self.leaf = NONE
 
-    # the same: a stale `para` list is never read (a paragraph starts with a new list)
+    # the same: `para` is read only in a paragraph (which starts with a new list)
     _close_leaf = _close_para
 
     def _emit_para(self, segs: list[tuple[int, int]]) -> None:
-        # Each line's content starts at a non-blank character (the scanner skipped the
-        # indentation) and ends at the line's end: only trailing white space needs trimming.
-        if segs:
-            self.pending.append([trim(self.text, s, e) for s, e in segs])
+        """The paragraph's lines become a pending block (the list is the block's from now on).
+
+        Each line's content starts at a non-blank character (the pass skipped the indentation)
+        and ends at the line's end: only trailing white space needs trimming."""
+        if not segs:
+            return
+        text = self.text
+        for k, (s, e) in enumerate(segs):
+            if text[e - 1] in SPACE:
+                segs[k] = trim(text, s, e)
+        self.pending.append(segs)
 
     def _emit_row(self, start: int, end: int) -> None:
         """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
