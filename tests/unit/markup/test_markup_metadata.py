@@ -40,7 +40,7 @@ def md(text: str) -> list[str]:
 def test_front_matter_of_every_kind_is_not_prose(head: str) -> None:
     text = head + "\nThe body text is here.\n"
     assert md(text) == ["The body text is here."]
-    # the same through the fast paths' alternative: a carriage return in the document
+    # the same with carriage returns
     crlf = text.replace("\n", "\r\n")
     assert md(crlf) == ["The body text is here."]
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from text_strategies import PIECES, any_text, pieces_text
 
-from rephrase_ls.text.diff import TextEdit, apply_edits, matching_blocks, tokenize, word_edits
+from rephrase_ls.text.align import matching_blocks
+from rephrase_ls.text.diff import TextEdit, apply_edits, tokenize, word_edits
 
 
 def check_edits(a: str, b: str) -> list[TextEdit]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -85,12 +87,15 @@ def test_prose_block_validates_its_spans() -> None:
 
 
 @pytest.fixture
-def registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A private copy of the registries, so registering in a test leaks nowhere."""
+def registry() -> Iterator[None]:
+    """The registries as they were before the test, so registering in a test leaks nowhere."""
     markup.load_builtin_formats()
-    monkeypatch.setattr(markup, "FORMATS", dict(markup.FORMATS))
-    monkeypatch.setattr(markup, "EXTENSIONS", dict(markup.EXTENSIONS))
-    monkeypatch.setattr(markup, "FILENAMES", dict(markup.FILENAMES))
+    tables = (markup.FORMATS, markup.EXTENSIONS, markup.FILENAMES)
+    saved = [(table, dict(table)) for table in tables]
+    yield
+    for table, content in saved:
+        table.clear()
+        table.update(content)
 
 
 def _whole_text(text: str) -> list[ProseBlock]:

@@ -9,15 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rephrase_ls.text.diff import apply_edits, word_edits
+from rephrase_ls.text.layout import _narrowed, interleave, lay_out_lines
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.markup.plain import plain_blocks
-from rephrase_ls.text.paragraphs import (
-    Paragraph,
-    _interleave,
-    _lay_out_lines,
-    _narrowed,
-    select_paragraphs,
-)
+from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 from rephrase_ls.text.placeholders import PlaceholderError
 
 WORDS = ["alpha", "beta", "Gamma", "naïve", "cafe\u0301", "Привет", "中文", "😀", "👍🏽", "x.", "y"]
@@ -137,8 +132,8 @@ def test_any_change_to_long_paragraphs_keeps_words_gaps_and_edits(
         k = data.draw(st.integers(0, len(words) - 1))
         words[k] = data.draw(st.sampled_from(["omega", "très", "ok!", "🙂", "a b", "alpha"]))
     improved = " ".join(words)
-    result, edits = _lay_out_lines(lines, gaps, improved, (), True)
-    assert edits is not None and apply_edits(_interleave(lines, gaps), edits) == result
+    result, edits = lay_out_lines(lines, gaps, improved, (), True)
+    assert edits is not None and apply_edits(interleave(lines, gaps), edits) == result
     assert without_gaps(result, gaps) == improved
 
 
@@ -197,6 +192,16 @@ def test_line_breaks_are_never_put_inside_a_word_or_protected_text() -> None:
     assert paragraph.prose == "see {{0}} here and there"
     assert paragraph.rebuild("{{0}} everywhere") == "`a b c`\neverywhere"
     assert paragraph.rebuild("Look: {{0}}") == "Look:\n`a b c`"
+
+
+def test_a_line_break_never_takes_the_space_a_protected_span_starts_with() -> None:
+    # reStructuredText protects an embedded URI with the space before it: a space the answer
+    # puts next to it is one whitespace token with that space, not a place for a line break
+    text = "Build it from\nsource, see `the repository <https://x.org>`_ for details."
+    uri = (text.index(" <https"), text.index("`_") + 2)
+    paragraph = Paragraph.from_segments(text, [(0, 13), (14, len(text))], [uri])
+    assert paragraph is not None
+    assert paragraph.rebuild("Quickly  {{0}} now") == "Quickly   <https://x.org>`_\nnow"
 
 
 def test_placeholder_errors_and_empty_answers_propagate() -> None:

@@ -10,13 +10,8 @@ from hypothesis import strategies as st
 from test_text_paragraphs import WORDS, documents
 from text_strategies import PIECES
 
-from rephrase_ls.text.diff import (
-    TextEdit,
-    apply_edits,
-    edits_from_blocks,
-    matching_blocks,
-    tokenize,
-)
+from rephrase_ls.text.align import matching_blocks
+from rephrase_ls.text.diff import TextEdit, apply_edits, edits_from_blocks, tokenize
 from rephrase_ls.text.markup import prose_blocks
 from rephrase_ls.text.markup.plain import plain_blocks
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
