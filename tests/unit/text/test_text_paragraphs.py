@@ -124,7 +124,10 @@ def test_any_change_to_long_paragraphs_keeps_words_gaps_and_edits(
     words_per_line: list[list[str]], gap: str, data: st.DataObject
 ) -> None:
     # The layout narrowed to the changed lines and split at unchanged lines between changes:
-    # the answer's words exactly, every gap once and in order, edits that reproduce it.
+    # the answer's words exactly, each gap at most once (a line whose words the alignment
+    # deletes goes with its gap: ``alpha alpha|alpha|beta`` → ``omega alpha alpha alpha``
+    # keeps the first three alphas, inserts omega and deletes beta's line), edits that
+    # reproduce it.
     lines = [" ".join(words) for words in words_per_line]
     gaps = [gap] * (len(lines) - 1)
     words = " ".join(lines).split(" ")
@@ -134,7 +137,8 @@ def test_any_change_to_long_paragraphs_keeps_words_gaps_and_edits(
     improved = " ".join(words)
     result, edits = lay_out_lines(lines, gaps, improved, (), True)
     assert edits is not None and apply_edits(interleave(lines, gaps), edits) == result
-    assert without_gaps(result, gaps) == improved
+    assert result.count(gap) <= len(gaps)
+    assert result.replace(gap, " ") == improved
 
 
 def test_line_breaks_stay_where_the_neighbouring_words_are_unchanged() -> None:
