@@ -156,6 +156,47 @@ def test_listed_misspellings_keep_only_entries_with_one_correction() -> None:
     assert listed.get("bar") is None
 
 
+def test_listed_misspellings_give_the_alternatives_of_an_entry_with_several() -> None:
+    listed = spelling.ListedMisspellings("teh->the\nfoo->bar, baz,\nqux->a b, quux,\n")
+    assert listed.alternatives("foo") == {"bar", "baz"}
+    assert listed.alternatives("qux") == {"quux"}  # "a b" is two words
+    assert listed.alternatives("teh") == frozenset()  # one correction: get() gives it
+    assert listed.alternatives("nope") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        # codespell lists "aloud, allowed": "aloud" is a doubled letter away, but "allowed"
+        # is commoner (Holbrook: "never alloud to sit up" meant "allowed").
+        ("alloud", None),
+        ("recipt", None),  # "receipt, recipe": recipe is the commoner
+        ("vistors", "visitors"),  # "visitors, visors, victors": visitors far commoner
+    ],
+)
+def test_a_correction_must_beat_the_other_corrections_the_list_gives(
+    word: str, expected: str | None
+) -> None:
+    assert spelling.speller("en").correction(word) == expected
+
+
+def test_a_five_letter_word_is_not_given_a_missing_letter() -> None:
+    # A letter added to a five-letter non-word is as often another word meant: Holbrook's
+    # "haing" (hanging, not having), "niely" (nearly, not nicely), "clors" (claws).
+    for word in ("haing", "niely", "clors"):
+        assert spelling.speller("en").correction(word) is None
+    assert spelling.speller("en").correction("kichen") == "kitchen"  # six letters
+
+
+def test_a_pronoun_written_twice_may_end_one_clause_and_start_the_next() -> None:
+    # Not published text: the pattern of Holbrook's "when we sold it it made" (a comma left
+    # out), which removing the second "it" makes wrong.
+    for sentence in ("When we sold it it made a profit.", "I told you you were right.",
+                     "He gave her her keys."):
+        assert improve(sentence, "en-us") == sentence
+    assert improve("We saw the the house.", "en-us") == "We saw the house."
+
+
 def test_comparative_then_becomes_than_only_before_a_word_it_compares() -> None:
     # react.dev, with "than" written "then".
     sentence = ("But our vision for Suspense has always been about much more than loading code "

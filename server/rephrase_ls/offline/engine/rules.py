@@ -56,9 +56,12 @@ _COMMON_ABBREVIATIONS: Final = _split("vs etc ca cf inc ltd co corp")
 _ABBREVIATIONS: Final = {
     lang: words | _COMMON_ABBREVIATIONS for lang, words in _OWN_ABBREVIATIONS.items()
 }
-# Words that may correctly appear twice in a row.
+# Words that may correctly appear twice in a row. English pronouns that are both object and
+# subject (or possessive) end one clause and start the next ("when we sold it it made",
+# "I told you you were", "gave her her book").
 _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
-    "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no"}),
+    "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no",
+                     "it", "you", "her"}),
     "de": frozenset({"die", "der", "das", "den", "dem", "des", "sie", "ha", "so"}),
     "es": frozenset({"que", "ja", "no", "sí", "muy"}),
     "fr": frozenset({"nous", "vous", "que", "ha", "non", "très"}),

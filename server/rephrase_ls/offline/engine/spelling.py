@@ -14,8 +14,11 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    ``EDIT_MIN_CANDIDATE_ZIPF``+;
 4. (English, ``WEIGHTED_EDITS``) the word one edit away that is likeliest, its Zipf less the
    cost of its edit as a misspelling (:func:`_edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
-   next; in words shorter than ``WEIGHTED_MIN_LENGTH`` only a letter left out ("siter" ->
-   "sister": "sitter" needs a doubled letter but is far rarer).
+   next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
+   letter left out ("marrid" -> "married").
+
+A correction to one of several corrections codespell's list gives the word must be
+``DOMINANCE_ZIPF`` commoner than the others ("alloud": "aloud" or "allowed", left alone).
 
 A candidate must be listed by pyspellchecker (``MIN_CANDIDATE_COUNT``) and common in
 wordfreq's large list (:mod:`.lexicon`; ``MIN_CANDIDATE_ZIPF``), and ``DOMINANCE_ZIPF`` above
@@ -54,10 +57,11 @@ MIN_SHORT_CANDIDATE_ZIPF: Final = 5.5  # "teh" -> "the", not "app" -> "pap"
 ACCENT_ZIPF_MARGIN: Final = 1.0
 SLIP_ZIPF_MARGIN: Final = 2.0
 MIN_ZIPF_MARGIN: Final = 3.0
-# Tier 3 only in words of five letters or more (in a four-letter word the one letter it may
-# change is as often another word meant: "weth" for "went", not "with"), and only to a
-# commoner word ("memoize" is not "memorize", Zipf 3.2).
-MIN_EDIT_LENGTH: Final = 5
+# Tier 3 only in words of six letters or more (in a shorter word the one letter it may change
+# or add is as often another word meant: "weth" for "went", not "with"; "haing" for
+# "hanging", not "having"; "niely" for "nearly": right 6 times in 8 on Holbrook's dev split),
+# and only to a commoner word ("memoize" is not "memorize", Zipf 3.2).
+MIN_EDIT_LENGTH: Final = 6
 EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
 # Tier 4 edit costs (Zipf units), see _edit_cost.
 COST_DOUBLED: Final = 0.0
@@ -67,11 +71,12 @@ COST_SOUND_ALIKE: Final = 0.75
 COST_TOO_MANY: Final = 1.5
 COST_CONSONANT: Final = 1.5
 COST_TAIL: Final = 1.0
-# Tier 4 only in words of 8+ letters (shorter learner misspellings are as often another
-# word meant: "whont" for "want"), and 1.5 Zipf above the next word.
+# Tier 4 in words of 8+ letters (shorter learner misspellings are as often another word
+# meant: "whont" for "want"), and 1.5 Zipf above the next word; in words of 6 and 7 letters
+# only a letter left out (five-letter words: as tier 3).
 WEIGHTED_DOMINANCE: Final = 1.5
 WEIGHTED_MIN_LENGTH: Final = 8
-WEIGHTED_SHORT_LENGTH: Final = 5
+WEIGHTED_SHORT_LENGTH: Final = 6
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
@@ -221,7 +226,8 @@ class Speller:
     def _correct(self, word: str) -> str | None:
         if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
             return None
-        listed = _known_misspellings(self.lang).get(word)
+        listing = _known_misspellings(self.lang)
+        listed = listing.get(word)
         if listed is not None:
             # A listed misspelling's rivals: the words one edit away that keep its first
             # letter (a slip rarely changes it: "adress" is "address", not "dress").
@@ -273,7 +279,22 @@ class Speller:
             margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
+        if found is not None and not self._beats_alternatives(word, found, listing):
+            return None
         return found
+
+    def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
+        """Whether ``found`` is ``DOMINANCE_ZIPF`` commoner than every other correction the
+        list of misspellings gives ``word`` ("alloud" is "aloud" or "allowed", which is the
+        commoner: left alone; "realy" is "really" far more often than "relay")."""
+        from . import lexicon
+
+        wanted = lexicon.zipf(self.lang, found)
+        return all(
+            lexicon.zipf(self.lang, other) <= wanted - DOMINANCE_ZIPF
+            for other in listing.alternatives(word)
+            if other != found
+        )
 
     def _weighted(self, word: str, edits: set[str]) -> str | None:
         """Tier 4: every listed word one edit away scored by how common it is less how
@@ -393,16 +414,18 @@ class Speller:
 
 
 class ListedMisspellings:
-    """English misspellings with their one correction, from codespell's main dictionary (PyPI
+    """English misspellings with their corrections, from codespell's main dictionary (PyPI
     ``codespell``; the dictionary derives from Wikipedia's list of common misspellings, CC
-    BY-SA). Entries with several corrections or a note are left out: those need a person.
+    BY-SA). An entry with one correction gives it (:meth:`get`); the corrections of an entry
+    with several are :meth:`alternatives` ("alloud": "aloud" or "allowed").
 
     The file's text is kept as it is (1.5 MB) with a sorted ``array`` of 64-bit keys, each a
-    misspelling's ``hash()`` with the offset of its correction in the low 24 bits: a dict of
-    its 30,000+ entries would cost some 8 MB."""
+    misspelling's ``hash()`` with the offset of its entry's right side in the low 24 bits: a
+    dict of its 60,000+ entries would cost some 8 MB."""
 
     _OFFSET_BITS: Final = 24
-    _ENTRY = re.compile(r"^([a-z]+)->([a-z]+)$", re.MULTILINE)
+    _ENTRY = re.compile(r"^([a-z]+)->([^\n]+)$", re.MULTILINE)
+    _ONE = re.compile(r"[a-z]+")
 
     def __init__(self, text: str) -> None:
         if len(text) >= 1 << self._OFFSET_BITS:
@@ -414,8 +437,8 @@ class ListedMisspellings:
             sorted((hash(m.group(1)) & mask) | m.start(2) for m in self._ENTRY.finditer(text)),
         )
 
-    def get(self, word: str) -> str | None:
-        """The correction of the lower-case ``word``, or ``None``."""
+    def _entry(self, word: str) -> str | None:
+        """The right side of the lower-case ``word``'s entry, or ``None``."""
         mask = ~((1 << self._OFFSET_BITS) - 1)
         key = hash(word) & mask
         keys, text = self._keys, self._text
@@ -426,6 +449,19 @@ class ListedMisspellings:
                 return text[start : text.index("\n", start)]
             i += 1
         return None
+
+    def get(self, word: str) -> str | None:
+        """The one correction of the lower-case ``word``, or ``None``."""
+        entry = self._entry(word)
+        return entry if entry is not None and self._ONE.fullmatch(entry) else None
+
+    def alternatives(self, word: str) -> frozenset[str]:
+        """The one-word corrections the list gives the lower-case ``word`` when it gives it
+        several (empty when it gives one or none)."""
+        entry = self._entry(word)
+        if entry is None or self._ONE.fullmatch(entry):
+            return frozenset()
+        return frozenset(w for w in (p.strip() for p in entry.split(",")) if w and " " not in w)
 
 
 _NO_LIST: Final = ListedMisspellings("")
