@@ -188,6 +188,29 @@ def test_a_five_letter_word_is_not_given_a_missing_letter() -> None:
     assert spelling.speller("en").correction("kichen") == "kitchen"  # six letters
 
 
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        # Birkbeck (Norvig's dev list): the list's correction, its rivals scored by their edit
+        ("totaly", "totally"),  # "total" is a letter too many at the end away
+        ("adres", "address"),  # two edits; "acres" is one, but a consonant for another
+        ("brane", None),  # listed as "brain", two edits away; a word of physics too
+        ("wich", None),  # "which" or "witch" (Holbrook): four letters, no scoring
+        # taken for a regular inflection ("begin" + "ing"), but a listed misspelling
+        ("begining", "beginning"),
+        ("extented", "extended"),
+        # tier 5: unseen by wordfreq, one plain slip from its only neighbour
+        ("refresment", "refreshment"),
+        ("poertry", None),  # a consonant too many: as often another word meant
+        ("voteing", "voting"),  # a vowel too many
+        ("memoized", None),  # memo + -ized: a coinage, not a slip of "memorized"
+        ("prerenders", None),
+    ],
+)
+def test_likely_corrections_of_misspelt_words(word: str, expected: str | None) -> None:
+    assert spelling.speller("en").correction(word) == expected
+
+
 def test_a_pronoun_written_twice_may_end_one_clause_and_start_the_next() -> None:
     # Not published text: the pattern of Holbrook's "when we sold it it made" (a comma left
     # out), which removing the second "it" makes wrong.

@@ -4,7 +4,8 @@ A word is a candidate for correction only when pyspellchecker's list lacks it (a
 a regular inflection of a listed word, :meth:`Speller.known`). Its correction is, in order:
 
 0. (English) its one correction in the list of common misspellings (codespell's dictionary,
-   from Wikipedia's list), if that dominates the words one edit away;
+   from Wikipedia's list), if that dominates the words one edit away
+   (:meth:`Speller._listed_wins`);
 1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
 2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
    accent added or changed (never dropped; Portuguese: only added); a three-letter word only
@@ -17,8 +18,14 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
    letter left out ("marrid" -> "married").
 
+5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
+   its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
+   "memoized", "prerender"): its only neighbour one edit away, if that edit is a plain slip
+   (:func:`_plain_slip`: "refresment" -> "refreshment", "voteing" -> "voting").
+
 A correction to one of several corrections codespell's list gives the word must be
-``DOMINANCE_ZIPF`` commoner than the others ("alloud": "aloud" or "allowed", left alone).
+``DOMINANCE_ZIPF`` commoner than the others ("alloud": "aloud" or "allowed", left alone). A
+word taken for a regular inflection is left alone unless that list has it ("begining").
 
 A candidate must be listed by pyspellchecker (``MIN_CANDIDATE_COUNT``) and common in
 wordfreq's large list (:mod:`.lexicon`; ``MIN_CANDIDATE_ZIPF``), and ``DOMINANCE_ZIPF`` above
@@ -77,6 +84,14 @@ COST_TAIL: Final = 1.0
 WEIGHTED_DOMINANCE: Final = 1.5
 WEIGHTED_MIN_LENGTH: Final = 8
 WEIGHTED_SHORT_LENGTH: Final = 6
+# The list's correction scored against its rivals (see Speller._listed_wins) only in words of
+# five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
+LISTED_WEIGHTED_MIN_LENGTH: Final = 5
+# Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose one neighbour (one
+# edit away, Zipf 1.0+ in wordfreq) is a listed word of Zipf 2.5+ ("refresment").
+ONLY_WORD_MIN_LENGTH: Final = 6
+ONLY_WORD_MIN_ZIPF: Final = 2.5
+ONLY_WORD_RIVAL_ZIPF: Final = 1.0
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
@@ -224,16 +239,20 @@ class Speller:
         return found
 
     def _correct(self, word: str) -> str | None:
-        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
+        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha():
             return None
         listing = _known_misspellings(self.lang)
         listed = listing.get(word)
-        if listed is not None:
-            # A listed misspelling's rivals: the words one edit away that keep its first
-            # letter (a slip rarely changes it: "adress" is "address", not "dress").
-            rivals = {c for c in self._edits1(word) if c[:1] == word[:1]}
-            if self._pick(rivals | {listed}, {listed}):
+        if self.known(word):
+            # A form the lists lack but take for a regular inflection ("begin" + "ing") is a
+            # misspelling when the list of misspellings has it ("begining", "extented").
+            if listed is None or word in self.freq or word in self.extra:
+                return None
+            if self._listed_wins(word, listed) and self.trusted(word, listed, SLIP_ZIPF_MARGIN):
                 return listed
+            return None
+        if listed is not None and self._listed_wins(word, listed):
+            return listed
         found = None
         margin = MIN_ZIPF_MARGIN
         # Every word one edit away is a rival of every tier's candidates: a correction must
@@ -277,11 +296,45 @@ class Speller:
             if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not _left_out(word, found):
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
+        if found is None and len(word) >= ONLY_WORD_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
+            return self._only_word(word, edits)
         if found is not None and not self.trusted(word, found, margin):
             return None
         if found is not None and not self._beats_alternatives(word, found, listing):
             return None
         return found
+
+    def _listed_wins(self, word: str, listed: str) -> bool:
+        """Whether the list's correction of ``word`` beats its rivals: the words one edit
+        away that keep its first letter (a slip rarely changes it: "adress" is "address", not
+        "dress"). It must be ``DOMINANCE_ZIPF`` commoner than each, or lead each by as much
+        once each is scored by its Zipf less the cost of its edit (:func:`_edit_cost`, as in
+        tier 4): "totaly" is "totally" (a doubled letter left out), not "total" (a letter too
+        many at the end). Scoring applies only in words of ``LISTED_WEIGHTED_MIN_LENGTH``+
+        letters, and to a correction two edits away only when the word is ``MIN_ZIPF_MARGIN``
+        rarer (the two edits cost two letters left out: "adres" is "address")."""
+        from . import lexicon
+
+        rivals = {c for c in self._edits1(word) if c[:1] == word[:1] and c != listed}
+        if self._pick(rivals | {listed}, {listed}):
+            return True
+        freq, lang = self.freq, self.lang
+        if len(word) < LISTED_WEIGHTED_MIN_LENGTH or freq.get(listed, 0) < MIN_CANDIDATE_COUNT:
+            return False
+        wanted = lexicon.zipf(lang, listed)
+        if wanted < MIN_CANDIDATE_ZIPF:
+            return False
+        if listed in self._edits1(word):
+            wanted -= _edit_cost(word, listed)
+        elif self.trusted(word, listed, MIN_ZIPF_MARGIN):
+            wanted -= 2 * COST_LEFT_OUT  # two edits ("adres": "address")
+        else:
+            return False  # "brane" is "brain", two edits away, or a word of physics
+        return all(
+            lexicon.zipf(lang, c) - _edit_cost(word, c) <= wanted - DOMINANCE_ZIPF
+            for c in rivals
+            if c in freq
+        )
 
     def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
         """Whether ``found`` is ``DOMINANCE_ZIPF`` commoner than every other correction the
@@ -295,6 +348,38 @@ class Speller:
             for other in listing.alternatives(word)
             if other != found
         )
+
+    def _only_word(self, word: str, edits: set[str]) -> str | None:
+        """Tier 5: the one word one edit away that the lists know, when wordfreq has never
+        seen ``word`` written ("poertry" -> "poetry", "refresment" -> "refreshment"); it must
+        keep the first letter and be ``ONLY_WORD_MIN_ZIPF``+ in wordfreq."""
+        from . import lexicon
+
+        if (
+            lexicon.zipf(self.lang, word) > 0.0
+            or _seen_stem(self.lang, word)
+            or _coined(self.lang, word)
+        ):
+            return None
+        freq = self.freq
+        lang = self.lang
+        found = None
+        for cand in edits:
+            if cand not in freq or lexicon.zipf(lang, cand) < ONLY_WORD_RIVAL_ZIPF:
+                continue
+            if found is not None:
+                return None  # two words: which one was meant?
+            found = cand
+        if (
+            found is None
+            or found[0] != word[0]
+            or freq[found] < MIN_CANDIDATE_COUNT
+            or lexicon.zipf(lang, found) < ONLY_WORD_MIN_ZIPF
+            or not _plain_slip(word, found)
+            or _known_misspellings(lang).alternatives(word)
+        ):
+            return None
+        return found
 
     def _weighted(self, word: str, edits: set[str]) -> str | None:
         """Tier 4: every listed word one edit away scored by how common it is less how
@@ -562,6 +647,68 @@ def _edit_cost(word: str, candidate: str) -> float:
     if i >= min(len(word), len(candidate)) - 2:
         cost += COST_TAIL
     return cost
+
+
+def _seen_stem(lang: str, word: str) -> bool:
+    """Whether ``word`` is a regular inflection of a word wordfreq lists ("memoized":
+    "memoize"; not "voteing")."""
+    from . import lexicon
+
+    for suffix, stems in _INFLECTIONS.get(lang, ()):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            if any(
+                lexicon.zipf(lang, stem + ending) > 0.0 and _regular(lang, stem, suffix, ending)
+                for ending in stems
+            ):
+                return True
+    return False
+
+
+# English prefixes and suffixes that coin words from others ("memoized": memo + -ized,
+# "prerender": pre- + render), with the shortest stem they take.
+_EN_PREFIXES: Final = ("anti", "auto", "co", "de", "inter", "micro", "mis", "multi", "non",
+                       "over", "pre", "re", "sub", "super", "un", "under")
+_EN_SUFFIXES: Final = ("ize", "ise", "ized", "ised", "izes", "ises", "izing", "ising",
+                       "ization", "isation", "ify", "ified", "ifies", "able", "ability",
+                       "ness", "less", "ful", "ish", "ism", "ist", "ists")
+_COINED_MIN_STEM: Final = 3
+
+
+def _coined(lang: str, word: str) -> bool:
+    """Whether ``word`` is a common word (Zipf ``MIN_CANDIDATE_ZIPF``+) with a prefix or
+    suffix that coins words (English only): a term, not a slip."""
+    if lang != "en":
+        return False
+    from . import lexicon
+
+    def common(stem: str) -> bool:
+        return len(stem) >= _COINED_MIN_STEM and (
+            lexicon.zipf(lang, stem) >= MIN_CANDIDATE_ZIPF
+            or lexicon.zipf(lang, stem + "e") >= MIN_CANDIDATE_ZIPF
+        )
+
+    return any(word.startswith(p) and common(word[len(p) :]) for p in _EN_PREFIXES) or any(
+        word.endswith(x) and common(word[: -len(x)]) for x in _EN_SUFFIXES
+    )
+
+
+def _plain_slip(word: str, candidate: str) -> bool:
+    """Whether ``word`` is ``candidate`` with a slip of the kinds that rarely make another
+    word: a letter left out, two neighbours swapped, a vowel for a vowel, or a vowel or a
+    doubled letter too many (not in the last two letters). A consonant for another or a
+    consonant too many is as often another word meant ("cobard" for "cupboard", "disided"
+    for "decided", "cartsel" for "castle")."""
+    i = _first_difference(word, candidate)
+    if len(candidate) == len(word) + 1:
+        return True
+    if len(candidate) == len(word) - 1:
+        extra = word[i]
+        doubled = (i and word[i - 1] == extra) or word[i + 1 : i + 2] == extra
+        return i < len(word) - 2 and (_base_letter(extra) in _VOWELS or bool(doubled))
+    if word[i + 1 :] != candidate[i + 1 :]:
+        return True  # swapped neighbours
+    return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
 
 
 def _left_out(word: str, candidate: str) -> bool:
