@@ -211,6 +211,20 @@ def test_likely_corrections_of_misspelt_words(word: str, expected: str | None) -
     assert spelling.speller("en").correction(word) == expected
 
 
+def test_a_verb_form_is_not_taken_for_a_word_missing_its_accent() -> None:
+    # es.react.dev: "un cambio de ultimo minuto" lacks the accent of "último", but "ultimo"
+    # and "ultima" are also forms of "ultimar" (to finish off): the engine cannot tell which.
+    sentence = ("Por ejemplo, permite a un framework sobre React incluir un cambio de ultimo "
+                "minuto relacionado a este mismo antes de que este cambio se incluya en una "
+                "versión estable de React.")
+    assert improve(sentence, "es") == sentence
+    assert spelling.speller("es").correction("publico") is None  # publicar
+    assert spelling.speller("it").correction("pubblico") is None  # listed itself
+    # a noun without its accent is still fixed (es.react.dev: "Ahora tú codigo es ...")
+    assert spelling.speller("es").correction("codigo") == "código"
+    assert spelling.speller("es").correction("pelicula") == "película"  # "pelicular" is rare
+
+
 def test_a_pronoun_written_twice_may_end_one_clause_and_start_the_next() -> None:
     # Not published text: the pattern of Holbrook's "when we sold it it made" (a comma left
     # out), which removing the second "it" makes wrong.

@@ -115,6 +115,17 @@ _INFLECTIONS: Final[dict[str, tuple[tuple[str, tuple[str, ...]], ...]]] = {
            ("is", ("l",))),
 }  # fmt: skip
 
+# Present-tense endings of regular verbs (indicative and subjunctive), by infinitive: a word
+# that is a listed verb's stem with one of them is that verb's form, which pyspellchecker's
+# lists mostly lack ("ultimo", "publico": also forms of ultimar, publicar). French verb forms
+# are listed. An infinitive rarer than MIN_VERB_COUNT is as often another word ("pelicular").
+_VERB_FORMS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "es": (("ar", "er", "ir"), ("o", "a", "as", "an", "e", "es", "en")),
+    "it": (("are", "ere", "ire"), ("o", "a", "i", "ano", "e", "ono")),
+    "pt": (("ar", "er", "ir"), ("o", "a", "as", "am", "e", "es", "em")),
+}
+MIN_VERB_COUNT: Final = 100  # the infinitive's occurrences in pyspellchecker's list
+
 # English endings that a stem takes only in some shapes: "-es" after a hiss or an o ("boxes",
 # "heroes", not "failes"), "-s" never after an s ("acess" is not "aces" + s), an "e" before
 # "-ed"/"-ing" dropped ("voteing", "moveing"; but "seeing", "hoeing", "dyeing").
@@ -206,6 +217,18 @@ class Speller:
                     return True
         return False
 
+    def _verb_form(self, word: str) -> bool:
+        """Whether ``word`` is a present-tense form of a listed verb (``_VERB_FORMS``), which
+        the lists lack: Spanish "ultimo" (I finish off) is a word, not "último" unaccented."""
+        infinitives, endings = _VERB_FORMS.get(self.lang, ((), ()))
+        freq = self.freq
+        for ending in endings:
+            if word.endswith(ending) and len(word) - len(ending) >= 3:
+                stem = word[: -len(ending)]
+                if any(freq.get(stem + inf, 0) >= MIN_VERB_COUNT for inf in infinitives):
+                    return True
+        return False
+
     def correction(self, word: str) -> str | None:
         """The correction of the lower-case ``word``, or ``None`` to leave it alone."""
         cached = self._cache.get(word, False)
@@ -239,7 +262,7 @@ class Speller:
         return found
 
     def _correct(self, word: str) -> str | None:
-        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha():
+        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self._verb_form(word):
             return None
         listing = _known_misspellings(self.lang)
         listed = listing.get(word)
