@@ -40,6 +40,9 @@ UNCHANGED = [
     # French spaces before ! ? ; : only where the text already has that style.
     ("fr", "Enfin, merci à tous·tes les participants·es pour avoir contribué à faire une super "
            "React Conf!"),
+    # A mark repeated after a space is not a French space before it ("rendu ! !" before).
+    ("fr", "Tout comme les fonctions de mise à jour d'état, les réducteurs sont exécutés "
+           "pendant le rendu! !"),
 ]  # fmt: skip
 
 

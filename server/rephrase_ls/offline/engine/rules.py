@@ -188,7 +188,8 @@ def punctuation_spacing(s: str, lang: str) -> str:
     return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
 
 
-_FRENCH_SPACED = re.compile(r"[ \u00a0\u202f][;:!?](?=\s|$)")
+# A mark spaced after a word (not after another mark: "rendu! !" is no house style).
+_FRENCH_SPACED = re.compile(r"(?<=[\w\ue002])[ \u00a0\u202f][;:!?](?=\s|$)")
 
 
 def _french_space_before(s: str) -> str:
