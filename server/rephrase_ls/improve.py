@@ -398,6 +398,70 @@ def _is_heading(text: str, start: int, end: int) -> bool:
     return _UNDERLINE.match(following.rstrip("\r")) is not None
 
 
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _words_of(code: str) -> list[str]:
+    """The lower-case words of ``code``: its letter runs, camelCase split at each capital
+    (``fetchStrcts_v2`` gives ``fetch`` and ``strcts``)."""
+    return [
+        part.lower()
+        for run in _LETTER_RUN.findall(code)
+        for part in _CAMEL_HUMP.split(run)
+        if len(part) > 1
+    ]
+
+
+def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset[str]:
+    """The words the document ``text`` writes outside its prose: in code blocks, inline code,
+    identifiers, URLs and paths (everything outside the ``blocks``' prose, and their
+    protected spans). A service never changes such a word in the prose either
+    (:func:`keep_code_words`): it names the code (``recieve()`` defined, "then recieve
+    waits")."""
+    outside: list[str] = []
+    pos = 0
+    for block in blocks:
+        if isinstance(block, Paragraph):
+            segments: Sequence[tuple[int, int]] = ((block.start, block.end),)
+            inside = list(block.masked.originals) if block.masked is not None else []
+        else:
+            segments = block.segments
+            inside = [text[start:end] for start, end in block.protected]
+        for start, end in segments:
+            if start >= pos:
+                outside.append(text[pos:start])
+                pos = end
+        outside.extend(inside)
+    outside.append(text[pos:])
+    return frozenset(word for piece in outside for word in _words_of(piece))
+
+
+_WORD_OR_NOT = re.compile(r"[^\W\d_]+|[\W\d_]+")
+
+
+def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> str:
+    """``replacement`` without the changes to words of ``code`` (:func:`code_words`): in each
+    word edit from ``original`` that changes such a word, that word is kept as it was (the
+    whole edit when the edit does not replace word for word), the other changes applied."""
+    parts: list[str] = []
+    pos = 0
+    for edit in word_edits(original, replacement):
+        parts.append(original[pos : edit.start])
+        pos = edit.end
+        changed = original[edit.start : edit.end]
+        if not any(word in code for word in _words_of(changed)):
+            parts.append(edit.new_text)
+            continue
+        old, new = _WORD_OR_NOT.findall(changed), _WORD_OR_NOT.findall(edit.new_text)
+        if len(old) != len(new):
+            parts.append(changed)
+            continue
+        parts.extend(a if set(_words_of(a)) & code else b for a, b in zip(old, new, strict=True))
+    parts.append(original[pos:])
+    return "".join(parts)
+
+
 def keep_open_sentence(original: str, replacement: str) -> str:
     """``replacement`` with the first letter of ``original`` as it was when the only change to
     it is a capital (``or build …`` → ``Or build …``): a paragraph that goes on an open sentence
@@ -503,7 +567,8 @@ async def improve_in_one_language(
     ``blocks``: the document's prose blocks (by default the paragraphs themselves), to know
     whether the prose before each paragraph ends a sentence; where it does not, an answer
     that capitalises the paragraph's first letter keeps it as it is (see
-    :func:`keep_open_sentence`).
+    :func:`keep_open_sentence`); and which words the document writes in code, which no
+    answer changes (:func:`keep_code_words`).
     """
     from rephrase_ls.text.placeholders import PlaceholderError
 
@@ -519,6 +584,7 @@ async def improve_in_one_language(
     detected: Counter[str] = Counter()
     refused: list[tuple[int, str]] = []
     added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
+    code: list[frozenset[str]] = []  # the document's code words, see code_words()
 
     def finish(index: int) -> None:
         """Rebuild paragraph ``index`` from its answer, or note why it is refused."""
@@ -551,6 +617,12 @@ async def improve_in_one_language(
         span = text[paragraph.start : paragraph.end]
         if replacement != span and continues_sentence(text, paragraph.start, ends_before):
             kept = keep_open_sentence(span, replacement)
+            if kept != replacement:
+                replacement, relative = kept, word_edits(span, kept)
+        if replacement != span:
+            if not code:  # once per document, and only when a paragraph changes
+                code.append(code_words(text, blocks if blocks is not None else paragraphs))
+            kept = keep_code_words(span, replacement, code[0])
             if kept != replacement:
                 replacement, relative = kept, word_edits(span, kept)
         if replacement != span:
