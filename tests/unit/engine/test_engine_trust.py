@@ -206,6 +206,10 @@ def test_a_five_letter_word_is_not_given_a_missing_letter() -> None:
         ("refresment", "refreshment"),
         ("poertry", None),  # a consonant too many: as often another word meant
         ("voteing", "voting"),  # a vowel too many
+        ("scarcly", "scarcely"),  # "scarily" one edit away too, but far rarer
+        ("scarsely", None),  # "sparsely" or "scarcely"?
+        ("triangulaur", "triangular"),  # a vowel too many before the last letter
+        ("marrede", None),  # a letter too many at the end is as often an ending ("marred")
         ("memoized", None),  # memo + -ized: a coinage, not a slip of "memorized"
         ("prerenders", None),
     ],

@@ -20,7 +20,7 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 
 5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
    its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
-   "memoized", "prerender"): its only neighbour one edit away, if that edit is a plain slip
+   "memoized", "prerender"): its dominant neighbour one edit away, if that is a plain slip
    (:func:`_plain_slip`: "refresment" -> "refreshment", "voteing" -> "voting").
 
 A correction to one of several corrections codespell's list gives the word must be
@@ -87,8 +87,9 @@ WEIGHTED_SHORT_LENGTH: Final = 6
 # The list's correction scored against its rivals (see Speller._listed_wins) only in words of
 # five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
 LISTED_WEIGHTED_MIN_LENGTH: Final = 5
-# Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose one neighbour (one
-# edit away, Zipf 1.0+ in wordfreq) is a listed word of Zipf 2.5+ ("refresment").
+# Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose likeliest neighbour
+# (one edit away, Zipf 1.0+ in wordfreq, ten times commoner than the next) is a listed word of
+# Zipf 2.5+ ("refresment").
 ONLY_WORD_MIN_LENGTH: Final = 6
 ONLY_WORD_MIN_ZIPF: Final = 2.5
 ONLY_WORD_RIVAL_ZIPF: Final = 1.0
@@ -373,9 +374,10 @@ class Speller:
         )
 
     def _only_word(self, word: str, edits: set[str]) -> str | None:
-        """Tier 5: the one word one edit away that the lists know, when wordfreq has never
-        seen ``word`` written ("poertry" -> "poetry", "refresment" -> "refreshment"); it must
-        keep the first letter and be ``ONLY_WORD_MIN_ZIPF``+ in wordfreq."""
+        """Tier 5: the word one edit away that wordfreq knows (``ONLY_WORD_RIVAL_ZIPF``+),
+        ``DOMINANCE_ZIPF`` commoner than any other, when wordfreq has never seen ``word``
+        written ("refresment" -> "refreshment", "scarcly" -> "scarcely", not "scarily"); it
+        must keep the first letter, be ``ONLY_WORD_MIN_ZIPF``+ and be a plain slip away."""
         from . import lexicon
 
         if (
@@ -386,15 +388,20 @@ class Speller:
             return None
         freq = self.freq
         lang = self.lang
-        found = None
+        found, best, second = None, 0.0, 0.0
         for cand in edits:
-            if cand not in freq or lexicon.zipf(lang, cand) < ONLY_WORD_RIVAL_ZIPF:
+            if cand not in freq:
                 continue
-            if found is not None:
-                return None  # two words: which one was meant?
-            found = cand
+            z = lexicon.zipf(lang, cand)
+            if z < ONLY_WORD_RIVAL_ZIPF:
+                continue
+            if z > best:
+                found, best, second = cand, z, best
+            elif z > second:
+                second = z
         if (
             found is None
+            or best - second < DOMINANCE_ZIPF  # two words: which one was meant?
             or found[0] != word[0]
             or freq[found] < MIN_CANDIDATE_COUNT
             or lexicon.zipf(lang, found) < ONLY_WORD_MIN_ZIPF
@@ -719,16 +726,16 @@ def _coined(lang: str, word: str) -> bool:
 def _plain_slip(word: str, candidate: str) -> bool:
     """Whether ``word`` is ``candidate`` with a slip of the kinds that rarely make another
     word: a letter left out, two neighbours swapped, a vowel for a vowel, or a vowel or a
-    doubled letter too many (not in the last two letters). A consonant for another or a
-    consonant too many is as often another word meant ("cobard" for "cupboard", "disided"
-    for "decided", "cartsel" for "castle")."""
+    doubled letter too many (not the last letter: "marrede" is not "marred"). A consonant for
+    another or a consonant too many is as often another word meant ("cobard" for "cupboard",
+    "disided" for "decided", "cartsel" for "castle")."""
     i = _first_difference(word, candidate)
     if len(candidate) == len(word) + 1:
         return True
     if len(candidate) == len(word) - 1:
         extra = word[i]
         doubled = (i and word[i - 1] == extra) or word[i + 1 : i + 2] == extra
-        return i < len(word) - 2 and (_base_letter(extra) in _VOWELS or bool(doubled))
+        return i < len(word) - 1 and (_base_letter(extra) in _VOWELS or bool(doubled))
     if word[i + 1 :] != candidate[i + 1 :]:
         return True  # swapped neighbours
     return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
