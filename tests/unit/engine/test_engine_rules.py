@@ -45,14 +45,9 @@ from rephrase_ls.offline.engine import improve, rules
         # sentence capitals
         ("this works. that too! and this? yes.", "en-us", "This works. That too! And this? Yes."),
         ("We met Dr. smith today.", "en-us", "We met Dr. smith today."),  # abbreviation
-        # The text's first word follows no sentence end: it may continue one (a list item
-        # after a colon, prose after code), so it changes only when the text's other
-        # sentences show that the writer leaves capitals out.
-        ("wait... what?", "en-us", "wait... what?"),
-        ("el perro duerme.", "es", "el perro duerme."),
-        ("el perro duerme. el gato también.", "es", "El perro duerme. El gato también."),
-        ("über allem.", "de", "über allem."),
-        ("oder so. Das geht.", "de", "oder so. Das geht."),
+        ("wait... what?", "en-us", "Wait... what?"),
+        ("el perro duerme.", "es", "El perro duerme."),
+        ("über allem.", "de", "Über allem."),
         # The text's first word keeps its case when the lists lack it (a command, a name) or
         # it labels code (react.dev's "optional `options`: ...").
         ("esbuild muss installiert sein.", "de", "esbuild muss installiert sein."),

@@ -312,29 +312,20 @@ def is_sentence_start(s: str, start: int, lang: str) -> bool:
 def sentence_capitals(
     s: str, lang: str, first_word: Callable[[str, int], bool] | None = None
 ) -> str:
-    """Capitalise the first word of each sentence (only all-lower-case words) after a
-    sentence end. The text's first word follows none: it may continue a sentence (a list item
-    after "dass:", prose after a code block) or be a name written in lower case ("npm"), so it
-    is capitalised only when another sentence of the text starts in lower case too (the writer
-    leaves capitals out) and ``first_word`` (given it and the index after it) agrees."""
-    lowered = 0
+    """Capitalise the first word of each sentence (only all-lower-case words). ``first_word``:
+    whether to capitalise the text's first word, given it and the index after it (default:
+    always)."""
 
     def repl(m: re.Match[str]) -> str:
-        nonlocal lowered
         start = m.start(1)
         if not is_sentence_start(s, start, lang):
             return m.group(0)
-        lowered += 1
         word = m.group(1)
         return m.group(0)[: start - m.start()] + word[0].upper() + word[1:]
 
     out = _AFTER_MARK.sub(repl, s)  # the same length: the first letters upper-case to one
     first = _TEXT_START.match(s)
-    if (
-        first is None
-        or not lowered
-        or (first_word is not None and not first_word(first.group(1), first.end()))
-    ):
+    if first is None or (first_word is not None and not first_word(first.group(1), first.end())):
         return out
     return repl(first) + out[first.end() :]
 
