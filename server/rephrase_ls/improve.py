@@ -7,6 +7,7 @@ It knows nothing of LSP: the server and the CLI turn its edits into protocol edi
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
 import re
 import time
@@ -441,9 +442,9 @@ _WORD_OR_NOT = re.compile(r"[^\W\d_]+|[\W\d_]+")
 
 
 def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> str:
-    """``replacement`` without the changes to words of ``code`` (:func:`code_words`): in each
-    word edit from ``original`` that changes such a word, that word is kept as it was (the
-    whole edit when the edit does not replace word for word), the other changes applied."""
+    """``replacement`` without the replacements of words of ``code`` (:func:`code_words`) by
+    other words: such a word is kept as it was, every other change applied (a doubled word
+    removed, a capital added, another word corrected)."""
     parts: list[str] = []
     pos = 0
     for edit in word_edits(original, replacement):
@@ -454,10 +455,20 @@ def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> st
             parts.append(edit.new_text)
             continue
         old, new = _WORD_OR_NOT.findall(changed), _WORD_OR_NOT.findall(edit.new_text)
-        if len(old) != len(new):
-            parts.append(changed)
-            continue
-        parts.extend(a if set(_words_of(a)) & code else b for a, b in zip(old, new, strict=True))
+        matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op != "replace":
+                parts.extend(new[j1:j2])  # equal, inserted, or deleted (a doubled word)
+            elif i2 - i1 == j2 - j1:
+                parts.extend(
+                    a if a.lower() != b.lower() and set(_words_of(a)) & code else b
+                    for a, b in zip(old[i1:i2], new[j1:j2], strict=True)
+                )
+            else:
+                gone = {w for a in old[i1:i2] for w in _words_of(a)} - {
+                    w for b in new[j1:j2] for w in _words_of(b)
+                }
+                parts.extend(old[i1:i2] if gone & code else new[j1:j2])
     parts.append(original[pos:])
     return "".join(parts)
 

@@ -99,3 +99,12 @@ def test_keep_code_words_drops_only_the_edits_of_code_words() -> None:
     )
     assert keep_code_words("We recieve it.", "We recieve it.", code) == "We recieve it."
     assert keep_code_words("Teh end.", "The end.", code) == "The end."
+    # a doubled word removed or a capital added is no replacement of the code's word
+    the = frozenset({"the", "this"})
+    assert keep_code_words("this is the the plan.", "This is the plan.", the) == (
+        "This is the plan."
+    )
+    # a change that does not go word for word keeps its words when one is the code's
+    assert keep_code_words("recieve teh the end", "receive the end", code) == (
+        "recieve teh the end"
+    )
