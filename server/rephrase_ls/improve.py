@@ -435,7 +435,8 @@ def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset
                 pos = end
         outside.extend(inside)
     outside.append(text[pos:])
-    return frozenset(word for piece in outside for word in _words_of(piece))
+    runs = {run for piece in outside for run in _LETTER_RUN.findall(piece)}
+    return frozenset(word for run in runs for word in _words_of(run))
 
 
 _WORD_OR_NOT = re.compile(r"[^\W\d_]+|[\W\d_]+")
