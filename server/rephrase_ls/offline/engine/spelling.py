@@ -696,7 +696,7 @@ def _seen_stem(lang: str, word: str) -> bool:
 
 
 # English prefixes and suffixes that coin words from others ("memoized": memo + -ized,
-# "prerender": pre- + render), with the shortest stem they take.
+# "prerender": pre- + render), on a stem of at least _COINED_MIN_STEM letters.
 _EN_PREFIXES: Final = ("anti", "auto", "co", "de", "inter", "micro", "mis", "multi", "non",
                        "over", "pre", "re", "sub", "super", "un", "under")
 _EN_SUFFIXES: Final = ("ize", "ise", "ized", "ised", "izes", "ises", "izing", "ising",
