@@ -13,10 +13,10 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pytest_lsp import LanguageClient
 
-from .conftest import Editor
+from .conftest import Editor, every_profile
 from .test_settings_and_faults import _start
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 TEXT = "this is the the test.\n\nAnother paragraph here.\n"  # lines 0..3
 
@@ -26,6 +26,7 @@ def _range(start: tuple[int, int], end: tuple[int, int]) -> dict[str, Any]:
             "end": {"line": end[0], "character": end[1]}}
 
 
+@every_profile
 async def test_code_actions_past_the_end_are_invalid_params(editor: Editor) -> None:
     uri = editor.open("far.md", TEXT)
     with pytest.raises(JsonRpcInvalidParams, match="past the document's end"):
@@ -113,6 +114,7 @@ async def test_null_configuration_items_mean_no_settings(tmp_path: Path) -> None
         await client.stop()
 
 
+@every_profile
 async def test_markup_too_deep_to_read_offers_nothing_and_says_why(editor: Editor) -> None:
     deep = "\\begin{document}" + "{" * 5000 + "teh x" + "}" * 5000 + "\\end{document}\n"
     uri = editor.open("deep.tex", deep, language_id="latex")
