@@ -115,8 +115,10 @@ class Recorder:
         self.httpd.server_close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def upstream() -> Iterator[OfflineService]:
+    """The real offline service behind the user's recorder, shared by the module's tests (what
+    they check is what each test's own recorder saw)."""
     svc = OfflineService()
     yield svc
     svc.stop()
