@@ -301,6 +301,8 @@ class Shared:
     """One server of one editor profile, shared by the tests of the whole run."""
 
     profile: str
+    #: The position encoding the server chose from the client's offer.
+    encoding: str = "utf-16"
     #: The running test's editor (``workspace/applyEdit`` goes to it).
     current: list[Editor] = field(default_factory=list)
     #: Workspace folders of the tests that have finished.
@@ -338,7 +340,9 @@ async def editor_server(
     root = tmp_path_factory.mktemp(f"{profile}-root")
     shared = Shared(profile)
     install_apply_edit(lsp_client, shared.current, shared.retired)
-    await lsp_client.initialize_session(initialize_params(profile, root))
+    result = await lsp_client.initialize_session(initialize_params(profile, root))
+    chosen = result.capabilities.position_encoding or types.PositionEncodingKind.Utf16
+    shared.encoding = chosen.value if isinstance(chosen, types.PositionEncodingKind) else chosen
     _SHARED[profile] = shared
     yield
     del _SHARED[profile]
@@ -365,7 +369,7 @@ async def editor(
     client.log_messages.clear()
     client.progress_reports.clear()
     client._last_log_index = 0  # pytest-lsp's mark for the log lines it reports with a failure
-    ed = Editor(client, root, profile=shared.profile)
+    ed = Editor(client, root, encoding=shared.encoding, profile=shared.profile)
     shared.current[:] = [ed]
     folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
     client.workspace_did_change_workspace_folders(

@@ -5,16 +5,13 @@ commands. And ``null`` items in a ``workspace/configuration`` answer mean "no se
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
-from pytest_lsp import LanguageClient
 
 from .conftest import Editor, every_profile
-from .test_settings_and_faults import _start
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -89,29 +86,20 @@ async def test_commands_with_out_of_range_ranges_are_invalid_params(
     assert not any(isinstance(p, types.ApplyWorkspaceEditParams) for p in editor.applied)
 
 
-async def test_null_configuration_items_mean_no_settings(tmp_path: Path) -> None:
+async def test_null_configuration_items_mean_no_settings(editor: Editor) -> None:
     """A client that answers ``workspace/configuration`` with ``[null]`` (no settings for the
     section) gets the defaults: every action, no failure reported."""
-    client, ed = await _start(tmp_path)
-    client.protocol.fm._features.pop(types.WORKSPACE_CONFIGURATION)
-
-    @client.feature(types.WORKSPACE_CONFIGURATION)
-    def nothing(ls: LanguageClient, params: types.ConfigurationParams) -> list[Any]:
-        return [None for _ in params.items]
-
-    try:
-        uri = ed.open("a.md", "We need to organize the colors of this page soon.\n")
-        for _ in range(100):
-            titles = [a.title for a in await ed.code_actions(uri, (0, 0), (0, 5))]
-            if any(t.startswith("Improve: ") for t in titles):
-                break
-            await asyncio.sleep(0.05)
-        assert "Improve" in titles and "Improve document" in titles
-        said = [m.message for m in [*client.messages, *client.log_messages]]
-        assert not any("configuration failed" in m for m in said), said
-    finally:
-        await client.shutdown_session()
-        await client.stop()
+    editor.client.set_configuration(None, scope_uri=editor.root.as_uri())
+    assert editor.client.get_configuration(section="rephrase", scope_uri=editor.uri("a.md")) is None
+    uri = editor.open("a.md", "We need to organize the colors of this page soon.\n")
+    for _ in range(100):
+        titles = [a.title for a in await editor.code_actions(uri, (0, 0), (0, 5))]
+        if any(t.startswith("Improve: ") for t in titles):
+            break
+        await asyncio.sleep(0.05)
+    assert "Improve" in titles and "Improve document" in titles
+    said = [m.message for m in [*editor.client.messages, *editor.client.log_messages]]
+    assert not any("configuration failed" in m for m in said), said
 
 
 @every_profile

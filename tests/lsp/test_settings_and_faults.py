@@ -14,11 +14,19 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
-from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
+from .conftest import (
+    PROFILES,
+    SERVER,
+    Editor,
+    every_profile,
+    initialize_params,
+    install_apply_edit,
+    server_env,
+)
 from .test_actions import actions_when_ready, by_title, wait_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -210,31 +218,27 @@ async def test_plain_improve_uses_the_workspace_style(configured: Editor) -> Non
     assert configured.text(uri) == expected + "\n"
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-8"])
-async def test_positions_with_emoji_in_each_encoding(tmp_path: Path, encoding: str) -> None:
-    config = ClientServerConfig(server_command=SERVER, server_env=server_env())
-    client = await config.start()
-    root = tmp_path / "ws"
-    root.mkdir()
-    ed = Editor(client, root, encoding=encoding)
-    install_apply_edit(client, [ed])
-    try:
-        result = await client.initialize_session(
-            initialize_params("visual-studio-code", root, [encoding])
-        )
-        assert result.capabilities.position_encoding == encoding
-        line = "Émoji 🎉👍🏽 first: this is the the test with café and naïve words."
-        text = f"🎉 Title 👍🏽\n\n{line}\n"
-        uri = ed.open("e.md", text)
-        actions = by_title(await ed.code_actions(uri, (2, 0), (2, 0)))
-        await ed.run_action(actions["Improve"])
-        await wait_for(lambda: ed.text(uri) != text)
-        expected = engine_improve(line, "en-us")
-        assert expected != line
-        assert ed.text(uri) == f"🎉 Title 👍🏽\n\n{expected}\n"
-    finally:
-        await client.shutdown_session()
-        await client.stop()
+def preferred_encoding(profile: str) -> str:
+    """The position encoding a profile's client offers first (UTF-16 when it offers none)."""
+    general = client_capabilities(profile).general
+    offered = general.position_encodings if general else None
+    return offered[0] if offered else "utf-16"
+
+
+@every_profile
+async def test_positions_with_emoji_in_each_encoding(editor: Editor) -> None:
+    # The profiles prefer one encoding each, so the test runs in every encoding.
+    assert sorted(preferred_encoding(p) for p in PROFILES) == ["utf-16", "utf-32", "utf-8"]
+    assert editor.encoding == preferred_encoding(editor.profile)  # the server chose it
+    line = "Émoji 🎉👍🏽 first: this is the the test with café and naïve words."
+    text = f"🎉 Title 👍🏽\n\n{line}\n"
+    uri = editor.open("e.md", text)
+    actions = by_title(await editor.code_actions(uri, (2, 0), (2, 0)))
+    await editor.run_action(actions["Improve"])
+    await wait_for(lambda: editor.text(uri) != text)
+    expected = engine_improve(line, "en-us")
+    assert expected != line
+    assert editor.text(uri) == f"🎉 Title 👍🏽\n\n{expected}\n"
 
 
 async def _start(tmp_path: Path, params_hook=None, configuration=None, env=None):
