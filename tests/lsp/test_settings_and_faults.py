@@ -35,11 +35,17 @@ KEY = "k3y-that-must-never-be-shown"
 
 
 class OfflineService:
-    """``rephrase-ls offline-service`` on loopback, with testing knobs."""
+    """``rephrase-ls offline-service`` on loopback, with testing knobs. Its engine runs in
+    threads (``--workers 0``): the language server sees the same HTTP answers, and a service
+    with worker processes takes three times as long to start and stop (tests/unit/offline test
+    those)."""
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", *args],
+            [
+                sys.executable, "-m", "rephrase_ls", "offline-service",
+                "--port", "0", "--workers", "0", *args,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
