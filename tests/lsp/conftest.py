@@ -4,6 +4,13 @@
 answers ``workspace/applyEdit`` the way editors do (refusing an edit pinned to an old version),
 and applies edits with its own position arithmetic, so the server's conversions are checked
 against an independent implementation.
+
+The ``editor`` fixture shares one server per editor profile among all the tests of a run (a
+server takes a second or more to start; most tests take milliseconds): each test gets a workspace
+folder of its own (``workspace/didChangeWorkspaceFolders``), so its project file, editor settings
+and documents are its own, and sees only what the server says from its start. A test runs in the
+VS Code profile alone unless marked ``every_profile`` (or ``profiles(...)``). Tests that need a
+server set up otherwise (environment, flags, client capabilities, a service) start their own.
 """
 
 from __future__ import annotations
