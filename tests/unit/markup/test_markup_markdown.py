@@ -12,6 +12,7 @@ from markup_helpers import check_blocks, data, joined, protected, texts
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text.markup import prose_blocks
 from rephrase_ls.text.markup.lines import Lines
@@ -317,7 +318,7 @@ _FRAGMENTS = [
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.tuples(st.sampled_from(_FRAGMENTS), st.sampled_from(["\n", "\n\n", "\n\n\n"])),
@@ -335,7 +336,7 @@ def test_generated_documents_match_markdown_it(parts: list[tuple[str, str]]) -> 
         assert our_prose_words(text) == reference_prose_words(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab *-_`[]()<>!#$>|\n\t\\:=~1.")), max_size=80))
 def test_arbitrary_input_keeps_the_contract(text: str) -> None:
     blocks_of(text)
@@ -422,7 +423,7 @@ _INLINE_FRAGMENTS = [
 ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.sampled_from(_INLINE_FRAGMENTS), min_size=1, max_size=8))
 def test_generated_inline_words_match_markdown_it(parts: list[str]) -> None:
     text = (
@@ -472,7 +473,7 @@ def _list_documents(texts: list[str], indents: list[str] = _ALL_INDENTS) -> st.S
 _ALL_LIST_TEXTS = [*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_list_documents(_ALL_LIST_TEXTS))
 def test_list_heavy_documents_match_markdown_it(text: str) -> None:
     blocks = blocks_of(text)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text import markup
 from rephrase_ls.text.markup import ProseBlock, format_for, prose_blocks, register_format
@@ -162,7 +163,7 @@ def test_protected_spans(text: str, expected: list[str]) -> None:
     assert [text[s:e] for s, e in protected_spans(text)] == expected
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.lists(
         st.sampled_from(

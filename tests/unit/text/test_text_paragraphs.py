@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text.diff import apply_edits, word_edits
 from rephrase_ls.text.layout import _narrowed, interleave, lay_out_lines
@@ -49,7 +50,7 @@ def without_gaps(result: str, gaps: Sequence[str]) -> str:
     return " ".join(pieces)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(documents())
 def test_identity_improvement_returns_exactly_the_original_span(text: str) -> None:
     blocks = plain_blocks(text)
@@ -61,7 +62,7 @@ def test_identity_improvement_returns_exactly_the_original_span(text: str) -> No
     assert len(paragraphs) == len(blocks)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(documents(), st.data())
 def test_changed_words_keep_every_line_prefix_and_line_break(
     text: str, data: st.DataObject
@@ -84,7 +85,7 @@ def test_changed_words_keep_every_line_prefix_and_line_break(
         assert apply_edits(original, word_edits(original, result)) == result
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(documents(), st.data())
 def test_laying_out_only_the_changed_lines(text: str, data: st.DataObject) -> None:
     # _narrowed lays out just the lines from the first change to the last. Its result keeps
@@ -110,7 +111,7 @@ def test_laying_out_only_the_changed_lines(text: str, data: st.DataObject) -> No
         assert without_gaps(result, paragraph.gaps) == improved
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     st.lists(
         st.lists(st.sampled_from([*WORDS, "delta", "epsilon", "zeta"]), min_size=1, max_size=6),
@@ -323,7 +324,7 @@ def test_bad_selection_is_a_clear_error() -> None:
         select_paragraphs("abc", 2, 1, plain_blocks("abc"))
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(
     st.lists(st.sampled_from(WORDS), min_size=2, max_size=12),
     st.lists(st.integers(1, 11), max_size=4),
