@@ -11,6 +11,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 
+import { showAlternatives } from './alternatives';
 import {
   chooseLanguage,
   chooseStyle,
@@ -263,6 +264,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await status.refresh();
   };
   register(COMMAND_IDS.improveSelection, (api, editor) => improveSelection(api, editor!));
+  register(COMMAND_IDS.showAlternatives, (api, editor) => showAlternatives(api, editor!));
   register(COMMAND_IDS.chooseStyle, style('writingStyle'));
   register(COMMAND_IDS.chooseTone, style('tone'));
   register(COMMAND_IDS.chooseLanguage, async (api, editor) => {
