@@ -15,6 +15,7 @@ command and show its result.
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,18 @@ APPLY_ALTERNATIVE_COMMAND = "rephrase.applyAlternative"
 ACTION_TITLE = "Show alternatives…"
 #: How many characters of a rewrite its preview shows.
 PREVIEW_CHARS = 72
+
+
+@functools.cache
+def _converter() -> Any:
+    from lsprotocol.converters import get_converter
+
+    return get_converter()
+
+
+def _unstructure(value: Any) -> Any:
+    """An lsprotocol value as JSON data (the shape it has on the wire)."""
+    return _converter().unstructure(value)
 
 
 def label_of(options: ImproveOptions) -> str:
@@ -80,7 +93,7 @@ class Alternatives:
     unchanged: list[str] = field(default_factory=list)
 
     def to_json(self, ls: RephraseServer) -> dict[str, Any]:
-        rng = ls.protocol._converter.unstructure(self.range)
+        rng = _unstructure(self.range)
         return {
             "uri": self.uri,
             "version": self.version,
@@ -108,7 +121,7 @@ async def compute_alternatives(
     (stale or closed document, no prose, a language without styles, every request failed,
     nothing different from the text)."""
     from rephrase_ls.lsp.progress import WorkDoneProgress
-    from rephrase_ls.pipeline import NotImproved, improve_text
+    from rephrase_ls.pipeline import NotImproved, improve_text, prose_bytes
     from rephrase_ls.service.errors import ServiceError
     from rephrase_ls.text.paragraphs import select_paragraphs
 
@@ -148,7 +161,7 @@ async def compute_alternatives(
     # bounds them all together, so at most maxConcurrency requests are in flight.
     limit = asyncio.Semaphore(settings.max_concurrency)
     progress = WorkDoneProgress(ls, "Asking for alternatives")
-    await progress.begin(0)
+    await progress.begin(prose_bytes(paragraphs) * len(options))
     done = 0
 
     async def one(opts: ImproveOptions) -> Any:
@@ -208,13 +221,13 @@ async def compute_alternatives(
                 ("writingStyle" if kind == "style" else "tone"): value,
                 "text": text,
                 "preview": preview(text),
-                "edits": ls.protocol._converter.unstructure(edit),
+                "edits": _unstructure(edit),
                 "command": {
                     "title": label,
                     "command": APPLY_ALTERNATIVE_COMMAND,
                     "arguments": [
                         uri,
-                        ls.protocol._converter.unstructure(wide),
+                        _unstructure(wide),
                         {"version": version, "writingStyle" if kind == "style" else "tone": value},
                     ],
                 },
@@ -373,7 +386,7 @@ def alternatives_action(
         return None
     arguments = [
         uri,
-        ls.protocol._converter.unstructure(params.range),
+        _unstructure(params.range),
         {"version": doc.version, "pick": True},
     ]
     return types.CodeAction(

@@ -356,6 +356,18 @@ async function first() {
   step('Show Usage');
   await palette('Rephrase: Show Usage');
   result.usage = await notification('Rephrase uses', 'the usage message');
+
+  step('Show Alternatives…');
+  await goToLine(5);
+  const before5 = await line(5);
+  await palette('Rephrase: Show Alternatives');
+  const alternatives = await pick('casual (writing style)', 'the alternatives picker');
+  result.alternatives = {
+    title: alternatives.title,
+    rows: alternatives.rows,
+    before: before5,
+    after: await lineChanged(5, before5, 'the casual alternative applied to line 5'),
+  };
 }
 
 async function second() {
