@@ -5,6 +5,7 @@
  * when the document changed meanwhile). The server explains every refusal itself.
  */
 import * as vscode from 'vscode';
+import type { CodeActionMiddleware } from 'vscode-languageclient';
 
 import { parseImproveResult, ProtocolError, ServerApi } from './protocol';
 
@@ -63,6 +64,32 @@ export function parseAlternatives(raw: unknown): AlternativesResult {
     reason: reason ?? null,
   };
 }
+
+/** The server's command behind its "Show alternatives…" code action. */
+export const SERVER_ALTERNATIVES = 'rephrase.alternatives';
+
+/**
+ * Code-action middleware: the server's "Show alternatives…" action (whose command offers the
+ * rewrites with `window/showMessageRequest`, for editors without a picker of their own) runs
+ * "Rephrase: Show Alternatives" instead, the quick pick, on the same selection.
+ */
+export const codeActionMiddleware: CodeActionMiddleware['provideCodeActions'] = async (
+  document,
+  range,
+  context,
+  token,
+  next,
+) => {
+  const actions = await next(document, range, context, token);
+  for (const action of actions ?? []) {
+    // A Command has a string `command`; a CodeAction an object (or none).
+    const command = (action as { command?: unknown }).command as vscode.Command | undefined;
+    if (command !== null && typeof command === 'object' && command.command === SERVER_ALTERNATIVES) {
+      (action as vscode.CodeAction).command = { title: command.title, command: SHOW_ALTERNATIVES };
+    }
+  }
+  return actions;
+};
 
 function toLspRange(range: vscode.Range): object {
   return {

@@ -11,7 +11,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 
-import { showAlternatives } from './alternatives';
+import { codeActionMiddleware, showAlternatives } from './alternatives';
 import {
   chooseLanguage,
   chooseStyle,
@@ -146,7 +146,10 @@ class ServerManager implements vscode.Disposable {
       documentSelector: selector,
       outputChannel: this.output,
       traceOutputChannel: this.output,
-      middleware: { workspace: { configuration: configurationMiddleware() } },
+      middleware: {
+        workspace: { configuration: configurationMiddleware() },
+        provideCodeActions: codeActionMiddleware,
+      },
       // Where text and the key go: user settings only, once per launch (see settings.ts).
       initializationOptions: { [SECTION]: trusted ? connectionSettings(config) : {} },
       initializationFailedHandler: (error) => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 
-import { parseAlternatives, showAlternatives } from '../src/alternatives';
+import { codeActionMiddleware, parseAlternatives, showAlternatives } from '../src/alternatives';
 import { ProtocolError, ServerApi } from '../src/protocol';
 import * as fake from './fake/vscode';
 
@@ -122,5 +122,20 @@ describe('alternatives', () => {
     }
     const noCommand = { alternatives: [{ label: 'a', text: 'b', preview: 'b' }] };
     assert.throws(() => parseAlternatives(noCommand), /no command/);
+  });
+
+  it("runs the quick pick for the server's Show alternatives… action, and leaves the others", async () => {
+    const serverCommand = { title: 'Show alternatives…', command: 'rephrase.alternatives', arguments: [uriString, range, { pick: true }] };
+    const improve = { title: 'Improve', command: { title: 'Improve', command: 'rephrase.applyAction', arguments: [{}] } };
+    const bare = { title: 'Improve document', command: 'rephrase.applyAction', arguments: [] };
+    const next = async () => [{ title: 'Show alternatives…', kind: 'refactor.rewrite', command: serverCommand }, improve, bare];
+    const result = (await codeActionMiddleware!(
+      {} as never, {} as never, {} as never, {} as never, next as never,
+    )) as { title: string; command: unknown }[];
+    assert.deepEqual(result[0].command, { title: 'Show alternatives…', command: 'rephrase.showAlternatives' });
+    assert.equal(result[1], improve);
+    assert.deepEqual(result[1].command, improve.command);
+    assert.equal(result[2], bare);
+    assert.equal(await codeActionMiddleware!({} as never, {} as never, {} as never, {} as never, (async () => null) as never), null);
   });
 });
