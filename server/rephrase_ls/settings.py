@@ -71,6 +71,9 @@ class Settings:
     """Seconds each request attempt may take (1-300)."""
     words: tuple[str, ...] = ()
     """Words the offline engine must never correct (project file ``words = [...]``)."""
+    confirm_rewrites: bool = False
+    """Ask the editor to confirm each rewrite of a whole paragraph before it is applied
+    (``needsConfirmation`` on its change annotation; VS Code shows its refactor preview)."""
     sources: tuple[str, ...] = field(default=(), compare=False)
     """Where the values came from (for logs), not a setting."""
 
@@ -93,6 +96,7 @@ KEYS: dict[str, str] = {
     "maxConcurrency": "max_concurrency",
     "timeout": "timeout",
     "words": "words",
+    "confirmRewrites": "confirm_rewrites",
 }
 
 
@@ -239,6 +243,7 @@ _PARSERS = {
     "max_concurrency": _int_range(1, 16),
     "timeout": _float_range(1, 300),
     "words": _words,
+    "confirm_rewrites": _bool,
 }
 
 

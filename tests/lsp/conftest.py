@@ -174,7 +174,8 @@ class Editor:
                 return types.ApplyWorkspaceEditResult(
                     applied=False, failure_reason=f"version {version} != {buf.version}"
                 )
-            plans.append((uri, [e for e in change.edits if isinstance(e, types.TextEdit)]))
+            kept = (types.TextEdit, types.AnnotatedTextEdit)
+            plans.append((uri, [e for e in change.edits if isinstance(e, kept)]))
         for uri, edits in (edit.changes or {}).items():
             plans.append((uri, list(edits)))
         for uri in creates:

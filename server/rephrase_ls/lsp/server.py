@@ -17,7 +17,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from rephrase_ls.lsp import actions, commands, lifecycle, project_commands
+from rephrase_ls.lsp import actions, alternatives, commands, lifecycle, project_commands
 from rephrase_ls.lsp.client_log import ClientLogHandler
 from rephrase_ls.lsp.language_server import RephraseServer
 
@@ -39,6 +39,8 @@ COMMANDS: dict[str, Command] = {
     "rephrase.usage": commands.usage,
     "rephrase.improve": commands.improve,
     actions.APPLY_COMMAND: commands.apply_action,
+    alternatives.ALTERNATIVES_COMMAND: alternatives.alternatives,
+    alternatives.APPLY_ALTERNATIVE_COMMAND: alternatives.apply_alternative,
 }
 
 
@@ -83,7 +85,7 @@ def create_server() -> RephraseServer:
             code_action_kinds=[types.CodeActionKind.RefactorRewrite, types.CodeActionKind.Source],
             resolve_provider=True,
         ),
-    )(actions.on_code_action)
+    )(alternatives.on_code_action)
     for name, func in COMMANDS.items():
         server.command(name)(_command(func))
     return server
