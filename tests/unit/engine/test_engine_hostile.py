@@ -2,7 +2,7 @@
 alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts...) goes
 through the offline service's passes (language detection and the engine, per target) and the
 language server's prose extractors at 100,000 characters (LaTeX and Python, whose parsers are
-slow at any size, at 25,000), in a child process.
+slow at any size, at 25,000), in child processes that share the generators out (one per core).
 
 No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock
 hang guard instead. Every pass is linear, so 100,000 characters take well under a second; a
@@ -17,9 +17,8 @@ import queue
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 SIZE = 100_000
@@ -34,6 +33,7 @@ from rephrase_ls.text.markup import load_builtin_formats, prose_blocks
 
 load_builtin_formats()
 size = int(sys.argv[2])
+shard, shards = int(sys.argv[3]), int(sys.argv[4])
 targets = (("en-us", {}), ("de", {"writing_style": "business"}), ("fr", {}),
            ("pt-pt", {}), ("en-gb", {"tone": "diplomatic"}))
 formats = ("markdown", "restructuredtext", "plaintext", "git-commit")
@@ -41,7 +41,7 @@ slow_formats = ("latex", "python")  # their parsers are slow at any size: a quar
 for target, kwargs in targets:
     improve("Load the lists first.", target, **kwargs)
 print("ready", flush=True)
-for name, make in GENERATORS.items():
+for name, make in list(GENERATORS.items())[shard::shards]:
     text = make(size)
     assert len(text) == size, name
     print("start", name, flush=True)
@@ -59,9 +59,10 @@ print("all done", flush=True)
 """
 
 
-def test_every_hostile_input_passes_in_linear_time() -> None:
+def _run_shard(shard: int, shards: int) -> str | None:
+    """Run every ``shards``-th generator from ``shard`` in a child; the failure, or None."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(ROOT / "bench"), str(SIZE)],
+        [sys.executable, "-c", _CHILD, str(ROOT / "bench"), str(SIZE), str(shard), str(shards)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -83,13 +84,15 @@ def test_every_hostile_input_passes_in_linear_time() -> None:
             try:
                 line = lines.get(timeout=wait)
             except queue.Empty:
-                pytest.fail(f"hang guard: {current!r} took over {wait:g} s at {SIZE} "
-                            "characters (a super-linear pass?)")
+                return (
+                    f"hang guard: {current!r} took over {wait:g} s at {SIZE} "
+                    "characters (a super-linear pass?)"
+                )
             if line is None:
                 err = proc.stderr.read() if proc.stderr else ""
-                pytest.fail(f"the child failed at {current!r}: {err[-3000:]}")
+                return f"the child failed at {current!r}: {err[-3000:]}"
             if line.startswith("start "):
-                current, wait = line[len("start "):], GUARD_SECONDS
+                current, wait = line[len("start ") :], GUARD_SECONDS
             elif line == "all done":
                 proc.wait(timeout=60)
                 break
@@ -100,4 +103,12 @@ def test_every_hostile_input_passes_in_linear_time() -> None:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
-    assert proc.returncode == 0
+    return None if proc.returncode == 0 else f"the child exited with {proc.returncode}"
+
+
+def test_every_hostile_input_passes_in_linear_time() -> None:
+    """The generators are shared out over one child per core (each guard is per input)."""
+    shards = max(1, min(4, os.cpu_count() or 1))
+    with ThreadPoolExecutor(shards) as pool:
+        failures = [f for f in pool.map(_run_shard, range(shards), [shards] * shards) if f]
+    assert not failures, "\n".join(failures)
