@@ -1,3 +1,4 @@
+# Over 400 lines: the Speller's tiers are one decision, read top to bottom with their thresholds.
 """Conservative spelling correction: a word is changed only when the engine is confident.
 
 A word is a candidate for correction only when pyspellchecker's list lacks it (and it is not
@@ -14,14 +15,14 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    changed for another, not in the first letter or the last two, to a word of Zipf
    ``EDIT_MIN_CANDIDATE_ZIPF``+;
 4. (English, ``WEIGHTED_EDITS``) the word one edit away that is likeliest, its Zipf less the
-   cost of its edit as a misspelling (:func:`_edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
+   cost of its edit as a misspelling (:func:`edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
    next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
    letter left out ("marrid" -> "married").
 
 5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
    its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
    "memoized", "prerender"): its dominant neighbour one edit away, if that is a plain slip
-   (:func:`_plain_slip`: "refresment" -> "refreshment", "voteing" -> "voting").
+   (:func:`plain_slip`: "refresment" -> "refreshment", "voteing" -> "voting").
 
 A correction to one of several corrections codespell's list gives the word must be
 ``DOMINANCE_ZIPF`` commoner than the others ("alloud": "aloud" or "allowed", left alone). A
@@ -44,14 +45,23 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 import threading
-import unicodedata
-from array import array
-from bisect import bisect_left
 from functools import cache
 from importlib import resources
 from typing import Final
+
+from rephrase_ls.offline.engine.edit_shapes import (
+    COST_LEFT_OUT,
+    base_letter,
+    edit_cost,
+    first_difference,
+    learner_edit,
+    left_out,
+    plain_slip,
+    strip_accents,
+    umlaut_spellings,
+)
+from rephrase_ls.offline.engine.misspellings import ListedMisspellings, known_misspellings
 
 LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
 MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
@@ -70,14 +80,6 @@ MIN_ZIPF_MARGIN: Final = 3.0
 # and only to a commoner word ("memoize" is not "memorize", Zipf 3.2).
 MIN_EDIT_LENGTH: Final = 6
 EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
-# Tier 4 edit costs (Zipf units), see _edit_cost.
-COST_DOUBLED: Final = 0.0
-COST_LEFT_OUT: Final = 0.5
-COST_VOWEL: Final = 0.5
-COST_SOUND_ALIKE: Final = 0.75
-COST_TOO_MANY: Final = 1.5
-COST_CONSONANT: Final = 1.5
-COST_TAIL: Final = 1.0
 # Tier 4 in words of 8+ letters (shorter learner misspellings are as often another word
 # meant: "whont" for "want"), and 1.5 Zipf above the next word; in words of 6 and 7 letters
 # only a letter left out (five-letter words: as tier 3).
@@ -184,7 +186,7 @@ class Speller:
         self.alphabet = "".join(sorted(c for c in letters if c.isalpha()))
         accents: dict[str, str] = {}
         for c in self.alphabet:
-            accents[_base_letter(c)] = accents.get(_base_letter(c), "") + c
+            accents[base_letter(c)] = accents.get(base_letter(c), "") + c
         self._accents = accents
         # Accented words by their unaccented spelling ("deja" -> "déjà"), frequent words only.
         unaccented: dict[str, dict[str, int]] = {}
@@ -265,7 +267,7 @@ class Speller:
     def _correct(self, word: str) -> str | None:
         if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self._verb_form(word):
             return None
-        listing = _known_misspellings(self.lang)
+        listing = known_misspellings(self.lang)
         listed = listing.get(word)
         if self.known(word):
             # A form the lists lack but take for a regular inflection ("begin" + "ing") is a
@@ -288,7 +290,7 @@ class Speller:
             found = self._pick(accented)
             margin = ACCENT_ZIPF_MARGIN
         if found is None and self.lang == "de":
-            umlauts = _umlaut_spellings(word)
+            umlauts = umlaut_spellings(word)
             found = self._pick(umlauts)
             margin = ACCENT_ZIPF_MARGIN
         if found is None and self.lang != "en" and _english_word(word):
@@ -311,13 +313,13 @@ class Speller:
             tail = len(word) - 2
             allowed = {
                 c for c in edits
-                if 0 < _first_difference(word, c) < tail and _learner_edit(word, c)
+                if 0 < first_difference(word, c) < tail and learner_edit(word, c)
             }
             found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= WEIGHTED_SHORT_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._weighted(word, edits)
-            if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not _left_out(word, found):
+            if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not left_out(word, found):
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= ONLY_WORD_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
@@ -332,7 +334,7 @@ class Speller:
         """Whether the list's correction of ``word`` beats its rivals: the words one edit
         away that keep its first letter (a slip rarely changes it: "adress" is "address", not
         "dress"). It must be ``DOMINANCE_ZIPF`` commoner than each, or lead each by as much
-        once each is scored by its Zipf less the cost of its edit (:func:`_edit_cost`, as in
+        once each is scored by its Zipf less the cost of its edit (:func:`edit_cost`, as in
         tier 4): "totaly" is "totally" (a doubled letter left out), not "total" (a letter too
         many at the end). Scoring applies only in words of ``LISTED_WEIGHTED_MIN_LENGTH``+
         letters, and to a correction two edits away only when the word is ``MIN_ZIPF_MARGIN``
@@ -349,13 +351,13 @@ class Speller:
         if wanted < MIN_CANDIDATE_ZIPF:
             return False
         if listed in self._edits1(word):
-            wanted -= _edit_cost(word, listed)
+            wanted -= edit_cost(word, listed)
         elif self.trusted(word, listed, MIN_ZIPF_MARGIN):
             wanted -= 2 * COST_LEFT_OUT  # two edits ("adres": "address")
         else:
             return False  # "brane" is "brain", two edits away, or a word of physics
         return all(
-            lexicon.zipf(lang, c) - _edit_cost(word, c) <= wanted - DOMINANCE_ZIPF
+            lexicon.zipf(lang, c) - edit_cost(word, c) <= wanted - DOMINANCE_ZIPF
             for c in rivals
             if c in freq
         )
@@ -405,15 +407,15 @@ class Speller:
             or found[0] != word[0]
             or freq[found] < MIN_CANDIDATE_COUNT
             or lexicon.zipf(lang, found) < ONLY_WORD_MIN_ZIPF
-            or not _plain_slip(word, found)
-            or _known_misspellings(lang).alternatives(word)
+            or not plain_slip(word, found)
+            or known_misspellings(lang).alternatives(word)
         ):
             return None
         return found
 
     def _weighted(self, word: str, edits: set[str]) -> str | None:
         """Tier 4: every listed word one edit away scored by how common it is less how
-        unlikely its edit is as a misspelling (:func:`_edit_cost`); the best must keep the
+        unlikely its edit is as a misspelling (:func:`edit_cost`); the best must keep the
         first letter, be ``EDIT_MIN_CANDIDATE_ZIPF``+ and beat the next by
         ``WEIGHTED_DOMINANCE``."""
         import rephrase_ls.offline.engine.lexicon as lexicon
@@ -423,7 +425,7 @@ class Speller:
         for cand in edits:
             if freq.get(cand, 0) < MIN_CANDIDATE_COUNT:
                 continue
-            score = lexicon.zipf(self.lang, cand) - _edit_cost(word, cand)
+            score = lexicon.zipf(self.lang, cand) - edit_cost(word, cand)
             if score > best_score:
                 best, best_score, second = cand, score, best_score
             elif score > second:
@@ -439,7 +441,7 @@ class Speller:
 
     def listed_misspelling(self, word: str) -> str | None:
         """The correction of the lower-case ``word`` in the list of common misspellings."""
-        return _known_misspellings(self.lang).get(word)
+        return known_misspellings(self.lang).get(word)
 
     def trusted(self, word: str, candidate: str, margin: float = MIN_ZIPF_MARGIN) -> bool:
         """Whether replacing ``word`` by ``candidate`` is safe by how often each is written:
@@ -502,7 +504,7 @@ class Speller:
                 out.add(word[:i] + word[i + 1 :])
             else:
                 out.add(word[:i] + c + word[i:])
-            base = _base_letter(c)
+            base = base_letter(c)
             if c != base and self.lang in NO_ACCENT_CHANGE:
                 continue
             for variant in self._accents.get(base, ""):
@@ -528,155 +530,11 @@ class Speller:
         return out
 
 
-class ListedMisspellings:
-    """English misspellings with their corrections, from codespell's main dictionary (PyPI
-    ``codespell``; the dictionary derives from Wikipedia's list of common misspellings, CC
-    BY-SA). An entry with one correction gives it (:meth:`get`); the corrections of an entry
-    with several are :meth:`alternatives` ("alloud": "aloud" or "allowed").
-
-    The file's text is kept as it is (1.5 MB) with a sorted ``array`` of 64-bit keys, each a
-    misspelling's ``hash()`` with the offset of its entry's right side in the low 24 bits: a
-    dict of its 60,000+ entries would cost some 8 MB."""
-
-    _OFFSET_BITS: Final = 24
-    _ENTRY = re.compile(r"^([a-z]+)->([^\n]+)$", re.MULTILINE)
-    _ONE = re.compile(r"[a-z]+")
-
-    def __init__(self, text: str) -> None:
-        if len(text) >= 1 << self._OFFSET_BITS:
-            raise ValueError("codespell's dictionary is larger than expected")
-        mask = ~((1 << self._OFFSET_BITS) - 1)
-        self._text = text
-        self._keys = array(
-            "q",
-            sorted((hash(m.group(1)) & mask) | m.start(2) for m in self._ENTRY.finditer(text)),
-        )
-
-    def _entry(self, word: str) -> str | None:
-        """The right side of the lower-case ``word``'s entry, or ``None``."""
-        mask = ~((1 << self._OFFSET_BITS) - 1)
-        key = hash(word) & mask
-        keys, text = self._keys, self._text
-        i = bisect_left(keys, key)
-        while i < len(keys) and keys[i] & mask == key:
-            start = keys[i] & ~mask
-            if text.startswith(word + "->", start - len(word) - 2):
-                return text[start : text.index("\n", start)]
-            i += 1
-        return None
-
-    def get(self, word: str) -> str | None:
-        """The one correction of the lower-case ``word``, or ``None``."""
-        entry = self._entry(word)
-        return entry if entry is not None and self._ONE.fullmatch(entry) else None
-
-    def alternatives(self, word: str) -> frozenset[str]:
-        """The one-word corrections the list gives the lower-case ``word`` when it gives it
-        several (empty when it gives one or none)."""
-        entry = self._entry(word)
-        if entry is None or self._ONE.fullmatch(entry):
-            return frozenset()
-        return frozenset(w for w in (p.strip() for p in entry.split(",")) if w and " " not in w)
-
-
-_NO_LIST: Final = ListedMisspellings("")
-
-
-@cache
-def _known_misspellings(lang: str) -> ListedMisspellings:
-    """The list of common misspellings for ``lang`` (English only; empty for the others, and
-    when codespell is not installed)."""
-    if lang != "en":
-        return _NO_LIST
-    from rephrase_ls.offline.engine.lexicon import package_file
-
-    try:
-        text = package_file("codespell_lib", "data", "dictionary.txt").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return _NO_LIST
-    if not text.endswith("\n"):
-        text += "\n"
-    return ListedMisspellings(text)
-
-
-def _base_letter(c: str) -> str:
-    """The letter without its accent (``é`` -> ``e``)."""
-    return unicodedata.normalize("NFD", c)[0]
-
-
-_UMLAUTS: Final = (("ae", "ä"), ("oe", "ö"), ("ue", "ü"))
-
-
-def _umlaut_spellings(word: str) -> set[str]:
-    """German words written with ae/oe/ue for ä/ö/ü: each single replacement, and all."""
-    out: set[str] = set()
-    every = word
-    for pair, umlaut in _UMLAUTS:
-        start = word.find(pair)
-        while start != -1:
-            out.add(word[:start] + umlaut + word[start + 2 :])
-            start = word.find(pair, start + 1)
-        every = every.replace(pair, umlaut)
-    out.add(every)
-    out.discard(word)
-    return out
-
-
-_VOWELS: Final = frozenset("aeiouy")
-
-
 def _english_word(word: str) -> bool:
     """Whether English uses the lower-case ``word`` (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+)."""
     import rephrase_ls.offline.engine.lexicon as lexicon
 
     return lexicon.zipf("en", word) >= LOAN_MIN_ENGLISH_ZIPF
-
-
-def _learner_edit(word: str, candidate: str) -> bool:
-    """Whether ``candidate`` (one edit from ``word``) adds a letter or changes a vowel to
-    another vowel (accents aside)."""
-    if len(candidate) == len(word) + 1:
-        return True
-    if len(candidate) != len(word):
-        return False
-    i = _first_difference(word, candidate)
-    if word[i + 1 :] != candidate[i + 1 :]:
-        return False  # two neighbours swapped: a slip, tried before
-    return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
-
-
-# Consonants written for one another by sound (c/k/s, f/v/ph, g/j...).
-_SOUND_ALIKE: Final = frozenset(
-    {frozenset(p) for p in ("ck", "cs", "ks", "sz", "fv", "gj", "dt", "bp", "mn", "cq", "kq")}
-)
-
-
-def _edit_cost(word: str, candidate: str) -> float:
-    """How unlikely the one edit from ``candidate`` (meant) to ``word`` (written) is as a
-    misspelling, in Zipf units: a doubled letter or swapped neighbours cost nothing, a letter
-    left out or a vowel for a vowel little, a letter too many or a consonant for another more
-    (less for sound-alike ones), and any edit in the last two letters more (an inflection)."""
-    i = _first_difference(word, candidate)
-    if len(candidate) == len(word) + 1:  # a letter left out
-        doubled = candidate[i] == candidate[i - 1] if i else False
-        doubled = doubled or (i + 1 < len(candidate) and candidate[i] == candidate[i + 1])
-        cost = COST_DOUBLED if doubled else COST_LEFT_OUT
-    elif len(candidate) == len(word) - 1:  # a letter too many
-        doubled = (i and word[i] == word[i - 1]) or (i + 1 < len(word) and word[i] == word[i + 1])
-        cost = COST_DOUBLED if doubled else COST_TOO_MANY
-    elif word[i + 1 :] != candidate[i + 1 :]:
-        cost = COST_DOUBLED  # swapped neighbours
-    else:
-        a, b = _base_letter(word[i]), _base_letter(candidate[i])
-        if a in _VOWELS and b in _VOWELS:
-            cost = COST_VOWEL
-        elif frozenset((a, b)) in _SOUND_ALIKE:
-            cost = COST_SOUND_ALIKE
-        else:
-            cost = COST_CONSONANT
-    if i >= min(len(word), len(candidate)) - 2:
-        cost += COST_TAIL
-    return cost
 
 
 def _seen_stem(lang: str, word: str) -> bool:
@@ -721,42 +579,6 @@ def _coined(lang: str, word: str) -> bool:
     return any(word.startswith(p) and common(word[len(p) :]) for p in _EN_PREFIXES) or any(
         word.endswith(x) and common(word[: -len(x)]) for x in _EN_SUFFIXES
     )
-
-
-def _plain_slip(word: str, candidate: str) -> bool:
-    """Whether ``word`` is ``candidate`` with a slip of the kinds that rarely make another
-    word: a letter left out, two neighbours swapped, a vowel for a vowel, or a vowel or a
-    doubled letter too many (not the last letter: "marrede" is not "marred"). A consonant for
-    another or a consonant too many is as often another word meant ("cobard" for "cupboard",
-    "disided" for "decided", "cartsel" for "castle")."""
-    i = _first_difference(word, candidate)
-    if len(candidate) == len(word) + 1:
-        return True
-    if len(candidate) == len(word) - 1:
-        extra = word[i]
-        doubled = (i and word[i - 1] == extra) or word[i + 1 : i + 2] == extra
-        return i < len(word) - 1 and (_base_letter(extra) in _VOWELS or bool(doubled))
-    if word[i + 1 :] != candidate[i + 1 :]:
-        return True  # swapped neighbours
-    return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
-
-
-def _left_out(word: str, candidate: str) -> bool:
-    """Whether ``candidate`` is ``word`` with one letter added."""
-    return len(candidate) == len(word) + 1
-
-
-def _first_difference(a: str, b: str) -> int:
-    """Index of the first character where ``a`` and ``b`` differ."""
-    for i, (x, y) in enumerate(zip(a, b, strict=False)):
-        if x != y:
-            return i
-    return min(len(a), len(b))
-
-
-def strip_accents(word: str) -> str:
-    """``déjà`` -> ``deja`` (``ß`` and other letters without a base letter stay)."""
-    return "".join(_base_letter(c) for c in word)
 
 
 _spellers: dict[str, Speller] = {}
