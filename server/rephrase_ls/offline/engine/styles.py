@@ -1,3 +1,4 @@
+# Over 400 lines: half of it is the phrase tables of the styles and tones, beside their rules.
 """Writing styles and tones as documented rule sets for English and German.
 
 Every rule is a plain word or phrase substitution, a filler-word removal or (``diplomatic``) the
