@@ -22,6 +22,8 @@ STYLE_NAMES = WRITING_STYLES
 TONE_NAMES = TONES
 ACTION_GROUPS = ("improve", "styles", "tones", "convert", "document")
 TIERS = ("auto", "paid", "free")
+DIAGNOSTIC_MODES = ("offline", "off")
+SEVERITIES = ("error", "warning", "information", "hint")
 
 #: Keys that may only come from user-level editor settings, never from a project file.
 SECRET_KEYS = frozenset({"apiKey"})
@@ -71,6 +73,10 @@ class Settings:
     """Seconds each request attempt may take (1-300)."""
     words: tuple[str, ...] = ()
     """Words the offline engine must never correct (project file ``words = [...]``)."""
+    diagnostics: Literal["offline", "off"] = "offline"
+    """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
+    diagnostic_severity: Literal["error", "warning", "information", "hint"] = "information"
+    """Severity of rephrase diagnostics: error, warning, information or hint."""
     sources: tuple[str, ...] = field(default=(), compare=False)
     """Where the values came from (for logs), not a setting."""
 
@@ -93,6 +99,8 @@ KEYS: dict[str, str] = {
     "maxConcurrency": "max_concurrency",
     "timeout": "timeout",
     "words": "words",
+    "diagnostics": "diagnostics",
+    "diagnosticSeverity": "diagnostic_severity",
 }
 
 
@@ -239,6 +247,8 @@ _PARSERS = {
     "max_concurrency": _int_range(1, 16),
     "timeout": _float_range(1, 300),
     "words": _words,
+    "diagnostics": _choice(DIAGNOSTIC_MODES),
+    "diagnostic_severity": _choice(SEVERITIES),
 }
 
 
