@@ -1,0 +1,376 @@
+"""Review mode's diagnostics: the offline engine's findings while typing, and the service's
+findings after **Review with the service**, one diagnostic per finding.
+
+Clients that pull diagnostics (``textDocument/diagnostic``) get them as answers; the others get
+``textDocument/publishDiagnostics``. After an edit the offline review waits :data:`DEBOUNCE`
+seconds of quiet, then runs :func:`rephrase_ls.review.findings` in a worker thread (listing code
+actions never waits for it), asked before each paragraph whether a newer version arrived (then
+it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`).
+
+The service's findings are kept with the text they were made on and carried through each edit:
+one whose words the edit touched is dropped, the others move with the text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
+    from rephrase_ls.review import Finding, ReviewCache
+    from rephrase_ls.settings import Settings
+
+#: Seconds of quiet after an edit before the offline review runs.
+DEBOUNCE = 0.3
+#: The ``source`` of every rephrase diagnostic.
+SOURCE = "rephrase"
+#: ``data.origin`` of a diagnostic: the offline engine, or a review by the service.
+OFFLINE = "offline"
+SERVICE = "service"
+
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+@dataclass
+class Reviewed:
+    """One document's findings for one version: offline and from the service."""
+
+    version: int | None
+    text: str
+    offline: list[Finding]
+    service: list[Finding]
+
+
+@dataclass
+class _Carried:
+    """The service's findings for a document and the text they apply to."""
+
+    text: str
+    findings: list[Finding]
+
+
+@dataclass
+class ReviewState:
+    """The server's review state (one per server)."""
+
+    cache: ReviewCache
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the engine works: the cache is not thread-safe."""
+    reviewed: dict[str, Reviewed] = field(default_factory=dict)
+    service: dict[str, _Carried] = field(default_factory=dict)
+    pending: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+    changed_at: dict[str, float] = field(default_factory=dict)
+
+
+_STATES: weakref.WeakKeyDictionary[RephraseServer, ReviewState] = weakref.WeakKeyDictionary()
+
+
+def review_state(ls: RephraseServer) -> ReviewState:
+    """The server's review state, created on first use."""
+    state = _STATES.get(ls)
+    if state is None:
+        from rephrase_ls.review import ReviewCache
+
+        state = _STATES[ls] = ReviewState(ReviewCache())
+    return state
+
+
+def pulls(ls: RephraseServer) -> bool:
+    """Whether the client pulls diagnostics (``textDocument/diagnostic``)."""
+    text_document = ls.client_capabilities.text_document
+    return bool(text_document and text_document.diagnostic is not None)
+
+
+# -- the document's findings ------------------------------------------------------------------------
+
+
+def _version_of(ls: RephraseServer, uri: str) -> int | None | bool:
+    """The open document's version, or False when it is not open."""
+    doc = ls.workspace.text_documents.get(uri)
+    return False if doc is None else doc.version
+
+
+async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
+    """The findings for the document's current version (computed unless kept), or None when the
+    document is not open. A newer version arriving meanwhile restarts the work on it."""
+    from rephrase_ls.review import ReviewCancelled
+
+    rs = review_state(ls)
+    while True:
+        doc = ls.workspace.text_documents.get(uri)
+        if doc is None:
+            return None
+        kept = rs.reviewed.get(uri)
+        if kept is not None and kept.version == doc.version and kept.text == doc.source:
+            return kept
+        try:
+            return await _compute(ls, uri)
+        except ReviewCancelled:
+            continue
+
+
+async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.review import ReviewCancelled, findings, offline_target
+    from rephrase_ls.service.errors import ServiceError
+
+    rs = review_state(ls)
+    doc = ls.workspace.text_documents[uri]
+    version = doc.version
+    settings = await ls.settings.for_uri(uri)
+    if _version_of(ls, uri) != version:
+        raise ReviewCancelled
+    state = ls.state(doc)
+    offline: list[Finding] = []
+    if settings.diagnostics == "offline" and state.blocks:
+        try:
+            backend = ls.backends.get(settings)
+        except ServiceError:
+            backend = None
+        target = offline_target(ls.language_of(doc, settings, backend).language)
+        if target is not None:
+
+            def stale() -> bool:
+                return _version_of(ls, uri) != version
+
+            def work() -> list[Finding]:
+                with rs.lock:
+                    if stale():
+                        raise ReviewCancelled
+                    return findings(
+                        state.text,
+                        state.blocks,
+                        target_lang=target,
+                        words=settings.words,
+                        cache=rs.cache,
+                        cancelled=stale,
+                    )
+
+            offline = await asyncio.to_thread(work)
+    if _version_of(ls, uri) != version:
+        raise ReviewCancelled
+    reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
+    rs.reviewed[uri] = reviewed
+    return reviewed
+
+
+def diagnostics(
+    ls: RephraseServer, state: DocumentState, reviewed: Reviewed, settings: Settings
+) -> list[types.Diagnostic]:
+    """One diagnostic per finding (the service's after the offline ones)."""
+    severity = _SEVERITY[settings.diagnostic_severity]
+    out = []
+    for origin, found in ((OFFLINE, reviewed.offline), (SERVICE, reviewed.service)):
+        for f in found:
+            data: dict[str, Any] = {
+                "origin": origin,
+                "original": f.original,
+                "replacement": f.replacement,
+                "version": reviewed.version,
+            }
+            if f.word is not None:
+                data["word"] = f.word
+            message = f.message if origin == OFFLINE else f"{f.message} (service review)"
+            out.append(
+                types.Diagnostic(
+                    range=ls.to_range(state, f.start, f.end),
+                    message=message,
+                    severity=severity,
+                    code=f.code,
+                    source=SOURCE,
+                    data=data,
+                )
+            )
+    return out
+
+
+# -- the service's findings, carried through edits -----------------------------------------------
+
+
+def _common_prefix(a: str, b: str) -> int:
+    low, high = 0, min(len(a), len(b))
+    while low < high:  # the longest n with a[:n] == b[:n]: log n slice comparisons in C
+        mid = (low + high + 1) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    low, high = 0, limit
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def carry(found: list[Finding], old: str, new: str) -> list[Finding]:
+    """``found`` (findings on ``old``) on ``new``: those outside the changed stretch, moved with
+    the text; a finding whose words (or the characters right at its edges) changed is dropped."""
+    from dataclasses import replace
+
+    if old == new:
+        return found
+    prefix = _common_prefix(old, new)
+    suffix = _common_suffix(old, new, min(len(old), len(new)) - prefix)
+    changed_start, changed_end = prefix, len(old) - suffix
+    shift = len(new) - len(old)
+    out = []
+    for f in found:
+        if f.end < changed_start:
+            out.append(f)
+        elif f.start > changed_end:
+            out.append(replace(f, start=f.start + shift, end=f.end + shift))
+    return out
+
+
+def service_findings(ls: RephraseServer, uri: str, text: str) -> list[Finding]:
+    """The service's findings that still apply to ``text`` (the document's current text)."""
+    carried = review_state(ls).service.get(uri)
+    if carried is None:
+        return []
+    if carried.text != text:
+        carried.findings = carry(carried.findings, carried.text, text)
+        carried.text = text
+    return list(carried.findings)
+
+
+def set_service_findings(
+    ls: RephraseServer, uri: str, text: str, span: tuple[int, int] | None, found: list[Finding]
+) -> None:
+    """Keep a review's findings: they replace those inside ``span`` (None: the whole text)."""
+    rs = review_state(ls)
+    kept = service_findings(ls, uri, text)
+    if span is None:
+        kept = []
+    else:
+        kept = [f for f in kept if f.end <= span[0] or f.start >= span[1]]
+    rs.service[uri] = _Carried(text, sorted(kept + found, key=lambda f: (f.start, f.end)))
+    rs.reviewed.pop(uri, None)
+
+
+# -- scheduling and publishing -----------------------------------------------------------------------
+
+
+def schedule(ls: RephraseServer, uri: str, delay: float = DEBOUNCE) -> None:
+    """Review the document after ``delay`` seconds of quiet (a newer call restarts the wait);
+    pushed to clients that do not pull, a refresh asked of those that do."""
+    rs = review_state(ls)
+    rs.changed_at[uri] = time.monotonic()
+    if pulls(ls):
+        return
+    pending = rs.pending.pop(uri, None)
+    if pending is not None and not pending.done():
+        pending.cancel()
+    task = ls.spawn(_publish_later(ls, uri, delay))
+    rs.pending[uri] = task
+
+
+async def _publish_later(ls: RephraseServer, uri: str, delay: float) -> None:
+    await asyncio.sleep(delay)
+    await publish(ls, uri)
+
+
+async def publish(ls: RephraseServer, uri: str) -> None:
+    """Push the document's diagnostics for its current version."""
+    reviewed = await current(ls, uri)
+    doc = ls.workspace.text_documents.get(uri)
+    if reviewed is None or doc is None or doc.version != reviewed.version:
+        return
+    settings = await ls.settings.for_uri(uri)
+    items = diagnostics(ls, ls.state(doc), reviewed, settings)
+    ls.text_document_publish_diagnostics(
+        types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=reviewed.version)
+    )
+
+
+def refresh(ls: RephraseServer, uri: str | None = None) -> None:
+    """Findings changed without an edit (a review, new words, settings): publish them again, or
+    ask a pulling client to pull again."""
+    rs = review_state(ls)
+    if uri is None:
+        rs.reviewed.clear()
+    else:
+        rs.reviewed.pop(uri, None)
+    if pulls(ls):
+        workspace = ls.client_capabilities.workspace
+        support = workspace.diagnostics if workspace else None
+        if support is not None and support.refresh_support:
+            ls.spawn(ls.workspace_diagnostic_refresh_async(None))
+        return
+    for open_uri in [uri] if uri is not None else list(ls.workspace.text_documents):
+        schedule(ls, open_uri, 0)
+
+
+def forget(ls: RephraseServer, uri: str) -> None:
+    """The document closed: drop its findings (and clear them in a client that was pushed them)."""
+    rs = review_state(ls)
+    rs.reviewed.pop(uri, None)
+    rs.service.pop(uri, None)
+    rs.changed_at.pop(uri, None)
+    pending = rs.pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
+    if not pulls(ls):
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+# -- handlers --------------------------------------------------------------------------------------
+
+
+def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None:
+    schedule(ls, params.text_document.uri)
+
+
+def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    rs = review_state(ls)
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is not None and uri in rs.service:
+        service_findings(ls, uri, doc.source)  # carried through each edit, one at a time
+    schedule(ls, uri)
+
+
+def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
+    forget(ls, params.text_document.uri)
+
+
+def on_configuration(ls: RephraseServer, params: types.DidChangeConfigurationParams) -> None:
+    refresh(ls)
+
+
+async def on_diagnostic(
+    ls: RephraseServer, params: types.DocumentDiagnosticParams
+) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport:
+    """``textDocument/diagnostic``: the findings of the current version, after the quiet."""
+    uri = params.text_document.uri
+    rs = review_state(ls)
+    while (wait := rs.changed_at.get(uri, 0.0) + DEBOUNCE - time.monotonic()) > 0:
+        await asyncio.sleep(wait)
+    reviewed = await current(ls, uri)
+    doc = ls.workspace.text_documents.get(uri)
+    if reviewed is None or doc is None:
+        return types.FullDocumentDiagnosticReport(items=[])
+    settings = await ls.settings.for_uri(uri)
+    items = diagnostics(ls, ls.state(doc), reviewed, settings)
+    digest = hash((tuple(reviewed.offline), tuple(reviewed.service), settings.diagnostic_severity))
+    result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
+    if params.previous_result_id == result_id:
+        return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.FullDocumentDiagnosticReport(items=items, result_id=result_id)
