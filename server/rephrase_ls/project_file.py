@@ -182,7 +182,7 @@ def add_word(text: str | None, word: str) -> str:
         indent = re.match(r"[ \t]*", lines[-1])
         pad = indent.group(0) if indent and indent.group(0) else "    "
         comma = "" if not last.strip() or last.endswith(",") else ","
-        new = f"{last}{comma}\n{pad}{toml_string(word)},{inside[len(last):]}"
+        new = f"{last}{comma}\n{pad}{toml_string(word)},{inside[len(last) :]}"
     else:
         body = inside.rstrip()
         comma = "" if not body.strip() else " " if body.endswith(",") else ", "

@@ -93,10 +93,10 @@ def pulls(ls: RephraseServer) -> bool:
     return bool(text_document and text_document.diagnostic is not None)
 
 
-# -- the document's findings ------------------------------------------------------------------------
+# -- the document's findings --
 
 
-def _version_of(ls: RephraseServer, uri: str) -> int | None | bool:
+def _version_of(ls: RephraseServer, uri: str) -> int | bool | None:
     """The open document's version, or False when it is not open."""
     doc = ls.workspace.text_documents.get(uri)
     return False if doc is None else doc.version
@@ -257,15 +257,12 @@ def set_service_findings(
     """Keep a review's findings: they replace those inside ``span`` (None: the whole text)."""
     rs = review_state(ls)
     kept = service_findings(ls, uri, text)
-    if span is None:
-        kept = []
-    else:
-        kept = [f for f in kept if f.end <= span[0] or f.start >= span[1]]
-    rs.service[uri] = _Carried(text, sorted(kept + found, key=lambda f: (f.start, f.end)))
+    outside = [] if span is None else [f for f in kept if f.end <= span[0] or f.start >= span[1]]
+    rs.service[uri] = _Carried(text, sorted(outside + found, key=lambda f: (f.start, f.end)))
     rs.reviewed.pop(uri, None)
 
 
-# -- scheduling and publishing -----------------------------------------------------------------------
+# -- scheduling and publishing --
 
 
 def schedule(ls: RephraseServer, uri: str, delay: float = DEBOUNCE) -> None:
@@ -328,10 +325,12 @@ def forget(ls: RephraseServer, uri: str) -> None:
     if pending is not None:
         pending.cancel()
     if not pulls(ls):
-        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
 
 
-# -- handlers --------------------------------------------------------------------------------------
+# -- handlers --
 
 
 def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None:
