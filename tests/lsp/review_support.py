@@ -152,7 +152,8 @@ class Editor:
         report = await self.client.text_document_diagnostic_async(
             types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
         )
-        assert isinstance(report, types.RelatedFullDocumentDiagnosticReport | types.FullDocumentDiagnosticReport)
+        full = types.RelatedFullDocumentDiagnosticReport | types.FullDocumentDiagnosticReport
+        assert isinstance(report, full)
         return list(report.items)
 
     def pushed(self, uri: str) -> list[types.Diagnostic] | None:
