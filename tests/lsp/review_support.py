@@ -191,6 +191,10 @@ def _decode_actions_as_editors_do(client: LanguageClient) -> None:
         Optional[Sequence[Union[types.Command, types.CodeAction]]],  # noqa: UP007, UP045
         lambda obj, _: None if obj is None else [one(o) for o in obj],
     )
+    converter.register_structure_hook(
+        Union[types.Command, types.CodeAction],  # noqa: UP007
+        lambda obj, _: one(obj),
+    )
 
 
 async def start(
