@@ -20,6 +20,7 @@ from .review_support import PULL, PUSH, SERVER, Editor, covered, server_env, sta
 pytestmark = pytest.mark.asyncio
 
 KEY = "k3y-for-the-review-tests"
+SERVICE = [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", "--workers", "0"]
 TEXT = "I recieved teh letter.\n\nThier reply came late, and it was was short.\n"
 
 
@@ -27,7 +28,7 @@ TEXT = "I recieved teh letter.\n\nThier reply came late, and it was was short.\n
 def service_url() -> Iterator[str]:
     """``rephrase-ls offline-service`` on a free loopback port."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", "--workers", "0"],
+        SERVICE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -130,10 +131,26 @@ async def test_review_of_a_range_and_from_its_code_action(
     assert shown(TEXT, await editor.pull(uri)) == ["recieved", "teh", "Thier", "was was"]
 
 
-async def test_review_without_the_service_says_so(client: LanguageClient, tmp_path: Path) -> None:
-    editor = await keyed(client, tmp_path, "http://127.0.0.1:9")  # nothing listens there
-    uri = editor.open("a.md", TEXT)
-    result = await editor.command("rephrase.review", uri)
-    assert result["reviewed"] is False
-    assert "Nothing was changed" in result["reason"] or "connect" in result["reason"].lower()
-    assert await editor.diagnostics(uri) == []
+async def test_a_refused_review_says_why_and_shows_nothing(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    proc = subprocess.Popen(
+        [*SERVICE, "--fail", "403:10"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        match = re.search(r"(http://\S+)", proc.stdout.readline())
+        assert match
+        editor = await keyed(client, tmp_path, match.group(1).rstrip("/"))
+        uri = editor.open("a.md", TEXT)
+        result = await editor.command("rephrase.review", uri)
+        assert result["reviewed"] is False
+        assert "REPHRASE_API_KEY" in result["reason"]
+        assert await editor.diagnostics(uri) == []
+        assert KEY not in str(result)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
