@@ -319,9 +319,7 @@ async def on_code_action(
     # Just after a document opened (or the settings changed) the editor's settings may still
     # be on their way: wait for them (the client, not the network) so the list follows them.
     await ls.settings.settle(params.text_document.uri)
-    from rephrase_ls.lsp.review_actions import list_review_actions
-
-    return list_actions(ls, params) + list_review_actions(ls, params)
+    return list_actions(ls, params)
 
 
 async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.CodeAction:

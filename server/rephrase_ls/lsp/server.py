@@ -63,6 +63,13 @@ def _then(first: Callable[[Any, Any], None], second: Callable[[Any, Any], None])
     return handler
 
 
+async def _code_actions(
+    ls: RephraseServer, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """``textDocument/codeAction``: the improvement actions, then review mode's."""
+    return await actions.on_code_action(ls, params) + review_actions.list_review_actions(ls, params)
+
+
 def _command(func: Command) -> Command:
     """The handler registered for a command: the arguments as JSON values (pygls converts
     them by this signature's annotations, which name the server class: the reason the commands
@@ -112,7 +119,7 @@ def create_server() -> RephraseServer:
             ],
             resolve_provider=True,
         ),
-    )(actions.on_code_action)
+    )(_code_actions)
     server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
