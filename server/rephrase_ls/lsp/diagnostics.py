@@ -167,9 +167,13 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
 
 def diagnostics(
     ls: RephraseServer, state: DocumentState, reviewed: Reviewed, settings: Settings
-) -> list[types.Diagnostic]:
-    """One diagnostic per finding (the service's after the offline ones)."""
-    severity = _SEVERITY[settings.diagnostic_severity]
+) -> list[dict[str, Any]]:
+    """One diagnostic per finding (the service's after the offline ones), as JSON values:
+    built in a worker thread and sent as they are, so that hundreds of them cost the event
+    loop (and the code actions waiting on it) one ``json.dumps``, not a conversion per field."""
+    severity = _SEVERITY[settings.diagnostic_severity].value
+    encoding = ls.encoding
+    index = state.index
     out = []
     for origin, found in ((OFFLINE, reviewed.offline), (SERVICE, reviewed.service)):
         for f in found:
@@ -181,16 +185,19 @@ def diagnostics(
             }
             if f.word is not None:
                 data["word"] = f.word
-            message = f.message if origin == OFFLINE else f"{f.message} (service review)"
+            (sl, sc), (el, ec) = index.position(f.start, encoding), index.position(f.end, encoding)
             out.append(
-                types.Diagnostic(
-                    range=ls.to_range(state, f.start, f.end),
-                    message=message,
-                    severity=severity,
-                    code=f.code,
-                    source=SOURCE,
-                    data=data,
-                )
+                {
+                    "range": {
+                        "start": {"line": sl, "character": sc},
+                        "end": {"line": el, "character": ec},
+                    },
+                    "message": f.message if origin == OFFLINE else f"{f.message} (service review)",
+                    "severity": severity,
+                    "code": f.code,
+                    "source": SOURCE,
+                    "data": data,
+                }
             )
     return out
 
@@ -291,9 +298,14 @@ async def publish(ls: RephraseServer, uri: str) -> None:
     if reviewed is None or doc is None or doc.version != reviewed.version:
         return
     settings = await ls.settings.for_uri(uri)
-    items = diagnostics(ls, ls.state(doc), reviewed, settings)
-    ls.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=reviewed.version)
+    items = await asyncio.to_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    current_doc = ls.workspace.text_documents.get(uri)
+    if current_doc is None or current_doc.version != reviewed.version:
+        return  # a newer version's own review will publish
+    params = {"uri": uri, "version": reviewed.version, "diagnostics": items}
+    # Sent as plain JSON values (see diagnostics()); pygls would convert each field again.
+    ls.protocol._send_data(
+        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params}
     )
 
 
@@ -356,8 +368,9 @@ def on_configuration(ls: RephraseServer, params: types.DidChangeConfigurationPar
 
 async def on_diagnostic(
     ls: RephraseServer, params: types.DocumentDiagnosticParams
-) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport:
-    """``textDocument/diagnostic``: the findings of the current version, after the quiet."""
+) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport | dict[str, Any]:
+    """``textDocument/diagnostic``: the findings of the current version, after the quiet (a
+    full report as plain JSON values, see :func:`diagnostics`)."""
     uri = params.text_document.uri
     rs = review_state(ls)
     while (wait := rs.changed_at.get(uri, 0.0) + DEBOUNCE - time.monotonic()) > 0:
@@ -367,9 +380,9 @@ async def on_diagnostic(
     if reviewed is None or doc is None:
         return types.FullDocumentDiagnosticReport(items=[])
     settings = await ls.settings.for_uri(uri)
-    items = diagnostics(ls, ls.state(doc), reviewed, settings)
     digest = hash((tuple(reviewed.offline), tuple(reviewed.service), settings.diagnostic_severity))
     result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
-    return types.FullDocumentDiagnosticReport(items=items, result_id=result_id)
+    items = await asyncio.to_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    return {"kind": "full", "resultId": result_id, "items": items}
