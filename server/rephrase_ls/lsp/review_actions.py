@@ -92,27 +92,13 @@ def list_review_actions(
     if _allowed(types.CodeActionKind.QuickFix.value, only):
         for diagnostic in params.context.diagnostics:
             actions.extend(_quick_fixes(ls, doc, state, diagnostic, reviewed))
-    if _allowed(FIX_ALL_KIND, only) and state.blocks:
-        if reviewed is not None:
-            if reviewed.offline:
-                actions.append(
-                    types.CodeAction(
-                        title="Fix all rephrase findings",
-                        kind=FIX_ALL_KIND,
-                        edit=_edit(ls, doc, state, reviewed.offline),
-                    )
-                )
-        else:  # not reviewed yet at this version: computed when chosen
-            title = "Fix all rephrase findings"
-            actions.append(
-                types.CodeAction(
-                    title=title,
-                    kind=FIX_ALL_KIND,
-                    command=types.Command(
-                        title=title, command=FIX_ALL_COMMAND, arguments=[uri, doc.version]
-                    ),
-                )
-            )
+    if _allowed(FIX_ALL_KIND, only) and state.blocks and (reviewed is None or reviewed.offline):
+        # A command, not an edit: building hundreds of edits for every listing would slow
+        # each one down; the command applies the findings of this version (computed at once
+        # when the review has not run yet).
+        title = "Fix all rephrase findings"
+        command = types.Command(title=title, command=FIX_ALL_COMMAND, arguments=[uri, doc.version])
+        actions.append(types.CodeAction(title=title, kind=FIX_ALL_KIND, command=command))
     actions.extend(_review_actions(ls, doc, state, params, only))
     return actions
 
@@ -146,15 +132,20 @@ def _quick_fixes(
         )
     ]
     if reviewed is not None:
-        found = reviewed.service if data.get("origin") == diag.SERVICE else reviewed.offline
-        same = [f for f in found if f.code == diagnostic.code]
-        if len(same) > 1:
+        origin = diag.SERVICE if data.get("origin") == diag.SERVICE else diag.OFFLINE
+        found = reviewed.service if origin == diag.SERVICE else reviewed.offline
+        same = sum(1 for f in found if f.code == diagnostic.code)
+        if same > 1:
+            title = f"Fix all ‘{diagnostic.code}’ in the document ({same})"
+            arguments = [doc.uri, doc.version, str(diagnostic.code), origin]
             actions.append(
                 types.CodeAction(
-                    title=f"Fix all ‘{diagnostic.code}’ in the document ({len(same)})",
+                    title=title,
                     kind=quick,
                     diagnostics=[diagnostic],
-                    edit=_edit(ls, doc, state, same),
+                    command=types.Command(
+                        title=title, command=FIX_ALL_COMMAND, arguments=arguments
+                    ),
                 )
             )
     word = data.get("word")
@@ -218,10 +209,16 @@ async def _apply(ls: RephraseServer, edit: types.WorkspaceEdit, label: str) -> d
 
 
 async def fix_all(ls: RephraseServer, *args: Any) -> dict[str, Any]:
-    """``rephrase.fixAll [uri, version?]``: apply every offline finding of the document."""
-    max_args(args, 2, FIX_ALL_COMMAND)
+    """``rephrase.fixAll [uri, version?, code?, origin?]``: apply the document's findings —
+    every offline one, or those of one ``code`` (from ``origin``: ``offline``, the default, or
+    ``service``) — as one edit pinned to the version."""
+    max_args(args, 4, FIX_ALL_COMMAND)
     uri = open_uri(arg(args, 0, "uri", str))
     version = arg(args, 1, "version", int, optional=True)
+    code = arg(args, 2, "code", str, optional=True)
+    origin = arg(args, 3, "origin", str, optional=True) or diag.OFFLINE
+    if origin not in (diag.OFFLINE, diag.SERVICE):
+        raise invalid(f"argument 4 (origin): expected {diag.OFFLINE} or {diag.SERVICE}")
     doc = ls.workspace.text_documents.get(uri)
     if doc is None:
         raise invalid(f"argument 1 (uri): {uri} is not open in the editor")
@@ -235,12 +232,14 @@ async def fix_all(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         reason = "the document changed while it was reviewed; nothing was changed"
         ls.say(f"rephrase: {reason}.", types.MessageType.Warning)
         return {"applied": False, "reason": reason}
-    if not reviewed.offline:
+    found = reviewed.service if origin == diag.SERVICE else reviewed.offline
+    if code is not None:
+        found = [f for f in found if f.code == code]
+    if not found:
         return {"applied": False, "reason": "no findings", "edits": 0}
-    result = await _apply(
-        ls, _edit(ls, doc, ls.state(doc), reviewed.offline), "Fix all rephrase findings"
-    )
-    return {**result, "edits": len(reviewed.offline)}
+    label = f"Fix all ‘{code}’" if code else "Fix all rephrase findings"
+    result = await _apply(ls, _edit(ls, doc, ls.state(doc), found), label)
+    return {**result, "edits": len(found)}
 
 
 async def add_word(ls: RephraseServer, *args: Any) -> dict[str, Any]:
