@@ -265,8 +265,7 @@ async def add_word(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 
     result = await edit_project_file(ls, uri, change, f"Add ‘{word}’ to the project's words")
     if result.get("applied") and result.get("changed"):
-        diag.review_state(ls).cache.clear()
-        diag.refresh(ls)
+        diag.refresh(ls)  # the words are part of each paragraph's cache key
     return result
 
 
