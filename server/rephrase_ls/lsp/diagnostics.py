@@ -355,12 +355,21 @@ def forget(ls: RephraseServer, uri: str) -> None:
 # -- handlers --
 
 
+def _project_file(uri: str) -> bool:
+    """Whether ``uri`` is a project file (its ``words`` and settings shape every review)."""
+    from rephrase_ls.project_file import FILE_NAME
+
+    return uri.rsplit("/", 1)[-1] == FILE_NAME
+
+
 def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None:
     schedule(ls, params.text_document.uri)
 
 
 def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
+    if _project_file(uri):
+        refresh(ls)
     rs = review_state(ls)
     doc = ls.workspace.text_documents.get(uri)
     if doc is not None and uri in rs.service:
