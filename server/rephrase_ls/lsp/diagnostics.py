@@ -14,12 +14,14 @@ one whose words the edit touched is dropped, the others move with the text.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import threading
 import time
 import weakref
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
@@ -27,6 +29,8 @@ if TYPE_CHECKING:
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
     from rephrase_ls.review import Finding, ReviewCache
     from rephrase_ls.settings import Settings
+
+T = TypeVar("T")
 
 #: Seconds of quiet after an edit before the offline review runs.
 DEBOUNCE = 0.3
@@ -75,6 +79,40 @@ class ReviewState:
     service: dict[str, _Carried] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
     changed_at: dict[str, float] = field(default_factory=dict)
+
+
+_switch_lock = threading.Lock()
+_switch_users = 0
+_switch_saved = 0.005
+
+
+@contextlib.contextmanager
+def _short_switches() -> Iterator[None]:
+    """While review work runs in a thread, the event loop (a code action) waits for the GIL at
+    most :data:`SWITCH_INTERVAL`, not Python's default 5 ms, at each step of a request."""
+    global _switch_users, _switch_saved
+    with _switch_lock:
+        if _switch_users == 0:
+            _switch_saved = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        _switch_users += 1
+    try:
+        yield
+    finally:
+        with _switch_lock:
+            _switch_users -= 1
+            if _switch_users == 0:
+                sys.setswitchinterval(_switch_saved)
+
+
+def _in_thread(func: Callable[..., T], *args: Any) -> Awaitable[T]:
+    """``func(*args)`` in a worker thread, with short GIL switches."""
+
+    def run() -> T:
+        with _short_switches():
+            return func(*args)
+
+    return asyncio.to_thread(run)
 
 
 _STATES: weakref.WeakKeyDictionary[RephraseServer, ReviewState] = weakref.WeakKeyDictionary()
@@ -151,11 +189,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                 with rs.lock:
                     if stale():
                         raise ReviewCancelled
-                    # While the engine runs, the event loop (a code action) waits for the
-                    # GIL at most this long, not the default 5 ms, at each step of a request.
-                    interval = sys.getswitchinterval()
-                    sys.setswitchinterval(SWITCH_INTERVAL)
-                    try:
+                    with _short_switches():
                         return findings(
                             state.text,
                             state.blocks,
@@ -164,8 +198,6 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                             cache=rs.cache,
                             cancelled=stale,
                         )
-                    finally:
-                        sys.setswitchinterval(interval)
 
             offline = await asyncio.to_thread(work)
     if _version_of(ls, uri) != version:
@@ -308,7 +340,7 @@ async def publish(ls: RephraseServer, uri: str) -> None:
     if reviewed is None or doc is None or doc.version != reviewed.version:
         return
     settings = await ls.settings.for_uri(uri)
-    items = await asyncio.to_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
     current_doc = ls.workspace.text_documents.get(uri)
     if current_doc is None or current_doc.version != reviewed.version:
         return  # a newer version's own review will publish
@@ -403,5 +435,5 @@ async def on_diagnostic(
     result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
-    items = await asyncio.to_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
     return {"kind": "full", "resultId": result_id, "items": items}
