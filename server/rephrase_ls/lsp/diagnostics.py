@@ -35,7 +35,7 @@ T = TypeVar("T")
 #: Seconds of quiet after an edit before the offline review runs.
 DEBOUNCE = 0.3
 #: The GIL switch interval while the engine works in its thread (seconds).
-SWITCH_INTERVAL = 0.0005
+SWITCH_INTERVAL = 0.0001
 #: The ``source`` of every rephrase diagnostic.
 SOURCE = "rephrase"
 #: ``data.origin`` of a diagnostic: the offline engine, or a review by the service.
