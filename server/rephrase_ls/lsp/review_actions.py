@@ -92,6 +92,8 @@ def list_review_actions(
     if _allowed(types.CodeActionKind.QuickFix.value, only):
         for diagnostic in params.context.diagnostics:
             actions.extend(_quick_fixes(ls, doc, state, diagnostic, reviewed))
+    if "review" not in ls.settings.cached_for_uri(uri).actions:
+        return actions  # the quick fixes of the diagnostics only
     if _allowed(FIX_ALL_KIND, only) and state.blocks and (reviewed is None or reviewed.offline):
         # A command, not an edit: building hundreds of edits for every listing would slow
         # each one down; the command applies the findings of this version (computed at once
