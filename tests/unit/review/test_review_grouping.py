@@ -1,10 +1,10 @@
 """``review.grouping.edit_findings``: a pipeline's edits as findings, grouped and classified
-as the offline review's are; and ``lsp.diagnostics.carry``: findings through an edit."""
+as the offline review's are; and ``review.carry.carry``: findings through an edit."""
 
 from __future__ import annotations
 
-from rephrase_ls.lsp.diagnostics import carry
 from rephrase_ls.review import findings
+from rephrase_ls.review.carry import carry
 from rephrase_ls.review.grouping import edit_findings
 from rephrase_ls.text.diff import apply_edits, word_edits
 from rephrase_ls.text.markup import prose_blocks
