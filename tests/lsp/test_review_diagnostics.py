@@ -44,7 +44,9 @@ async def test_push_client_is_pushed_one_diagnostic_per_finding(
         "version": 1,
         "word": "teh",
     }
-    # No pull provider used by this client: it asked for nothing and was pushed the version.
+    # No pull provider declared to this client: it was pushed them, with the version.
+    assert editor.server_capabilities is not None
+    assert editor.server_capabilities.diagnostic_provider is None
     assert editor.published[-1].version == 1
 
 

@@ -347,6 +347,16 @@ def forget(ls: RephraseServer, uri: str) -> None:
 # -- handlers --
 
 
+def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
+    """Declare the pull provider to a client that pulls diagnostics (pygls computes the
+    server's capabilities after the initialize handler); the others are pushed them."""
+    if pulls(ls):
+        options = types.DiagnosticOptions(
+            identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False
+        )
+        ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)(on_diagnostic)
+
+
 def _project_file(uri: str) -> bool:
     """Whether ``uri`` is a project file (its ``words`` and settings shape every review)."""
     from rephrase_ls.project_file import FILE_NAME

@@ -95,7 +95,7 @@ def create_server() -> RephraseServer:
     """A server with every feature registered."""
     server = RephraseServer()
     for method, handler in (
-        (types.INITIALIZE, lifecycle.on_initialize),
+        (types.INITIALIZE, _then(lifecycle.on_initialize, diagnostics.on_initialize)),
         (types.INITIALIZED, lifecycle.on_initialized),
         (types.TEXT_DOCUMENT_DID_OPEN, _then(lifecycle.on_open, diagnostics.on_open)),
         (types.TEXT_DOCUMENT_DID_CHANGE, _then(lifecycle.on_change, diagnostics.on_change)),
@@ -120,14 +120,6 @@ def create_server() -> RephraseServer:
             resolve_provider=True,
         ),
     )(_code_actions)
-    server.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(
-            identifier=diagnostics.SOURCE,
-            inter_file_dependencies=False,
-            workspace_diagnostics=False,
-        ),
-    )(diagnostics.on_diagnostic)
     for name, func in COMMANDS.items():
         server.command(name)(_command(func))
     return server
