@@ -203,8 +203,10 @@ async def start(
     profile: str,
     settings: dict[str, Any] | None = None,
     initialization_options: dict[str, Any] | None = None,
+    refresh: bool = False,
 ) -> Editor:
-    """Initialize ``client`` as ``profile`` over ``root`` with the folder settings given."""
+    """Initialize ``client`` as ``profile`` over ``root`` with the folder settings given;
+    ``refresh``: the client announces ``workspace/diagnostic/refresh``."""
     editor = Editor(client, root, profile)
     client.set_configuration({"rephrase": settings or {}})
     features = client.protocol.fm.features
@@ -220,9 +222,15 @@ async def start(
     def on_apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
         return editor.apply(params.edit)
 
+    capabilities = client_capabilities(profile)
+    if refresh:
+        assert capabilities.workspace is not None
+        capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+            refresh_support=True
+        )
     result = await client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities(profile),
+            capabilities=capabilities,
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
             initialization_options=initialization_options,

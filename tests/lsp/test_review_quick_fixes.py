@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tomllib
 from pathlib import Path
 
@@ -150,6 +151,25 @@ async def test_add_word_writes_the_project_file_and_the_diagnostic_goes(
         uri, lambda d: "recieved" not in [covered(TEXT, x.range) for x in d]
     )
     assert "teh" in [covered(TEXT, d.range) for d in after]
+
+
+async def test_a_pulling_client_is_asked_to_pull_again_after_add_word(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    editor = await start(client, tmp_path, PULL, refresh=True)
+    uri = editor.open("a.md", TEXT)
+    word = next(d for d in await editor.pull(uri) if covered(TEXT, d.range) == "teh")
+    actions = by_title(await editor.actions(uri, word.range, [word]))
+    add = actions["Add ‘teh’ to the project's words"]
+    before = client.diagnostic_refresh_count
+    await editor.run(add)
+    for _ in range(100):
+        if client.diagnostic_refresh_count > before:
+            break
+        await asyncio.sleep(0.05)
+    assert client.diagnostic_refresh_count > before
+    assert "teh" not in [covered(TEXT, d.range) for d in await editor.pull(uri)]
+    assert tomllib.loads((tmp_path / ".rephrase.toml").read_text("utf-8"))["words"] == ["teh"]
 
 
 async def test_add_word_outside_the_workspace_is_refused(
