@@ -15,7 +15,7 @@ shuffled mixes), a text of ``--size`` characters is put through:
 - ``other``: the same for de (business style), fr, pt-PT and en-GB (diplomatic tone), each
   relative to that target's pass over its own prose; the largest ratio;
 - ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
-  messages, Python comments), caches cleared, each relative to the same extractor on the en-US
+  messages, Python comments), each relative to the same extractor on the en-US
   prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
   Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
   largest ratio.
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _hostile_inputs import GENERATORS, prose
 from rephrase_ls.offline.engine import detect_language, improve
-from rephrase_ls.text.markup import code, latex, load_builtin_formats, markdown, prose_blocks
+from rephrase_ls.text.markup import load_builtin_formats, prose_blocks
 
 BUDGET = 5.0
 TARGETS: tuple[tuple[str, dict[str, str]], ...] = (
@@ -52,14 +52,7 @@ prose in well under a millisecond, where ratios are noise)."""
 FORMATS = ("markdown", "latex", "restructuredtext", "plaintext", "git-commit", "python")
 
 
-def _clear_caches() -> None:
-    markdown._markdown_blocks_cached.cache_clear()
-    latex._latex_blocks_cached.cache_clear()
-    code._code_blocks_cached.cache_clear()
-
-
 def _extract(text: str, fmt: str) -> None:
-    _clear_caches()
     with contextlib.suppress(ValueError):  # LaTeX nested too deeply: refused, at that cost
         prose_blocks(text, fmt)
 

@@ -8,8 +8,16 @@ import tempfile
 
 import pytest
 
+from tests import hypothesis_profiles
+
+HYPOTHESIS_PROFILE = hypothesis_profiles.load()
+
 _SAVED_STATE_HOME = "_rephrase_saved_xdg_state_home"
 _TEMP_STATE_HOME = "_rephrase_temp_xdg_state_home"
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {HYPOTHESIS_PROFILE} (set by HYPOTHESIS_PROFILE; ci in .ci/run)"
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rephrase_ls.code_words import code_words, keep_code_words
 from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
 from rephrase_ls.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
@@ -261,7 +262,8 @@ async def improve_in_one_language(
     ``blocks``: the document's prose blocks (by default the paragraphs themselves), to know
     whether the prose before each paragraph ends a sentence; where it does not, an answer
     that capitalises the paragraph's first letter keeps it as it is (see
-    :func:`~rephrase_ls.open_sentence.keep_open_sentence`).
+    :func:`~rephrase_ls.open_sentence.keep_open_sentence`); and which words the document
+    writes in code, which no answer changes (:func:`~rephrase_ls.code_words.keep_code_words`).
     """
     from rephrase_ls.service.capabilities import check_rephrase_options
     from rephrase_ls.text.placeholders import PlaceholderError
@@ -277,6 +279,7 @@ async def improve_in_one_language(
     detected: Counter[str] = Counter()
     refused: list[tuple[int, str]] = []
     added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
+    code: list[frozenset[str]] = []  # the document's code words, see code_words()
 
     def finish(index: int) -> None:
         """Rebuild paragraph ``index`` from its answer, or note why it is refused."""
@@ -309,6 +312,12 @@ async def improve_in_one_language(
         span = text[paragraph.start : paragraph.end]
         if replacement != span and continues_sentence(text, paragraph.start, ends_before):
             kept = keep_open_sentence(span, replacement)
+            if kept != replacement:
+                replacement, relative = kept, word_edits(span, kept)
+        if replacement != span:
+            if not code:  # once per document, and only when a paragraph changes
+                code.append(code_words(text, blocks if blocks is not None else paragraphs))
+            kept = keep_code_words(span, replacement, code[0])
             if kept != replacement:
                 replacement, relative = kept, word_edits(span, kept)
         if replacement != span:

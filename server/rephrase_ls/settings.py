@@ -77,6 +77,9 @@ class Settings:
     """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
     diagnostic_severity: Literal["error", "warning", "information", "hint"] = "information"
     """Severity of rephrase diagnostics: error, warning, information or hint."""
+    confirm_rewrites: bool = False
+    """Ask the editor to confirm each rewrite of a whole paragraph before it is applied
+    (``needsConfirmation`` on its change annotation; VS Code shows its refactor preview)."""
     sources: tuple[str, ...] = field(default=(), compare=False)
     """Where the values came from (for logs), not a setting."""
 
@@ -101,6 +104,7 @@ KEYS: dict[str, str] = {
     "words": "words",
     "diagnostics": "diagnostics",
     "diagnosticSeverity": "diagnostic_severity",
+    "confirmRewrites": "confirm_rewrites",
 }
 
 
@@ -249,6 +253,7 @@ _PARSERS = {
     "words": _words,
     "diagnostics": _choice(DIAGNOSTIC_MODES),
     "diagnostic_severity": _choice(SEVERITIES),
+    "confirm_rewrites": _bool,
 }
 
 

@@ -61,7 +61,7 @@ def test_nvim_fallback_runs_the_installed_server_not_the_clones(tmp_path: Path) 
     out = tmp_path / "cmd.json"
     script = (
         f"vim.opt.runtimepath:prepend({str(PLUGIN)!r})\n"
-        "local cmd, err = require('rephrase').server_cmd({})\n"
+        "local cmd, err = require('rephrase.config').server_cmd({})\n"
         f"vim.fn.writefile({{vim.json.encode({{cmd = cmd, err = err}})}}, {str(out)!r})\n"
     )
     init = tmp_path / "probe.lua"

@@ -97,6 +97,9 @@ def _expectations() -> dict[str, object]:
         "paragraph_line": 2,
         "unicode_line": 4,
         "version": __version__,
+        "alternative_business": _text(
+            [HEADING, "", improve(FIRST, "en-us", writing_style="business"), "", UNICODE]
+        ),
     }
 
 
@@ -130,6 +133,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "stale_edit": None,
     "style_picker": None,
     "improve_with_style": None,
+    "alternatives": None,
     "language_and_usage": None,
     "restart": None,
     "ranges": None,

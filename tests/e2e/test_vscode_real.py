@@ -293,6 +293,21 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     assert "tone" not in toml, toml
     assert "Rephrase uses the offline" in first["usage"], first["usage"]
 
+    # Show Alternatives: a quick pick of the rewrites; the chosen one replaces the paragraph.
+    alternatives = first["alternatives"]
+    assert alternatives["title"] == "Rephrase: alternatives for this paragraph", alternatives
+    casual = improve(alternatives["before"], "en-us", writing_style="casual")
+    assert casual != alternatives["before"]
+    assert any(row.startswith("casual (writing style)") for row in alternatives["rows"])
+    assert any(casual in row for row in alternatives["rows"]), alternatives["rows"]
+    assert alternatives["after"] == casual, alternatives
+    # The Ctrl+. action opens the same quick pick (the extension runs it instead of the
+    # server's showMessageRequest choice).
+    from_menu = first["alternativesFromMenu"]
+    assert from_menu["title"] == "Rephrase: alternatives for this paragraph", from_menu
+    assert from_menu["after"] == improve(from_menu["before"], "en-us", writing_style="business")
+    assert from_menu["after"] != from_menu["before"]
+
     # The README's picture: the Ctrl+. menu on a paragraph, as this run showed it.
     PICTURE.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(first_dir / "code-actions.png", PICTURE)

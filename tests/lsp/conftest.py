@@ -4,6 +4,13 @@
 answers ``workspace/applyEdit`` the way editors do (refusing an edit pinned to an old version),
 and applies edits with its own position arithmetic, so the server's conversions are checked
 against an independent implementation.
+
+The ``editor`` fixture shares one server per editor profile among all the tests of a run (a
+server takes a second or more to start; most tests take milliseconds): each test gets a workspace
+folder of its own (``workspace/didChangeWorkspaceFolders``), so its project file, editor settings
+and documents are its own, and sees only what the server says from its start. A test runs in the
+VS Code profile alone unless marked ``every_profile`` (or ``profiles(...)``). Tests that need a
+server set up otherwise (environment, flags, client capabilities, a service) start their own.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 import pytest
+import pytest_asyncio
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -112,6 +120,8 @@ class Editor:
     applied: list[types.ApplyWorkspaceEditParams] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     apply_delay: float = 0.0
+    #: The editor profile the client plays (``pytest_lsp.client_capabilities``).
+    profile: str = "visual-studio-code"
 
     def uri(self, name: str) -> str:
         return (self.root / name).as_uri()
@@ -164,7 +174,8 @@ class Editor:
                 return types.ApplyWorkspaceEditResult(
                     applied=False, failure_reason=f"version {version} != {buf.version}"
                 )
-            plans.append((uri, [e for e in change.edits if isinstance(e, types.TextEdit)]))
+            kept = (types.TextEdit, types.AnnotatedTextEdit)
+            plans.append((uri, [e for e in change.edits if isinstance(e, kept)]))
         for uri, edits in (edit.changes or {}).items():
             plans.append((uri, list(edits)))
         for uri in creates:
@@ -215,6 +226,11 @@ class Editor:
 
 
 PROFILES = ["visual-studio-code", "neovim", "emacs"]
+#: The profile of tests whose way through the server does not depend on the client's
+#: capabilities. Tests whose way does (how an edit is applied, whether a file can be created
+#: through an edit, disabled actions, position encodings) are marked :data:`every_profile`.
+DEFAULT_PROFILE = "visual-studio-code"
+every_profile = pytest.mark.profiles(*PROFILES)
 
 
 def initialize_params(
@@ -250,11 +266,35 @@ def _fix_code_action_union(client: LanguageClient) -> None:
     converter.register_structure_hook(Union[types.Command, types.CodeAction], hook)  # noqa: UP007
 
 
-def install_apply_edit(client: LanguageClient, editor_ref: list[Editor]) -> None:
+def _targets(edit: types.WorkspaceEdit) -> list[str]:
+    """The URIs a workspace edit changes."""
+    uris = list(edit.changes or {})
+    for change in edit.document_changes or []:
+        if isinstance(change, types.TextDocumentEdit):
+            uris.append(change.text_document.uri)
+        elif isinstance(change, types.CreateFile | types.DeleteFile):
+            uris.append(change.uri)
+        elif isinstance(change, types.RenameFile):
+            uris += [change.old_uri, change.new_uri]
+    return uris
+
+
+def install_apply_edit(
+    client: LanguageClient, editor_ref: list[Editor], retired: Sequence[Path] = ()
+) -> None:
+    """Answer ``workspace/applyEdit`` with the editor in ``editor_ref``. An edit to a file in one
+    of the ``retired`` folders (of tests that have finished: the editor closed their documents)
+    is refused, not taken for the running test's."""
     _fix_code_action_union(client)
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)
     async def on_apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        for uri in _targets(params.edit):
+            path = Path(uri.removeprefix("file://"))
+            if any(folder in path.parents for folder in retired):
+                return types.ApplyWorkspaceEditResult(
+                    applied=False, failure_reason=f"{uri} is not open"
+                )
         editor = editor_ref[0]
         if editor.apply_delay:
             import asyncio
@@ -264,28 +304,96 @@ def install_apply_edit(client: LanguageClient, editor_ref: list[Editor]) -> None
         return editor.apply(params.edit)
 
 
+@dataclass
+class Shared:
+    """One server of one editor profile, shared by the tests of the whole run."""
+
+    profile: str
+    #: The position encoding the server chose from the client's offer.
+    encoding: str = "utf-16"
+    #: The running test's editor (``workspace/applyEdit`` goes to it).
+    current: list[Editor] = field(default_factory=list)
+    #: Workspace folders of the tests that have finished.
+    retired: list[Path] = field(default_factory=list)
+
+
+_SHARED: dict[str, Shared] = {}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that uses ``editor`` runs once per profile its ``profiles`` mark names; unmarked,
+    in :data:`DEFAULT_PROFILE` alone."""
+    if "editor_server" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("profiles")
+    profiles = list(marker.args) if marker else [DEFAULT_PROFILE]
+    unknown = [p for p in profiles if p not in PROFILES]
+    if unknown or not profiles:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: profiles must be among {PROFILES}")
+    metafunc.parametrize("editor_server", profiles, indirect=True, scope="session")
+
+
 @pytest_lsp.fixture(
-    params=PROFILES,
+    scope="session",
     config=ClientServerConfig(server_command=SERVER, server_env=server_env()),
 )
-async def session(
-    request: pytest.FixtureRequest, lsp_client: LanguageClient, tmp_path: Path
+async def editor_server(
+    request: pytest.FixtureRequest,
+    lsp_client: LanguageClient,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[None]:
-    """An editor of each profile, with a workspace folder in a temporary directory."""
-    root = tmp_path / "ws"
-    root.mkdir()
-    ref: list[Editor] = []
-    ed = Editor(lsp_client, root)
-    ref.append(ed)
-    install_apply_edit(lsp_client, ref)
-    await lsp_client.initialize_session(initialize_params(request.param, root))
-    ed.profile = request.param  # type: ignore[attr-defined]
-    lsp_client.editor = ed  # type: ignore[attr-defined]
+    """One server per editor profile for the whole run. Each test brings its own workspace
+    folder (``workspace/didChangeWorkspaceFolders``) and documents: see :func:`editor`."""
+    profile: str = request.param
+    root = tmp_path_factory.mktemp(f"{profile}-root")
+    shared = Shared(profile)
+    install_apply_edit(lsp_client, shared.current, shared.retired)
+    result = await lsp_client.initialize_session(initialize_params(profile, root))
+    chosen = result.capabilities.position_encoding or types.PositionEncodingKind.Utf16
+    shared.encoding = chosen.value if isinstance(chosen, types.PositionEncodingKind) else chosen
+    _SHARED[profile] = shared
     yield
+    del _SHARED[profile]
     await lsp_client.shutdown_session()
 
 
-@pytest.fixture
-def editor(session: LanguageClient) -> Editor:
-    """The editor of the ``session`` fixture (pytest-lsp fixtures yield the client itself)."""
-    return session.editor  # type: ignore[attr-defined]
+@pytest_asyncio.fixture(loop_scope="session")
+async def editor(
+    request: pytest.FixtureRequest, editor_server: LanguageClient, tmp_path: Path
+) -> AsyncIterator[Editor]:
+    """The editor of one test: a workspace folder of its own (so its project file, editor
+    settings and documents are its own) added to the shared server of its profile, and what the
+    server says from now on. An ``editor_settings`` mark sets the folder's editor settings (the
+    answer to ``workspace/configuration``)."""
+    client = editor_server
+    shared = _SHARED[request.node.callspec.params["editor_server"]]
+    root = tmp_path / "ws"
+    root.mkdir()
+    marker = request.node.get_closest_marker("editor_settings")
+    if marker is not None:
+        client.set_configuration({"rephrase": marker.args[0]}, scope_uri=root.as_uri())
+    # What earlier tests heard is not this test's.
+    client.messages.clear()
+    client.log_messages.clear()
+    client.progress_reports.clear()
+    client._last_log_index = 0  # pytest-lsp's mark for the log lines it reports with a failure
+    ed = Editor(client, root, encoding=shared.encoding, profile=shared.profile)
+    shared.current[:] = [ed]
+    folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(added=[folder], removed=[])
+        )
+    )
+    yield ed
+    for uri in ed.buffers:
+        client.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(added=[], removed=[folder])
+        )
+    )
+    shared.retired.append(tmp_path)
+    shared.current.clear()

@@ -9,9 +9,9 @@ from lsprotocol import types
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
-from .conftest import Editor
+from .conftest import Editor, every_profile
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 def by_title(actions: list[types.CodeAction]) -> dict[str, types.CodeAction]:
@@ -39,6 +39,7 @@ async def actions_when_ready(
     return actions
 
 
+@every_profile
 async def test_improve_selection_changes_only_that_paragraph(editor: Editor) -> None:
     first = "this is the the test.  it works fine , really."
     second = "Another paragraph that stays as it was."
@@ -46,7 +47,7 @@ async def test_improve_selection_changes_only_that_paragraph(editor: Editor) -> 
     actions = await actions_when_ready(editor, uri, (2, 0), (2, len(first)))
     assert "Improve" in actions
     assert actions["Improve"].kind == types.CodeActionKind.RefactorRewrite
-    if editor.profile == "emacs":  # type: ignore[attr-defined]
+    if editor.profile == "emacs":
         assert actions["Improve"].command is not None  # no resolveSupport: the command path
     else:
         assert actions["Improve"].edit is None  # the edit is computed lazily
@@ -82,6 +83,7 @@ async def test_context_only_is_respected(editor: Editor) -> None:
     assert quickfix == []
 
 
+@every_profile
 async def test_improve_document_keeps_code_and_structure(editor: Editor) -> None:
     first = "this is the the first paragraph."
     item = "a list item with with a doubled word"
@@ -98,6 +100,7 @@ async def test_improve_document_keeps_code_and_structure(editor: Editor) -> None
     )
 
 
+@every_profile
 async def test_stale_document_is_refused(editor: Editor) -> None:
     text = "this is the the test.\n"
     uri = editor.open("stale.md", text)
@@ -118,13 +121,14 @@ async def test_hard_wrapped_list_paragraph_keeps_prefixes_and_breaks(editor: Edi
     assert editor.text(uri) == "> This is the quoted\n> paragraph that wraps\n> over three lines.\n"
 
 
+@every_profile
 async def test_selection_without_prose_offers_no_improvement(editor: Editor) -> None:
     text = "Some prose here.\n\n```\ncode only\n```\n"
     uri = editor.open("code.md", text)
     actions = await editor.code_actions(uri, (3, 0), (3, 9))
     rewrite = [a for a in actions if a.kind == types.CodeActionKind.RefactorRewrite]
     assert [a for a in rewrite if a.disabled is None] == []
-    if editor.profile == "visual-studio-code":  # type: ignore[attr-defined]
+    if editor.profile == "visual-studio-code":
         # A client that shows disabled actions is told why there is nothing to improve.
         assert rewrite and rewrite[0].disabled is not None
         assert "No prose" in rewrite[0].disabled.reason
@@ -133,11 +137,12 @@ async def test_selection_without_prose_offers_no_improvement(editor: Editor) -> 
 async def test_same_improvement_twice_is_not_billed_twice(editor: Editor) -> None:
     text = "this is the the billed once.\n"
     uri = editor.open("bill.md", text)
+    start = (await editor.command("rephrase.usage", uri))["characterCount"]  # earlier tests'
     actions = by_title(await editor.code_actions(uri, (0, 0), (0, 5)))
     await editor.run_action(actions["Improve"])
     await wait_for(lambda: editor.text(uri) != text)
     before = (await editor.command("rephrase.usage", uri))["characterCount"]
-    assert before > 0
+    assert before > start
     editor.set_text(uri, text)  # the writer undoes the change
     actions = by_title(await editor.code_actions(uri, (0, 0), (0, 5)))
     await editor.run_action(actions["Improve"])

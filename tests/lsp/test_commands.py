@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
 from pygls.exceptions import JsonRpcInvalidParams
 
-from .conftest import Editor
+from .conftest import Editor, every_profile
 from .test_actions import wait_for
+from .test_settings_and_faults import _start
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def test_list_styles_reports_language_and_choices(editor: Editor) -> None:
@@ -36,6 +38,7 @@ async def test_list_styles_for_a_language_without_styles_says_why(editor: Editor
     assert result["reason"]
 
 
+@every_profile
 async def test_set_style_writes_the_project_file_and_clears_tone(editor: Editor) -> None:
     uri = editor.open("a.md", "We need to organize the colors of this page before the meeting.\n")
     toml = editor.root / ".rephrase.toml"
@@ -52,6 +55,7 @@ async def test_set_style_writes_the_project_file_and_clears_tone(editor: Editor)
     assert values == {"tone": "diplomatic"}
 
 
+@every_profile
 async def test_set_style_creates_the_project_file(editor: Editor) -> None:
     uri = editor.open("a.md", "We need to organize the colors of this page before the meeting.\n")
     result = await editor.command("rephrase.setStyle", uri, "casual")
@@ -119,13 +123,20 @@ async def test_languages_and_pair_features(editor: Editor) -> None:
     assert "formality" in pair["runtimeFeatures"]  # 4.2: formality is judged on the target
 
 
-async def test_usage_names_the_backend(editor: Editor) -> None:
-    result = await editor.command("rephrase.usage")
-    assert result["backend"] == "offline (embedded)"
-    assert result["embedded"] is True
-    assert result["characterCount"] == 0
+async def test_usage_names_the_backend(tmp_path: Path) -> None:
+    """On a server of its own: the shared ones have counted other tests' characters."""
+    client, ed = await _start(tmp_path)
+    try:
+        result = await ed.command("rephrase.usage")
+        assert result["backend"] == "offline (embedded)"
+        assert result["embedded"] is True
+        assert result["characterCount"] == 0
+    finally:
+        await client.shutdown_session()
+        await client.stop()
 
 
+@every_profile
 async def test_improve_command_applies_through_apply_edit(editor: Editor) -> None:
     text = "i think the the colour is nice .\n"
     uri = editor.open("c.md", text)

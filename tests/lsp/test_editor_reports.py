@@ -9,10 +9,10 @@ import pytest
 
 from rephrase_ls.offline.engine import detect_variant
 
-from .conftest import Editor
+from .conftest import Editor, every_profile
 from .test_actions import actions_when_ready, wait_for
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 AMERICAN = (
     "We need to organize the colors of this center before the meeting, and my favorite "
@@ -21,6 +21,7 @@ AMERICAN = (
 SECOND = "The color of the last page is fine."
 
 
+@every_profile
 async def test_a_tone_replacing_a_style_leaves_no_blank_line_at_the_end(editor: Editor) -> None:
     uri = editor.open("a.md", AMERICAN + "\n")
     toml = editor.root / ".rephrase.toml"

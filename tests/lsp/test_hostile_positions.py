@@ -5,18 +5,15 @@ commands. And ``null`` items in a ``workspace/configuration`` answer mean "no se
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
-from pytest_lsp import LanguageClient
 
-from .conftest import Editor
-from .test_settings_and_faults import _start
+from .conftest import Editor, every_profile
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 TEXT = "this is the the test.\n\nAnother paragraph here.\n"  # lines 0..3
 
@@ -26,6 +23,7 @@ def _range(start: tuple[int, int], end: tuple[int, int]) -> dict[str, Any]:
             "end": {"line": end[0], "character": end[1]}}
 
 
+@every_profile
 async def test_code_actions_past_the_end_are_invalid_params(editor: Editor) -> None:
     uri = editor.open("far.md", TEXT)
     with pytest.raises(JsonRpcInvalidParams, match="past the document's end"):
@@ -88,31 +86,23 @@ async def test_commands_with_out_of_range_ranges_are_invalid_params(
     assert not any(isinstance(p, types.ApplyWorkspaceEditParams) for p in editor.applied)
 
 
-async def test_null_configuration_items_mean_no_settings(tmp_path: Path) -> None:
+async def test_null_configuration_items_mean_no_settings(editor: Editor) -> None:
     """A client that answers ``workspace/configuration`` with ``[null]`` (no settings for the
     section) gets the defaults: every action, no failure reported."""
-    client, ed = await _start(tmp_path)
-    client.protocol.fm._features.pop(types.WORKSPACE_CONFIGURATION)
-
-    @client.feature(types.WORKSPACE_CONFIGURATION)
-    def nothing(ls: LanguageClient, params: types.ConfigurationParams) -> list[Any]:
-        return [None for _ in params.items]
-
-    try:
-        uri = ed.open("a.md", "We need to organize the colors of this page soon.\n")
-        for _ in range(100):
-            titles = [a.title for a in await ed.code_actions(uri, (0, 0), (0, 5))]
-            if any(t.startswith("Improve: ") for t in titles):
-                break
-            await asyncio.sleep(0.05)
-        assert "Improve" in titles and "Improve document" in titles
-        said = [m.message for m in [*client.messages, *client.log_messages]]
-        assert not any("configuration failed" in m for m in said), said
-    finally:
-        await client.shutdown_session()
-        await client.stop()
+    editor.client.set_configuration(None, scope_uri=editor.root.as_uri())
+    assert editor.client.get_configuration(section="rephrase", scope_uri=editor.uri("a.md")) is None
+    uri = editor.open("a.md", "We need to organize the colors of this page soon.\n")
+    for _ in range(100):
+        titles = [a.title for a in await editor.code_actions(uri, (0, 0), (0, 5))]
+        if any(t.startswith("Improve: ") for t in titles):
+            break
+        await asyncio.sleep(0.05)
+    assert "Improve" in titles and "Improve document" in titles
+    said = [m.message for m in [*editor.client.messages, *editor.client.log_messages]]
+    assert not any("configuration failed" in m for m in said), said
 
 
+@every_profile
 async def test_markup_too_deep_to_read_offers_nothing_and_says_why(editor: Editor) -> None:
     deep = "\\begin{document}" + "{" * 5000 + "teh x" + "}" * 5000 + "\\end{document}\n"
     uri = editor.open("deep.tex", deep, language_id="latex")

@@ -10,7 +10,7 @@ from rephrase_ls.offline.engine import improve as engine_improve
 from .conftest import Editor
 from .test_actions import by_title, wait_for
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def _improve_document(editor: Editor, uri: str, text: str) -> str:

@@ -17,16 +17,16 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from rephrase_ls.safe_write import temp_names
 
-from .conftest import Buffer, Editor
+from .conftest import Buffer, Editor, every_profile
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), every_profile]
 
 TEXT = "We need to organize the colors of this page before the meeting.\n"
 VICTIM = "# the user's own file, outside the workspace\nexport PATH=$HOME/bin:$PATH\n"
 
 
 def _server_writes_itself(editor: Editor) -> bool:
-    return editor.profile in ("neovim", "emacs")  # type: ignore[attr-defined]
+    return editor.profile in ("neovim", "emacs")
 
 
 def _open_outside(editor: Editor, path: Path) -> str:
@@ -95,9 +95,9 @@ async def test_links_at_the_temp_names_are_never_followed(editor: Editor) -> Non
     assert left == {"a.md", ".rephrase.toml"}  # no temporary file of ours left behind
 
 
+@pytest.mark.profiles("neovim", "emacs")
 async def test_every_temp_name_taken_is_a_clear_refusal(editor: Editor) -> None:
-    if not _server_writes_itself(editor):
-        pytest.skip("this editor creates the file itself")
+    assert _server_writes_itself(editor)  # an editor that creates the file itself is not asked
     home = editor.root.parent / "home"
     home.mkdir()
     bashrc = home / ".bashrc"

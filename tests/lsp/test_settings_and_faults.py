@@ -14,24 +14,38 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
-from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
+from .conftest import (
+    PROFILES,
+    SERVER,
+    Editor,
+    every_profile,
+    initialize_params,
+    install_apply_edit,
+    server_env,
+)
 from .test_actions import actions_when_ready, by_title, wait_for
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 KEY = "k3y-that-must-never-be-shown"
 
 
 class OfflineService:
-    """``rephrase-ls offline-service`` on loopback, with testing knobs."""
+    """``rephrase-ls offline-service`` on loopback, with testing knobs. Its engine runs in
+    threads (``--workers 0``): the language server sees the same HTTP answers, and a service
+    with worker processes takes three times as long to start and stop (tests/unit/offline test
+    those)."""
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", *args],
+            [
+                sys.executable, "-m", "rephrase_ls", "offline-service",
+                "--port", "0", "--workers", "0", *args,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -62,6 +76,7 @@ def service(knobs: list[str]) -> Iterator[OfflineService]:
 
 @pytest_lsp.fixture(
     config=ClientServerConfig(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY)),
+    loop_scope="session",
 )
 async def keyed_session(
     lsp_client: LanguageClient, tmp_path: Path, service: OfflineService
@@ -116,7 +131,8 @@ async def test_real_http_service_improves(keyed: Editor) -> None:
         (["--fail", "456:10"], "quota"),
         (["--fail", "403:10"], "the environment variable rephrase_api_key"),
         (["--malformed", "10"], "does not understand"),
-        (["--fail", "500:20"], "retried"),
+        # Retry-After: 0, so the retries wait no real backoff.
+        (["--fail", "503:20", "--retry-after", "0"], "retried"),
     ],
     indirect=["knobs"],
 )
@@ -176,28 +192,11 @@ async def test_progress_reports_percentages_for_many_requests(
 # -- settings through workspace/configuration, and position encodings ---------------------------
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))
-async def configured_session(
-    request: pytest.FixtureRequest, lsp_client: LanguageClient, tmp_path: Path
-) -> AsyncIterator[None]:
-    root = tmp_path / "ws"
-    root.mkdir()
-    marker = request.node.get_closest_marker("editor_settings")
-    settings = marker.args[0] if marker else {}
-    encodings = marker.kwargs.get("encodings") if marker else None
-    lsp_client.set_configuration({"rephrase": settings})
-    ed = Editor(lsp_client, root, encoding=(encodings or ["utf-16"])[0])
-    install_apply_edit(lsp_client, [ed])
-    await lsp_client.initialize_session(initialize_params("visual-studio-code", root, encodings))
-    ed.profile = "visual-studio-code"  # type: ignore[attr-defined]
-    lsp_client.editor = ed  # type: ignore[attr-defined]
-    yield
-    await lsp_client.shutdown_session()
-
-
 @pytest.fixture
-def configured(configured_session: LanguageClient) -> Editor:
-    return configured_session.editor  # type: ignore[attr-defined]
+def configured(editor: Editor) -> Editor:
+    """A VS Code-like editor whose answer to ``workspace/configuration`` for its folder is the
+    test's ``editor_settings`` mark."""
+    return editor
 
 
 @pytest.mark.editor_settings({"actions": ["improve"], "maxConcurrency": 99, "language": "en-GB"})
@@ -225,31 +224,27 @@ async def test_plain_improve_uses_the_workspace_style(configured: Editor) -> Non
     assert configured.text(uri) == expected + "\n"
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-8"])
-async def test_positions_with_emoji_in_each_encoding(tmp_path: Path, encoding: str) -> None:
-    config = ClientServerConfig(server_command=SERVER, server_env=server_env())
-    client = await config.start()
-    root = tmp_path / "ws"
-    root.mkdir()
-    ed = Editor(client, root, encoding=encoding)
-    install_apply_edit(client, [ed])
-    try:
-        result = await client.initialize_session(
-            initialize_params("visual-studio-code", root, [encoding])
-        )
-        assert result.capabilities.position_encoding == encoding
-        line = "Émoji 🎉👍🏽 first: this is the the test with café and naïve words."
-        text = f"🎉 Title 👍🏽\n\n{line}\n"
-        uri = ed.open("e.md", text)
-        actions = by_title(await ed.code_actions(uri, (2, 0), (2, 0)))
-        await ed.run_action(actions["Improve"])
-        await wait_for(lambda: ed.text(uri) != text)
-        expected = engine_improve(line, "en-us")
-        assert expected != line
-        assert ed.text(uri) == f"🎉 Title 👍🏽\n\n{expected}\n"
-    finally:
-        await client.shutdown_session()
-        await client.stop()
+def preferred_encoding(profile: str) -> str:
+    """The position encoding a profile's client offers first (UTF-16 when it offers none)."""
+    general = client_capabilities(profile).general
+    offered = general.position_encodings if general else None
+    return offered[0] if offered else "utf-16"
+
+
+@every_profile
+async def test_positions_with_emoji_in_each_encoding(editor: Editor) -> None:
+    # The profiles prefer one encoding each, so the test runs in every encoding.
+    assert sorted(preferred_encoding(p) for p in PROFILES) == ["utf-16", "utf-32", "utf-8"]
+    assert editor.encoding == preferred_encoding(editor.profile)  # the server chose it
+    line = "Émoji 🎉👍🏽 first: this is the the test with café and naïve words."
+    text = f"🎉 Title 👍🏽\n\n{line}\n"
+    uri = editor.open("e.md", text)
+    actions = by_title(await editor.code_actions(uri, (2, 0), (2, 0)))
+    await editor.run_action(actions["Improve"])
+    await wait_for(lambda: editor.text(uri) != text)
+    expected = engine_improve(line, "en-us")
+    assert expected != line
+    assert editor.text(uri) == f"🎉 Title 👍🏽\n\n{expected}\n"
 
 
 async def _start(tmp_path: Path, params_hook=None, configuration=None, env=None):
@@ -345,7 +340,9 @@ async def test_did_change_configuration_refreshes_settings(configured: Editor) -
     uri = configured.open("a.md", "We need to organize the colors of this page soon.\n")
     await asyncio.sleep(0.5)
     assert list(by_title(await configured.code_actions(uri, (0, 0), (0, 5)))) == ["Improve"]
-    configured.client.set_configuration({"rephrase": {"actions": ["improve", "convert"]}})
+    configured.client.set_configuration(
+        {"rephrase": {"actions": ["improve", "convert"]}}, scope_uri=configured.root.as_uri()
+    )
     configured.client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings=None)
     )
@@ -492,21 +489,16 @@ async def test_an_unusable_key_is_reported_and_never_shown(tmp_path: Path) -> No
         await client.stop()
 
 
-async def test_cached_results_are_not_reused_after_the_known_words_change(tmp_path: Path) -> None:
-    client, ed = await _start(tmp_path)
-    try:
-        text = "We wrote teh report for the team.\n"
-        uri = ed.open("a.md", text)
-        actions = await actions_when_ready(ed, uri, (0, 0), (0, len(text) - 1))
-        await ed.run_action(actions["Improve"])
-        await wait_for(lambda: ed.text(uri) != text)
-        assert "the report" in ed.text(uri)
-        (ed.root / ".rephrase.toml").write_text('words = ["teh"]\n', encoding="utf-8")
-        ed.set_text(uri, text)
-        actions = by_title(await ed.code_actions(uri, (0, 0), (0, len(text) - 1)))
-        await ed.run_action(actions["Improve"])
-        await asyncio.sleep(1.0)
-        assert ed.text(uri) == text  # "teh" is a known word now: nothing to change
-    finally:
-        await client.shutdown_session()
-        await client.stop()
+async def test_cached_results_are_not_reused_after_the_known_words_change(editor: Editor) -> None:
+    text = "We wrote teh report for the team.\n"
+    uri = editor.open("a.md", text)
+    actions = await actions_when_ready(editor, uri, (0, 0), (0, len(text) - 1))
+    await editor.run_action(actions["Improve"])
+    await wait_for(lambda: editor.text(uri) != text)
+    assert "the report" in editor.text(uri)
+    (editor.root / ".rephrase.toml").write_text('words = ["teh"]\n', encoding="utf-8")
+    editor.set_text(uri, text)
+    actions = by_title(await editor.code_actions(uri, (0, 0), (0, len(text) - 1)))
+    await editor.run_action(actions["Improve"])
+    await asyncio.sleep(1.0)
+    assert editor.text(uri) == text  # "teh" is a known word now: nothing to change

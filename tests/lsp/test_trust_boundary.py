@@ -82,7 +82,10 @@ class Recorder:
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # Polled for shutdown every 50 ms (not 0.5 s): each test stops two recorders.
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
 
     def _answer(
@@ -115,8 +118,10 @@ class Recorder:
         self.httpd.server_close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def upstream() -> Iterator[OfflineService]:
+    """The real offline service behind the user's recorder, shared by the module's tests (what
+    they check is what each test's own recorder saw)."""
     svc = OfflineService()
     yield svc
     svc.stop()

@@ -17,6 +17,7 @@ import {
 /** The extension's own command ids (contributed in package.json). */
 export const COMMAND_IDS = {
   improveSelection: 'rephrase.improveSelection',
+  showAlternatives: 'rephrase.showAlternatives',
   chooseStyle: 'rephrase.chooseStyle',
   chooseTone: 'rephrase.chooseTone',
   chooseLanguage: 'rephrase.chooseLanguage',

@@ -11,6 +11,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 
+import { codeActionMiddleware, showAlternatives } from './alternatives';
 import {
   chooseLanguage,
   chooseStyle,
@@ -145,7 +146,10 @@ class ServerManager implements vscode.Disposable {
       documentSelector: selector,
       outputChannel: this.output,
       traceOutputChannel: this.output,
-      middleware: { workspace: { configuration: configurationMiddleware() } },
+      middleware: {
+        workspace: { configuration: configurationMiddleware() },
+        provideCodeActions: codeActionMiddleware,
+      },
       // Where text and the key go: user settings only, once per launch (see settings.ts).
       initializationOptions: { [SECTION]: trusted ? connectionSettings(config) : {} },
       initializationFailedHandler: (error) => {
@@ -263,6 +267,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await status.refresh();
   };
   register(COMMAND_IDS.improveSelection, (api, editor) => improveSelection(api, editor!));
+  register(COMMAND_IDS.showAlternatives, (api, editor) => showAlternatives(api, editor!));
   register(COMMAND_IDS.chooseStyle, style('writingStyle'));
   register(COMMAND_IDS.chooseTone, style('tone'));
   register(COMMAND_IDS.chooseLanguage, async (api, editor) => {

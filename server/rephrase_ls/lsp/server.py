@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcException
 
 from rephrase_ls.lsp import (
     actions,
+    alternatives,
     commands,
     diagnostics,
     lifecycle,
@@ -49,6 +50,8 @@ COMMANDS: dict[str, Command] = {
     review_actions.REVIEW_COMMAND: review_actions.review,
     review_actions.ADD_WORD_COMMAND: review_actions.add_word,
     review_actions.FIX_ALL_COMMAND: review_actions.fix_all,
+    alternatives.ALTERNATIVES_COMMAND: alternatives.alternatives,
+    alternatives.APPLY_ALTERNATIVE_COMMAND: alternatives.apply_alternative,
 }
 
 
@@ -66,8 +69,10 @@ def _then(first: Callable[[Any, Any], None], second: Callable[[Any, Any], None])
 async def _code_actions(
     ls: RephraseServer, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
-    """``textDocument/codeAction``: the improvement actions, then review mode's."""
-    return await actions.on_code_action(ls, params) + review_actions.list_review_actions(ls, params)
+    """``textDocument/codeAction``: the improvement actions (with "Show alternatives…"), then
+    review mode's."""
+    listed = await alternatives.on_code_action(ls, params)
+    return listed + review_actions.list_review_actions(ls, params)
 
 
 def _command(func: Command) -> Command:

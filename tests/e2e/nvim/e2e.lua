@@ -424,6 +424,49 @@ function cases.style_picker()
   eq(buffer_text(buf), expect.original, 'the document itself is untouched')
 end
 
+-- :Rephrase alternatives: vim.ui.select over the server's rewrites; the one chosen is applied.
+function cases.alternatives()
+  local buf = open_document()
+  vim.api.nvim_win_set_cursor(0, { expect.paragraph_line + 1, 3 })
+  -- Dismissed: nothing changes.
+  local asked = 0
+  vim.ui.select = function(_, _, on_choice)
+    asked = asked + 1
+    on_choice(nil, nil)
+  end
+  local status
+  rephrase.alternatives({ bufnr = buf, ranges = { ['utf-16'] = line_range(buf, expect.paragraph_line,
+    expect.paragraph_line) }, done = function(s)
+    status = s
+  end })
+  wait('the dismissed picker', function()
+    return status ~= nil
+  end)
+  eq(status, 'none', 'status after dismissing')
+  eq(asked, 1, 'pickers shown')
+  eq(buffer_text(buf), expect.original, 'buffer after a dismissed picker')
+  -- Chosen: the business rewrite is applied.
+  local offered
+  vim.ui.select = function(items, opts, on_choice)
+    offered = vim.tbl_map(opts.format_item, items)
+    for i, item in ipairs(items) do
+      if item.label == 'business (writing style)' then
+        return on_choice(item, i)
+      end
+    end
+    on_choice(nil, nil)
+  end
+  vim.cmd('Rephrase alternatives')
+  wait('the chosen alternative', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  note('offered: %s', vim.inspect(offered))
+  check(#offered >= 2, 'several alternatives offered: %s', vim.inspect(offered))
+  check(offered[1]:find('%(writing style%): ') ~= nil or offered[1]:find('%(tone%): ') ~= nil,
+    'each line shows the label and the text: %s', offered[1])
+  eq(buffer_text(buf), expect.alternative_business, 'buffer after choosing business')
+end
+
 -- :Rephrase language with the picker stubbed; :Rephrase usage names the offline backend.
 function cases.language_and_usage()
   local buf, client = open_document()

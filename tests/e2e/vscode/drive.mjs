@@ -356,6 +356,34 @@ async function first() {
   step('Show Usage');
   await palette('Rephrase: Show Usage');
   result.usage = await notification('Rephrase uses', 'the usage message');
+
+  step('Show Alternatives…');
+  await goToLine(5);
+  const before5 = await line(5);
+  await palette('Rephrase: Show Alternatives');
+  const alternatives = await pick('casual (writing style)', 'the alternatives picker');
+  result.alternatives = {
+    title: alternatives.title,
+    rows: alternatives.rows,
+    before: before5,
+    after: await lineChanged(5, before5, 'the casual alternative applied to line 5'),
+  };
+
+  step('Ctrl+. Show alternatives…');
+  await goToLine(3);
+  const before3 = await line(3);
+  await openActionMenu(
+    () => page.keyboard.press('Control+Period'),
+    'Show alternatives…',
+    '"Show alternatives…" in the Ctrl+. menu on line 3',
+  );
+  await chooseAction('Show alternatives…');
+  const fromMenu = await pick('business (writing style)', 'the alternatives picker from Ctrl+.');
+  result.alternativesFromMenu = {
+    title: fromMenu.title,
+    before: before3,
+    after: await lineChanged(3, before3, 'the business alternative applied to line 3'),
+  };
 }
 
 async function second() {

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text import detect
 from rephrase_ls.text.tokens import tokenize
@@ -48,7 +49,7 @@ def assert_same_evidence(new: detect.Evidence, old: detect.Evidence) -> None:
         assert math.isclose(score, old.scores[lang], rel_tol=1e-12)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     prose | st.text(max_size=80),
     st.integers(min_value=0, max_value=330),

@@ -9,6 +9,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
@@ -31,7 +32,7 @@ texts = (
 )
 
 
-@settings(max_examples=2000)
+@settings(max_examples=examples(2000))
 @given(texts)
 def test_distinct_words_hold_every_word(text: str) -> None:
     words = {m.group() for m in rules.WORD_RE.finditer(text)}
@@ -45,7 +46,7 @@ SPELLING_WORDS = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)  # the first call per language loads its list
+@settings(max_examples=examples(300), deadline=None)  # the first call per language loads its list
 @given(st.sets(st.sampled_from(SPELLING_WORDS)), st.sampled_from(["en", "de", "fr", "es"]))
 def test_changeable_words_are_those_a_correction_may_change(words: set[str], lang: str) -> None:
     checker = speller(lang)
@@ -88,7 +89,7 @@ prose = (
 )
 
 
-@settings(max_examples=2000)
+@settings(max_examples=examples(2000))
 @given(prose, st.sampled_from(["en", "de", "fr"]))
 def test_sentence_capitals_as_with_one_pattern(text: str, lang: str) -> None:
     def repl(m: re.Match[str]) -> str:

@@ -184,9 +184,11 @@ def test_long_words_are_corrected_by_the_likeliest_edit() -> None:
     assert improve("It was magnifisent.", "en-us") == "It was magnificent."
     checker = speller("en")
     assert checker.correction("particulaur") == "particular"
-    # shorter words (5-7 letters): only a letter left out ("sitter" is a slip away, but rare)
-    assert improve("My siter and I.", "en-us") == "My sister and I."
+    # shorter words (6-7 letters): only a letter left out
+    assert improve("They were marrid in May.", "en-us") == "They were married in May."
     assert checker.correction("marrid") == "married"
+    # five letters: not even that ("siter" is "sister", but "haing" is "hanging")
+    assert checker.correction("siter") is None
     # their other edits are as often another word meant: "whont" is "want", not "wont"
     assert checker.correction("whont") is None
     assert checker._weighted("contende", checker._edits1("contende")) is None  # contender?

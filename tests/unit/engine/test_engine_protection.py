@@ -7,6 +7,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.offline.engine import improve
 
@@ -34,7 +35,7 @@ modes = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(texts, st.sampled_from(TARGETS), modes)
 def test_placeholders_survive_byte_for_byte_and_in_order(
     text: str, target: str, mode: dict[str, str]
@@ -43,13 +44,13 @@ def test_placeholders_survive_byte_for_byte_and_in_order(
     assert PLACEHOLDER.findall(out) == PLACEHOLDER.findall(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(texts, st.sampled_from(TARGETS))
 def test_deterministic(text: str, target: str) -> None:
     assert improve(text, target) == improve(text, target)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(texts, st.sampled_from(TARGETS))
 def test_idempotent(text: str, target: str) -> None:
     once = improve(text, target)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.offline.engine import improve, rules
 
@@ -122,7 +123,7 @@ _DOUBLE_PIECES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=3000)
+@settings(max_examples=examples(3000))
 @given(st.lists(st.sampled_from(_DOUBLE_PIECES), max_size=14).map("".join),
        st.sampled_from(["en", "de", "fr"]))
 def test_doubled_words_is_idempotent(text: str, lang: str) -> None:

@@ -40,6 +40,9 @@ UNCHANGED = [
     # French spaces before ! ? ; : only where the text already has that style.
     ("fr", "Enfin, merci à tous·tes les participants·es pour avoir contribué à faire une super "
            "React Conf!"),
+    # A mark repeated after a space is not a French space before it ("rendu ! !" before).
+    ("fr", "Tout comme les fonctions de mise à jour d'état, les réducteurs sont exécutés "
+           "pendant le rendu! !"),
 ]  # fmt: skip
 
 
@@ -154,6 +157,88 @@ def test_listed_misspellings_keep_only_entries_with_one_correction() -> None:
     assert listed.get("baz") is None  # an entry with a note
     assert listed.get("abc") is None
     assert listed.get("bar") is None
+
+
+def test_listed_misspellings_give_the_alternatives_of_an_entry_with_several() -> None:
+    listed = spelling.ListedMisspellings("teh->the\nfoo->bar, baz,\nqux->a b, quux,\n")
+    assert listed.alternatives("foo") == {"bar", "baz"}
+    assert listed.alternatives("qux") == {"quux"}  # "a b" is two words
+    assert listed.alternatives("teh") == frozenset()  # one correction: get() gives it
+    assert listed.alternatives("nope") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        # codespell lists "aloud, allowed": "aloud" is a doubled letter away, but "allowed"
+        # is commoner (Holbrook: "never alloud to sit up" meant "allowed").
+        ("alloud", None),
+        ("recipt", None),  # "receipt, recipe": recipe is the commoner
+        ("vistors", "visitors"),  # "visitors, visors, victors": visitors far commoner
+    ],
+)
+def test_a_correction_must_beat_the_other_corrections_the_list_gives(
+    word: str, expected: str | None
+) -> None:
+    assert spelling.speller("en").correction(word) == expected
+
+
+def test_a_five_letter_word_is_not_given_a_missing_letter() -> None:
+    # A letter added to a five-letter non-word is as often another word meant: Holbrook's
+    # "haing" (hanging, not having), "niely" (nearly, not nicely), "clors" (claws).
+    for word in ("haing", "niely", "clors"):
+        assert spelling.speller("en").correction(word) is None
+    assert spelling.speller("en").correction("kichen") == "kitchen"  # six letters
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        # Birkbeck (Norvig's dev list): the list's correction, its rivals scored by their edit
+        ("totaly", "totally"),  # "total" is a letter too many at the end away
+        ("adres", "address"),  # two edits; "acres" is one, but a consonant for another
+        ("brane", None),  # listed as "brain", two edits away; a word of physics too
+        ("wich", None),  # "which" or "witch" (Holbrook): four letters, no scoring
+        # taken for a regular inflection ("begin" + "ing"), but a listed misspelling
+        ("begining", "beginning"),
+        ("extented", "extended"),
+        # tier 5: unseen by wordfreq, one plain slip from its only neighbour
+        ("refresment", "refreshment"),
+        ("poertry", None),  # a consonant too many: as often another word meant
+        ("voteing", "voting"),  # a vowel too many
+        ("scarcly", "scarcely"),  # "scarily" one edit away too, but far rarer
+        ("scarsely", None),  # "sparsely" or "scarcely"?
+        ("triangulaur", "triangular"),  # a vowel too many before the last letter
+        ("marrede", None),  # a letter too many at the end is as often an ending ("marred")
+        ("memoized", None),  # memo + -ized: a coinage, not a slip of "memorized"
+        ("prerenders", None),
+    ],
+)
+def test_likely_corrections_of_misspelt_words(word: str, expected: str | None) -> None:
+    assert spelling.speller("en").correction(word) == expected
+
+
+def test_a_verb_form_is_not_taken_for_a_word_missing_its_accent() -> None:
+    # es.react.dev: "un cambio de ultimo minuto" lacks the accent of "último", but "ultimo"
+    # and "ultima" are also forms of "ultimar" (to finish off): the engine cannot tell which.
+    sentence = ("Por ejemplo, permite a un framework sobre React incluir un cambio de ultimo "
+                "minuto relacionado a este mismo antes de que este cambio se incluya en una "
+                "versión estable de React.")
+    assert improve(sentence, "es") == sentence
+    assert spelling.speller("es").correction("publico") is None  # publicar
+    assert spelling.speller("it").correction("pubblico") is None  # listed itself
+    # a noun without its accent is still fixed (es.react.dev: "Ahora tú codigo es ...")
+    assert spelling.speller("es").correction("codigo") == "código"
+    assert spelling.speller("es").correction("pelicula") == "película"  # "pelicular" is rare
+
+
+def test_a_pronoun_written_twice_may_end_one_clause_and_start_the_next() -> None:
+    # Not published text: the pattern of Holbrook's "when we sold it it made" (a comma left
+    # out), which removing the second "it" makes wrong.
+    for sentence in ("When we sold it it made a profit.", "I told you you were right.",
+                     "He gave her her keys."):
+        assert improve(sentence, "en-us") == sentence
+    assert improve("We saw the the house.", "en-us") == "We saw the house."
 
 
 def test_comparative_then_becomes_than_only_before_a_word_it_compares() -> None:

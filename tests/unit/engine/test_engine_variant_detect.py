@@ -10,6 +10,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.offline.engine import detect_variant, improve
 
@@ -112,7 +113,7 @@ words = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(words, max_size=30))
 def test_property_verdict_follows_the_majority(tokens: list[str]) -> None:
     text = " ".join(tokens)
@@ -123,7 +124,7 @@ def test_property_verdict_follows_the_majority(tokens: list[str]) -> None:
     assert detect_variant(text, "en") == detect_variant(text, "en")  # deterministic
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.text(max_size=300))
 def test_property_any_text(text: str) -> None:
     for language in ("en", "pt"):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markup_helpers import check_blocks, data
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text.markup import ProseBlock, prose_blocks
 from rephrase_ls.text.markup.code import code_blocks
@@ -32,14 +33,14 @@ _ALPHABET = [*"ab Z1 .:*-_`'\"#[](){}<>!$%&|\\/=~^+@;,\t\n\r", "\u00e9", "\u2028
 
 
 @pytest.mark.parametrize("name", sorted(EXTRACTORS))
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(text=st.text(alphabet=st.sampled_from(_ALPHABET), max_size=120))
 def test_any_input_keeps_the_contract(name: str, text: str) -> None:
     check_blocks(text, EXTRACTORS[name](text))
 
 
 @pytest.mark.parametrize("name", sorted(EXTRACTORS))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(cut=st.integers(min_value=0, max_value=10_000))
 def test_truncated_documents_keep_the_contract(name: str, cut: int) -> None:
     files = {

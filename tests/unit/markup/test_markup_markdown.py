@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import re
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,14 +12,12 @@ from markup_helpers import check_blocks, data, joined, protected, texts
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
+from tests.hypothesis_profiles import examples
 
-from rephrase_ls.text.markup import ProseBlock, markdown, prose_blocks
-from rephrase_ls.text.markup.markdown import (
-    ATTRIBUTE_LIST,
-    Lines,
-    inline_protected,
-    markdown_blocks,
-)
+from rephrase_ls.text.markup import prose_blocks
+from rephrase_ls.text.markup.lines import Lines
+from rephrase_ls.text.markup.markdown import markdown_blocks
+from rephrase_ls.text.markup.markdown_inline import ATTRIBUTE_LIST, inline_protected
 
 _MD = (
     MarkdownIt("commonmark")
@@ -264,47 +260,6 @@ def test_dispatch_by_language_id_and_extension() -> None:
     assert prose_blocks(source, None, "file:///home/me/notes.markdown") == expected
 
 
-def test_blocks_built_without_checks_pass_them() -> None:
-    # the scanner builds its blocks with ProseBlock.trusted_all: the validating constructor must
-    # accept every one of them and give an equal block
-    text = "\n".join([data("README.md"), data("guide.md"), "| a | b |\n|---|---|\n| c | d |\n"])
-    blocks = markdown_blocks(text)
-    assert len(blocks) > 50
-    for block in blocks:
-        again = ProseBlock(block.segments, block.protected)
-        assert again == block and hash(again) == hash(block)
-
-
-def test_trusted_all_builds_what_trusted_builds() -> None:
-    segments = [((0, 4),), ((6, 9), (10, 12))]
-    protected = [(), ((7, 8),)]
-    blocks = ProseBlock.trusted_all(segments, protected)
-    pairs = list(zip(segments, protected, strict=True))
-    assert blocks == [ProseBlock.trusted(s, p) for s, p in pairs]
-    assert [(b.segments, b.protected) for b in blocks] == pairs
-    assert ProseBlock.trusted_all([], []) == []
-
-
-def test_garbage_collector_state_is_restored(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert gc.isenabled()
-    markdown_blocks("A paragraph only this test uses.\n")
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        markdown_blocks("Another paragraph only this test uses.\n")
-        assert not gc.isenabled()  # a caller that paused it keeps it paused
-    finally:
-        gc.enable()
-
-    def fail(self: object) -> list[ProseBlock]:
-        raise RuntimeError("scanner failed")
-
-    monkeypatch.setattr(markdown._Scanner, "run", fail)
-    with pytest.raises(RuntimeError):
-        markdown_blocks("A third paragraph only this test uses.\n")
-    assert gc.isenabled()
-
-
 def test_crlf_and_lf_give_the_same_prose() -> None:
     lf = data("README.md")
     crlf = lf.replace("\n", "\r\n")
@@ -351,8 +306,8 @@ _FRAGMENTS = [
     "- item\n\n  para in the item\n  more of it",
     "- item\n\n  ```\n  code in the item\n\n  more code\n  ```",
     "1. item\n   wrapped\n\n       indented code in the item",
-    # lines the scanner's fast paths take (numbers and math starting a line, pipes without a
-    # delimiter row, code and blank lines inside items, math and HTML blocks with blank lines)
+    # numbers and math starting a line, pipes without a delimiter row, code and blank lines
+    # inside items, math and HTML blocks with blank lines
     "2024 was the year it started",
     "$x$ starts this line",
     "| only | pipes |",
@@ -363,7 +318,7 @@ _FRAGMENTS = [
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.tuples(st.sampled_from(_FRAGMENTS), st.sampled_from(["\n", "\n\n", "\n\n\n"])),
@@ -373,12 +328,15 @@ _FRAGMENTS = [
 )
 def test_generated_documents_match_markdown_it(parts: list[tuple[str, str]]) -> None:
     text = "".join(fragment + sep for fragment, sep in parts)
-    blocks_of(text)
+    blocks = blocks_of(text)
     assert_same_prose_lines(text)
-    assert our_prose_words(text) == reference_prose_words(text)
+    # (the words are compared unless a `$$` that opens no math block is left in the prose: see
+    # the list-heavy test below)
+    if not any("$$" in text[s:e] for block in blocks for s, e in block.segments):
+        assert our_prose_words(text) == reference_prose_words(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab *-_`[]()<>!#$>|\n\t\\:=~1.")), max_size=80))
 def test_arbitrary_input_keeps_the_contract(text: str) -> None:
     blocks_of(text)
@@ -465,7 +423,7 @@ _INLINE_FRAGMENTS = [
 ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.sampled_from(_INLINE_FRAGMENTS), min_size=1, max_size=8))
 def test_generated_inline_words_match_markdown_it(parts: list[str]) -> None:
     text = (
@@ -475,7 +433,7 @@ def test_generated_inline_words_match_markdown_it(parts: list[str]) -> None:
     assert our_prose_words(text) == reference_prose_words(text)
 
 
-# -- list-heavy documents: the scanner's fast paths for items, quotes and lazy lines ----------
+# -- list-heavy documents: items, quotes and lazy lines ----------------------------------------
 
 _LIST_TEXTS = [
     "words here",
@@ -511,27 +469,11 @@ def _list_documents(texts: list[str], indents: list[str] = _ALL_INDENTS) -> st.S
     )
 
 
-def _general_step_only(text: str) -> list[ProseBlock]:
-    """The blocks with the fast paths for container lines turned off: `_line` takes them."""
-    with (
-        mock.patch.object(markdown._Scanner, "_in_items", lambda *_: False),
-        mock.patch.object(markdown._Scanner, "_in_quote", lambda *_: False),
-        mock.patch.object(markdown._Scanner, "_list_item", lambda *_: False),
-    ):
-        return markdown._Scanner(text).run()
-
-
 # with empty items, blank quote lines, math and HTML blocks, tabs and definitions in items
 _ALL_LIST_TEXTS = [*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_list_documents(_ALL_LIST_TEXTS))
-def test_list_fast_paths_match_the_general_step(text: str) -> None:
-    assert markdown._Scanner(text).run() == _general_step_only(text)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_list_documents(_ALL_LIST_TEXTS))
 def test_list_heavy_documents_match_markdown_it(text: str) -> None:
     blocks = blocks_of(text)
@@ -545,8 +487,8 @@ def test_list_heavy_documents_match_markdown_it(text: str) -> None:
 
 
 def test_a_document_with_a_nul_gets_the_spans_of_one_without():
-    # a NUL in the text makes the final pass scan block by block instead of one joined string:
-    # the spans are sorted out to the same blocks (here the NUL stands where a comma would)
+    # the patterns stop at a NUL, not at the end of the block: the spans are the same (here the
+    # NUL stands where a comma would)
     doc = (
         "# Title `x`\n\nPlain,text with `code` and [link](https://x.org) here,\n"
         "more *em* text.\n\n| a | `b` |\n|---|---|\n| c **d** | e |\n\n> quoted `q` and _u_\n"

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markup_helpers import check_blocks, joined, protected
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text.markup import format_for, prose_blocks, sniff_format
 from rephrase_ls.text.markup.code import code_blocks
@@ -40,7 +41,7 @@ def md(text: str) -> list[str]:
 def test_front_matter_of_every_kind_is_not_prose(head: str) -> None:
     text = head + "\nThe body text is here.\n"
     assert md(text) == ["The body text is here."]
-    # the same through the fast paths' alternative: a carriage return in the document
+    # the same with carriage returns
     crlf = text.replace("\n", "\r\n")
     assert md(crlf) == ["The body text is here."]
 
@@ -235,7 +236,7 @@ _DOC_LINES = [
 ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     lines=st.lists(st.sampled_from(_DOC_LINES), max_size=14),
     indent=st.sampled_from(["", "    ", "        "]),

@@ -7,6 +7,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.offline.engine import improve
 
@@ -98,7 +99,7 @@ _WORDS = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     pieces=st.lists(st.one_of(_WORDS, st.just("\x00")), min_size=1, max_size=40),
     lang=st.sampled_from(["en-us", "en-gb", "de", "fr"]),

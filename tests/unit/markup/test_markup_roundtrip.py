@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markup_helpers import data
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.offline.engine import improve
 from rephrase_ls.text.diff import TextEdit, apply_edits, word_edits
@@ -149,7 +150,7 @@ def mutate(prose: str, rng: random.Random, rate: float) -> str:
 
 
 @pytest.mark.parametrize(("name", "uri"), DOCUMENTS)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), rate=st.floats(0.05, 0.9))
 def test_random_word_mutations_change_only_prose(
     name: str, uri: str, seed: int, rate: float

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.offline import EMBEDDED_BASE_URL, embedded_transport
 from rephrase_ls.offline.request import MAX_BODY_BYTES
@@ -34,7 +35,7 @@ async def _post(body: bytes, content_type: str) -> httpx.Response:
                                  headers={"Content-Type": content_type})
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     texts=texts,
     target=st.sampled_from([None, *TARGETS]),

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 import rephrase_ls.review
 from rephrase_ls.review import CODES, Change, change_groups, classify, describe
@@ -232,7 +233,7 @@ def _paragraphs(draw: st.DrawFn) -> tuple[str, str, list[tuple[int, int]]]:
     return text, improved, protected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_paragraphs())
 def test_groups_apply_to_the_diff_result_and_never_cover_protected_text(
     case: tuple[str, str, list[tuple[int, int]]],

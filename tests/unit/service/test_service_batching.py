@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.service.batching import BatchPlan, encode_json, json_text_size, plan_batches
 
@@ -54,7 +55,7 @@ tokens = st.one_of(
 texts_strategy = st.lists(st.lists(tokens, max_size=400).map("".join), max_size=12)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts=texts_strategy, limit=st.integers(min_value=60, max_value=700))
 def test_property_json(texts: list[str], limit: int) -> None:
     encode = json_encoder(target_lang="en-US")
@@ -62,7 +63,7 @@ def test_property_json(texts: list[str], limit: int) -> None:
     check_plan(plan, texts, encode, limit)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts=texts_strategy, limit=st.integers(min_value=120, max_value=700))
 def test_property_json_with_fast_measure(texts: list[str], limit: int) -> None:
     """The client's path: sizes from json_text_size, checked against the real bodies."""
@@ -72,7 +73,7 @@ def test_property_json_with_fast_measure(texts: list[str], limit: int) -> None:
     assert plan == plan_batches(texts, encode, limit)  # the same plan as the generic path
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(text=st.lists(tokens, max_size=50).map("".join))
 def test_json_text_size_is_exact(text: str) -> None:
     assert json_text_size(text) == len(json.dumps(text, ensure_ascii=False).encode()) - 2
@@ -83,7 +84,7 @@ def test_wrong_measure_is_caught() -> None:
         plan_batches(["a" * 50] * 10, json_encoder(), 200, measure=lambda t: len(t) // 2)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(texts=texts_strategy, limit=st.integers(min_value=80, max_value=700))
 def test_property_form(texts: list[str], limit: int) -> None:
     plan = plan_batches(texts, form_encoder, limit)

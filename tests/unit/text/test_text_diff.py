@@ -8,9 +8,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 from text_strategies import PIECES, any_text, pieces_text
 
-from rephrase_ls.text.diff import TextEdit, apply_edits, matching_blocks, tokenize, word_edits
+from rephrase_ls.text.align import matching_blocks
+from rephrase_ls.text.diff import TextEdit, apply_edits, tokenize, word_edits
 
 
 def check_edits(a: str, b: str) -> list[TextEdit]:
@@ -23,13 +25,13 @@ def check_edits(a: str, b: str) -> list[TextEdit]:
     return edits
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(any_text, any_text)
 def test_applying_the_edits_gives_the_improved_text(a: str, b: str) -> None:
     check_edits(a, b)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40), st.data())
 def test_small_changes_to_a_text_give_small_edits(pieces: list[str], data: st.DataObject) -> None:
     a = "".join(pieces)
@@ -166,7 +168,7 @@ def _valid_blocks(a: list[str], b: list[str], blocks: list[tuple[int, int, int]]
         previous_i, previous_j = i + n, j + n
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.lists(st.sampled_from(PIECES), min_size=200, max_size=500), st.data())
 def test_large_inputs_take_the_anchored_path_and_stay_exact(
     pieces: list[str], data: st.DataObject

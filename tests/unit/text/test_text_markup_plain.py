@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text import markup
 from rephrase_ls.text.markup import ProseBlock, format_for, prose_blocks, register_format
@@ -85,12 +88,15 @@ def test_prose_block_validates_its_spans() -> None:
 
 
 @pytest.fixture
-def registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A private copy of the registries, so registering in a test leaks nowhere."""
+def registry() -> Iterator[None]:
+    """The registries as they were before the test, so registering in a test leaks nowhere."""
     markup.load_builtin_formats()
-    monkeypatch.setattr(markup, "FORMATS", dict(markup.FORMATS))
-    monkeypatch.setattr(markup, "EXTENSIONS", dict(markup.EXTENSIONS))
-    monkeypatch.setattr(markup, "FILENAMES", dict(markup.FILENAMES))
+    tables = (markup.FORMATS, markup.EXTENSIONS, markup.FILENAMES)
+    saved = [(table, dict(table)) for table in tables]
+    yield
+    for table, content in saved:
+        table.clear()
+        table.update(content)
 
 
 def _whole_text(text: str) -> list[ProseBlock]:
@@ -157,7 +163,7 @@ def test_protected_spans(text: str, expected: list[str]) -> None:
     assert [text[s:e] for s, e in protected_spans(text)] == expected
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.lists(
         st.sampled_from(

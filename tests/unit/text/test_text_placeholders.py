@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 from text_strategies import any_text
 
 from rephrase_ls.text.placeholders import PLACEHOLDER, PlaceholderError, mask
@@ -18,7 +19,7 @@ def text_and_spans(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
     return text, spans
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(text_and_spans())
 def test_round_trip(case: tuple[str, list[tuple[int, int]]]) -> None:
     text, spans = case

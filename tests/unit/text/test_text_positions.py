@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.hypothesis_profiles import examples
 from text_strategies import any_text
 
 from rephrase_ls.text.positions import ENCODINGS, LineIndex, normalize_encoding
@@ -59,7 +60,7 @@ def naive_offset(text: str, line: int, character: int, encoding: str) -> int:
     return offset
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(any_text, st.data())
 def test_position_and_offset_match_the_reference(text: str, data: st.DataObject) -> None:
     index = LineIndex(text)
@@ -132,7 +133,7 @@ def test_large_document_lookups_round_trip() -> None:
         assert index.offset(line, character, "utf-16") == offset
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(
     st.lists(st.sampled_from(["😀", "é", "a", "中", " ", "\n", "\r\n", "x" * 30]), max_size=200),
     st.data(),

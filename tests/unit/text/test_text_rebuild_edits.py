@@ -8,15 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_text_paragraphs import WORDS, documents
+from tests.hypothesis_profiles import examples
 from text_strategies import PIECES
 
-from rephrase_ls.text.diff import (
-    TextEdit,
-    apply_edits,
-    edits_from_blocks,
-    matching_blocks,
-    tokenize,
-)
+from rephrase_ls.text.align import matching_blocks
+from rephrase_ls.text.diff import TextEdit, apply_edits, edits_from_blocks, tokenize
 from rephrase_ls.text.markup import prose_blocks
 from rephrase_ls.text.markup.plain import plain_blocks
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
@@ -38,7 +34,7 @@ def rebuilt(paragraph: Paragraph, improved: str) -> tuple[str, list[TextEdit]]:
     return replacement, edits
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(documents(), st.data())
 def test_edits_turn_the_span_into_the_rebuilt_paragraph(text: str, data: st.DataObject) -> None:
     for paragraph in select_paragraphs(text, 0, len(text), plain_blocks(text)):
@@ -61,7 +57,7 @@ def test_edits_turn_the_span_into_the_rebuilt_paragraph(text: str, data: st.Data
             assert edits == [] and replacement == paragraph.original
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.lists(st.sampled_from(WORDS), min_size=2, max_size=12),
     st.lists(st.integers(1, 11), max_size=4),
@@ -126,7 +122,7 @@ def test_a_paragraph_made_directly_edits_its_prose() -> None:
 # edits_from_blocks: exact for any pieces and any increasing runs, right or wrong.
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.data())
 def test_edits_from_any_increasing_runs_are_exact(data: st.DataObject) -> None:
     pieces = st.lists(st.sampled_from(["", "a", "b", " ", "\n", "xy", "é"]), max_size=12)
@@ -185,7 +181,7 @@ def _reference_blocks(a: list[str], b: list[str]) -> list[tuple[int, int, int]]:
     return blocks
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.sampled_from(PIECES), max_size=60), st.data())
 def test_matching_blocks_pairs_whitespace_as_defined(
     pieces: list[str], data: st.DataObject

@@ -325,7 +325,7 @@ function M.usage(bufnr, done)
   end)
 end
 
-M.subcommands = { 'improve', 'style', 'tone', 'language', 'usage', 'restart' }
+M.subcommands = { 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
 
 --- How long completion waits for the server's rephrase.listStyles.
 M.complete_timeout_ms = 1000
@@ -382,6 +382,9 @@ function M.command(opts)
     notify.error(('too many arguments: %s'):format(table.concat(args, ' ')))
   elseif sub == 'improve' then
     M.improve({ bufnr = bufnr, style = arg, ranges = ranges_now(bufnr, opts.range, opts.line1, opts.line2) })
+  elseif sub == 'alternatives' and not arg then
+    local ranges = ranges_now(bufnr, opts.range, opts.line1, opts.line2)
+    require('rephrase.alternatives').show({ bufnr = bufnr, ranges = ranges })
   elseif (sub == 'style' or sub == 'tone') and arg then
     M.set_style(sub == 'style' and 'writingStyle' or 'tone', bufnr, arg, ignore)
   elseif sub == 'style' or sub == 'tone' then

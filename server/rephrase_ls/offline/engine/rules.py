@@ -51,9 +51,12 @@ _COMMON_ABBREVIATIONS: Final = _split("vs etc ca cf inc ltd co corp")
 _ABBREVIATIONS: Final = {
     lang: words | _COMMON_ABBREVIATIONS for lang, words in _OWN_ABBREVIATIONS.items()
 }
-# Words that may correctly appear twice in a row.
+# Words that may correctly appear twice in a row. English pronouns that are both object and
+# subject (or possessive) end one clause and start the next ("when we sold it it made",
+# "I told you you were", "gave her her book").
 _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
-    "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no"}),
+    "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no",
+                     "it", "you", "her"}),
     "de": frozenset({"die", "der", "das", "den", "dem", "des", "sie", "ha", "so"}),
     "es": frozenset({"que", "ja", "no", "sí", "muy"}),
     "fr": frozenset({"nous", "vous", "que", "ha", "non", "très"}),
@@ -168,7 +171,8 @@ def punctuation_spacing(s: str, lang: str) -> str:
     return _SPACE_BEFORE.sub(lambda m: m.group(m.lastindex or 0), s)
 
 
-_FRENCH_SPACED = re.compile(r"[ \u00a0\u202f][;:!?](?=\s|$)")
+# A mark spaced after a word (not after another mark: "rendu! !" is no house style).
+_FRENCH_SPACED = re.compile(r"(?<=[\w\ue002])[ \u00a0\u202f][;:!?](?=\s|$)")
 
 
 def _french_space_before(s: str) -> str:

@@ -4,7 +4,8 @@ A word is a candidate for correction only when pyspellchecker's list lacks it (a
 a regular inflection of a listed word, :meth:`Speller.known`). Its correction is, in order:
 
 0. (English) its one correction in the list of common misspellings (codespell's dictionary,
-   from Wikipedia's list), if that dominates the words one edit away;
+   from Wikipedia's list), if that dominates the words one edit away
+   (:meth:`Speller._listed_wins`);
 1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
 2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
    accent added or changed (never dropped; Portuguese: only added); a three-letter word only
@@ -14,8 +15,17 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    ``EDIT_MIN_CANDIDATE_ZIPF``+;
 4. (English, ``WEIGHTED_EDITS``) the word one edit away that is likeliest, its Zipf less the
    cost of its edit as a misspelling (:func:`_edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
-   next; in words shorter than ``WEIGHTED_MIN_LENGTH`` only a letter left out ("siter" ->
-   "sister": "sitter" needs a doubled letter but is far rarer).
+   next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
+   letter left out ("marrid" -> "married").
+
+5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
+   its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
+   "memoized", "prerender"): its dominant neighbour one edit away, if that is a plain slip
+   (:func:`_plain_slip`: "refresment" -> "refreshment", "voteing" -> "voting").
+
+A correction to one of several corrections codespell's list gives the word must be
+``DOMINANCE_ZIPF`` commoner than the others ("alloud": "aloud" or "allowed", left alone). A
+word taken for a regular inflection is left alone unless that list has it ("begining").
 
 A candidate must be listed by pyspellchecker (``MIN_CANDIDATE_COUNT``) and common in
 wordfreq's large list (:mod:`.lexicon`; ``MIN_CANDIDATE_ZIPF``), and ``DOMINANCE_ZIPF`` above
@@ -54,10 +64,11 @@ MIN_SHORT_CANDIDATE_ZIPF: Final = 5.5  # "teh" -> "the", not "app" -> "pap"
 ACCENT_ZIPF_MARGIN: Final = 1.0
 SLIP_ZIPF_MARGIN: Final = 2.0
 MIN_ZIPF_MARGIN: Final = 3.0
-# Tier 3 only in words of five letters or more (in a four-letter word the one letter it may
-# change is as often another word meant: "weth" for "went", not "with"), and only to a
-# commoner word ("memoize" is not "memorize", Zipf 3.2).
-MIN_EDIT_LENGTH: Final = 5
+# Tier 3 only in words of six letters or more (in a shorter word the one letter it may change
+# or add is as often another word meant: "weth" for "went", not "with"; "haing" for
+# "hanging", not "having"; "niely" for "nearly": right 6 times in 8 on Holbrook's dev split),
+# and only to a commoner word ("memoize" is not "memorize", Zipf 3.2).
+MIN_EDIT_LENGTH: Final = 6
 EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
 # Tier 4 edit costs (Zipf units), see _edit_cost.
 COST_DOUBLED: Final = 0.0
@@ -67,11 +78,21 @@ COST_SOUND_ALIKE: Final = 0.75
 COST_TOO_MANY: Final = 1.5
 COST_CONSONANT: Final = 1.5
 COST_TAIL: Final = 1.0
-# Tier 4 only in words of 8+ letters (shorter learner misspellings are as often another
-# word meant: "whont" for "want"), and 1.5 Zipf above the next word.
+# Tier 4 in words of 8+ letters (shorter learner misspellings are as often another word
+# meant: "whont" for "want"), and 1.5 Zipf above the next word; in words of 6 and 7 letters
+# only a letter left out (five-letter words: as tier 3).
 WEIGHTED_DOMINANCE: Final = 1.5
 WEIGHTED_MIN_LENGTH: Final = 8
-WEIGHTED_SHORT_LENGTH: Final = 5
+WEIGHTED_SHORT_LENGTH: Final = 6
+# The list's correction scored against its rivals (see Speller._listed_wins) only in words of
+# five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
+LISTED_WEIGHTED_MIN_LENGTH: Final = 5
+# Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose likeliest neighbour
+# (one edit away, Zipf 1.0+ in wordfreq, ten times commoner than the next) is a listed word of
+# Zipf 2.5+ ("refresment").
+ONLY_WORD_MIN_LENGTH: Final = 6
+ONLY_WORD_MIN_ZIPF: Final = 2.5
+ONLY_WORD_RIVAL_ZIPF: Final = 1.0
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
@@ -94,6 +115,17 @@ _INFLECTIONS: Final[dict[str, tuple[tuple[str, tuple[str, ...]], ...]]] = {
     "pt": (("s", ("",)), ("es", ("",)), ("ns", ("m",)), ("ões", ("ão",)), ("ães", ("ão",)),
            ("is", ("l",))),
 }  # fmt: skip
+
+# Present-tense endings of regular verbs (indicative and subjunctive), by infinitive: a word
+# that is a listed verb's stem with one of them is that verb's form, which pyspellchecker's
+# lists mostly lack ("ultimo", "publico": also forms of ultimar, publicar). French verb forms
+# are listed. An infinitive rarer than MIN_VERB_COUNT is as often another word ("pelicular").
+_VERB_FORMS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "es": (("ar", "er", "ir"), ("o", "a", "as", "an", "e", "es", "en")),
+    "it": (("are", "ere", "ire"), ("o", "a", "i", "ano", "e", "ono")),
+    "pt": (("ar", "er", "ir"), ("o", "a", "as", "am", "e", "es", "em")),
+}
+MIN_VERB_COUNT: Final = 100  # the infinitive's occurrences in pyspellchecker's list
 
 # English endings that a stem takes only in some shapes: "-es" after a hiss or an o ("boxes",
 # "heroes", not "failes"), "-s" never after an s ("acess" is not "aces" + s), an "e" before
@@ -186,6 +218,18 @@ class Speller:
                     return True
         return False
 
+    def _verb_form(self, word: str) -> bool:
+        """Whether ``word`` is a present-tense form of a listed verb (``_VERB_FORMS``), which
+        the lists lack: Spanish "ultimo" (I finish off) is a word, not "último" unaccented."""
+        infinitives, endings = _VERB_FORMS.get(self.lang, ((), ()))
+        freq = self.freq
+        for ending in endings:
+            if word.endswith(ending) and len(word) - len(ending) >= 3:
+                stem = word[: -len(ending)]
+                if any(freq.get(stem + inf, 0) >= MIN_VERB_COUNT for inf in infinitives):
+                    return True
+        return False
+
     def correction(self, word: str) -> str | None:
         """The correction of the lower-case ``word``, or ``None`` to leave it alone."""
         cached = self._cache.get(word, False)
@@ -219,15 +263,20 @@ class Speller:
         return found
 
     def _correct(self, word: str) -> str | None:
-        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self.known(word):
+        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self._verb_form(word):
             return None
-        listed = _known_misspellings(self.lang).get(word)
-        if listed is not None:
-            # A listed misspelling's rivals: the words one edit away that keep its first
-            # letter (a slip rarely changes it: "adress" is "address", not "dress").
-            rivals = {c for c in self._edits1(word) if c[:1] == word[:1]}
-            if self._pick(rivals | {listed}, {listed}):
+        listing = _known_misspellings(self.lang)
+        listed = listing.get(word)
+        if self.known(word):
+            # A form the lists lack but take for a regular inflection ("begin" + "ing") is a
+            # misspelling when the list of misspellings has it ("begining", "extented").
+            if listed is None or word in self.freq or word in self.extra:
+                return None
+            if self._listed_wins(word, listed) and self.trusted(word, listed, SLIP_ZIPF_MARGIN):
                 return listed
+            return None
+        if listed is not None and self._listed_wins(word, listed):
+            return listed
         found = None
         margin = MIN_ZIPF_MARGIN
         # Every word one edit away is a rival of every tier's candidates: a correction must
@@ -271,7 +320,94 @@ class Speller:
             if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not _left_out(word, found):
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
+        if found is None and len(word) >= ONLY_WORD_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
+            return self._only_word(word, edits)
         if found is not None and not self.trusted(word, found, margin):
+            return None
+        if found is not None and not self._beats_alternatives(word, found, listing):
+            return None
+        return found
+
+    def _listed_wins(self, word: str, listed: str) -> bool:
+        """Whether the list's correction of ``word`` beats its rivals: the words one edit
+        away that keep its first letter (a slip rarely changes it: "adress" is "address", not
+        "dress"). It must be ``DOMINANCE_ZIPF`` commoner than each, or lead each by as much
+        once each is scored by its Zipf less the cost of its edit (:func:`_edit_cost`, as in
+        tier 4): "totaly" is "totally" (a doubled letter left out), not "total" (a letter too
+        many at the end). Scoring applies only in words of ``LISTED_WEIGHTED_MIN_LENGTH``+
+        letters, and to a correction two edits away only when the word is ``MIN_ZIPF_MARGIN``
+        rarer (the two edits cost two letters left out: "adres" is "address")."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        rivals = {c for c in self._edits1(word) if c[:1] == word[:1] and c != listed}
+        if self._pick(rivals | {listed}, {listed}):
+            return True
+        freq, lang = self.freq, self.lang
+        if len(word) < LISTED_WEIGHTED_MIN_LENGTH or freq.get(listed, 0) < MIN_CANDIDATE_COUNT:
+            return False
+        wanted = lexicon.zipf(lang, listed)
+        if wanted < MIN_CANDIDATE_ZIPF:
+            return False
+        if listed in self._edits1(word):
+            wanted -= _edit_cost(word, listed)
+        elif self.trusted(word, listed, MIN_ZIPF_MARGIN):
+            wanted -= 2 * COST_LEFT_OUT  # two edits ("adres": "address")
+        else:
+            return False  # "brane" is "brain", two edits away, or a word of physics
+        return all(
+            lexicon.zipf(lang, c) - _edit_cost(word, c) <= wanted - DOMINANCE_ZIPF
+            for c in rivals
+            if c in freq
+        )
+
+    def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
+        """Whether ``found`` is ``DOMINANCE_ZIPF`` commoner than every other correction the
+        list of misspellings gives ``word`` ("alloud" is "aloud" or "allowed", which is the
+        commoner: left alone; "realy" is "really" far more often than "relay")."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        wanted = lexicon.zipf(self.lang, found)
+        return all(
+            lexicon.zipf(self.lang, other) <= wanted - DOMINANCE_ZIPF
+            for other in listing.alternatives(word)
+            if other != found
+        )
+
+    def _only_word(self, word: str, edits: set[str]) -> str | None:
+        """Tier 5: the word one edit away that wordfreq knows (``ONLY_WORD_RIVAL_ZIPF``+),
+        ``DOMINANCE_ZIPF`` commoner than any other, when wordfreq has never seen ``word``
+        written ("refresment" -> "refreshment", "scarcly" -> "scarcely", not "scarily"); it
+        must keep the first letter, be ``ONLY_WORD_MIN_ZIPF``+ and be a plain slip away."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        if (
+            lexicon.zipf(self.lang, word) > 0.0
+            or _seen_stem(self.lang, word)
+            or _coined(self.lang, word)
+        ):
+            return None
+        freq = self.freq
+        lang = self.lang
+        found, best, second = None, 0.0, 0.0
+        for cand in edits:
+            if cand not in freq:
+                continue
+            z = lexicon.zipf(lang, cand)
+            if z < ONLY_WORD_RIVAL_ZIPF:
+                continue
+            if z > best:
+                found, best, second = cand, z, best
+            elif z > second:
+                second = z
+        if (
+            found is None
+            or best - second < DOMINANCE_ZIPF  # two words: which one was meant?
+            or found[0] != word[0]
+            or freq[found] < MIN_CANDIDATE_COUNT
+            or lexicon.zipf(lang, found) < ONLY_WORD_MIN_ZIPF
+            or not _plain_slip(word, found)
+            or _known_misspellings(lang).alternatives(word)
+        ):
             return None
         return found
 
@@ -393,16 +529,18 @@ class Speller:
 
 
 class ListedMisspellings:
-    """English misspellings with their one correction, from codespell's main dictionary (PyPI
+    """English misspellings with their corrections, from codespell's main dictionary (PyPI
     ``codespell``; the dictionary derives from Wikipedia's list of common misspellings, CC
-    BY-SA). Entries with several corrections or a note are left out: those need a person.
+    BY-SA). An entry with one correction gives it (:meth:`get`); the corrections of an entry
+    with several are :meth:`alternatives` ("alloud": "aloud" or "allowed").
 
     The file's text is kept as it is (1.5 MB) with a sorted ``array`` of 64-bit keys, each a
-    misspelling's ``hash()`` with the offset of its correction in the low 24 bits: a dict of
-    its 30,000+ entries would cost some 8 MB."""
+    misspelling's ``hash()`` with the offset of its entry's right side in the low 24 bits: a
+    dict of its 60,000+ entries would cost some 8 MB."""
 
     _OFFSET_BITS: Final = 24
-    _ENTRY = re.compile(r"^([a-z]+)->([a-z]+)$", re.MULTILINE)
+    _ENTRY = re.compile(r"^([a-z]+)->([^\n]+)$", re.MULTILINE)
+    _ONE = re.compile(r"[a-z]+")
 
     def __init__(self, text: str) -> None:
         if len(text) >= 1 << self._OFFSET_BITS:
@@ -414,8 +552,8 @@ class ListedMisspellings:
             sorted((hash(m.group(1)) & mask) | m.start(2) for m in self._ENTRY.finditer(text)),
         )
 
-    def get(self, word: str) -> str | None:
-        """The correction of the lower-case ``word``, or ``None``."""
+    def _entry(self, word: str) -> str | None:
+        """The right side of the lower-case ``word``'s entry, or ``None``."""
         mask = ~((1 << self._OFFSET_BITS) - 1)
         key = hash(word) & mask
         keys, text = self._keys, self._text
@@ -427,6 +565,19 @@ class ListedMisspellings:
             i += 1
         return None
 
+    def get(self, word: str) -> str | None:
+        """The one correction of the lower-case ``word``, or ``None``."""
+        entry = self._entry(word)
+        return entry if entry is not None and self._ONE.fullmatch(entry) else None
+
+    def alternatives(self, word: str) -> frozenset[str]:
+        """The one-word corrections the list gives the lower-case ``word`` when it gives it
+        several (empty when it gives one or none)."""
+        entry = self._entry(word)
+        if entry is None or self._ONE.fullmatch(entry):
+            return frozenset()
+        return frozenset(w for w in (p.strip() for p in entry.split(",")) if w and " " not in w)
+
 
 _NO_LIST: Final = ListedMisspellings("")
 
@@ -437,7 +588,7 @@ def _known_misspellings(lang: str) -> ListedMisspellings:
     when codespell is not installed)."""
     if lang != "en":
         return _NO_LIST
-    from .lexicon import package_file
+    from rephrase_ls.offline.engine.lexicon import package_file
 
     try:
         text = package_file("codespell_lib", "data", "dictionary.txt").read_text(encoding="utf-8")
@@ -526,6 +677,68 @@ def _edit_cost(word: str, candidate: str) -> float:
     if i >= min(len(word), len(candidate)) - 2:
         cost += COST_TAIL
     return cost
+
+
+def _seen_stem(lang: str, word: str) -> bool:
+    """Whether ``word`` is a regular inflection of a word wordfreq lists ("memoized":
+    "memoize"; not "voteing")."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    for suffix, stems in _INFLECTIONS.get(lang, ()):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            if any(
+                lexicon.zipf(lang, stem + ending) > 0.0 and _regular(lang, stem, suffix, ending)
+                for ending in stems
+            ):
+                return True
+    return False
+
+
+# English prefixes and suffixes that coin words from others ("memoized": memo + -ized,
+# "prerender": pre- + render), on a stem of at least _COINED_MIN_STEM letters.
+_EN_PREFIXES: Final = ("anti", "auto", "co", "de", "inter", "micro", "mis", "multi", "non",
+                       "over", "pre", "re", "sub", "super", "un", "under")
+_EN_SUFFIXES: Final = ("ize", "ise", "ized", "ised", "izes", "ises", "izing", "ising",
+                       "ization", "isation", "ify", "ified", "ifies", "able", "ability",
+                       "ness", "less", "ful", "ish", "ism", "ist", "ists")
+_COINED_MIN_STEM: Final = 3
+
+
+def _coined(lang: str, word: str) -> bool:
+    """Whether ``word`` is a common word (Zipf ``MIN_CANDIDATE_ZIPF``+) with a prefix or
+    suffix that coins words (English only): a term, not a slip."""
+    if lang != "en":
+        return False
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    def common(stem: str) -> bool:
+        return len(stem) >= _COINED_MIN_STEM and (
+            lexicon.zipf(lang, stem) >= MIN_CANDIDATE_ZIPF
+            or lexicon.zipf(lang, stem + "e") >= MIN_CANDIDATE_ZIPF
+        )
+
+    return any(word.startswith(p) and common(word[len(p) :]) for p in _EN_PREFIXES) or any(
+        word.endswith(x) and common(word[: -len(x)]) for x in _EN_SUFFIXES
+    )
+
+
+def _plain_slip(word: str, candidate: str) -> bool:
+    """Whether ``word`` is ``candidate`` with a slip of the kinds that rarely make another
+    word: a letter left out, two neighbours swapped, a vowel for a vowel, or a vowel or a
+    doubled letter too many (not the last letter: "marrede" is not "marred"). A consonant for
+    another or a consonant too many is as often another word meant ("cobard" for "cupboard",
+    "disided" for "decided", "cartsel" for "castle")."""
+    i = _first_difference(word, candidate)
+    if len(candidate) == len(word) + 1:
+        return True
+    if len(candidate) == len(word) - 1:
+        extra = word[i]
+        doubled = (i and word[i - 1] == extra) or word[i + 1 : i + 2] == extra
+        return i < len(word) - 1 and (_base_letter(extra) in _VOWELS or bool(doubled))
+    if word[i + 1 :] != candidate[i + 1 :]:
+        return True  # swapped neighbours
+    return _base_letter(word[i]) in _VOWELS and _base_letter(candidate[i]) in _VOWELS
 
 
 def _left_out(word: str, candidate: str) -> bool:

@@ -8,7 +8,8 @@ document whose languageId and name say nothing), and falls back to plain text.
 Registering a format is one call, made at import time of the format module::
 
     # rephrase_ls/text/markup/markdown.py
-    from rephrase_ls.text.markup import ProseBlock, register_format
+    from rephrase_ls.text.markup.block import ProseBlock
+    from rephrase_ls.text.markup.registry import register_format
 
     def markdown_blocks(text: str) -> list[ProseBlock]: ...
 
@@ -26,12 +27,17 @@ import importlib
 import logging
 import re
 import threading
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from itertools import repeat
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlparse
+
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.registry import (
+    EXTENSIONS,
+    FILENAMES,
+    FORMATS,
+    BlocksFn,
+    register_format,
+)
 
 __all__ = [
     "BUILTIN_MODULES",
@@ -50,118 +56,11 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 
-Span = tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class ProseBlock:
-    """One paragraph of prose in a document.
-
-    ``segments``: per line, ``[start, end)`` of the prose on that line, as absolute offsets, in
-    order. The text between consecutive segments (line break, the next line's indentation or
-    ``> ``/``# ``/``// `` leader) is kept verbatim and never sent.
-    ``protected``: sorted absolute spans inside the segments that must come back unchanged
-    (inline code, URLs, commands...).
-    """
-
-    segments: tuple[Span, ...]
-    protected: tuple[Span, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.segments:
-            raise ValueError("a ProseBlock needs at least one segment")
-        previous_end = -1
-        for start, end in self.segments:
-            if start < 0 or end < start:
-                raise ValueError(f"invalid segment [{start}, {end})")
-            if start < previous_end:
-                raise ValueError("ProseBlock segments must be in order and must not overlap")
-            previous_end = end
-        previous_start = -1
-        for start, end in self.protected:
-            if start < 0 or end < start:
-                raise ValueError(f"invalid protected span [{start}, {end})")
-            if start < previous_start:
-                raise ValueError("ProseBlock protected spans must be sorted")
-            previous_start = start
-
-    @classmethod
-    def trusted(cls, segments: tuple[Span, ...], protected: tuple[Span, ...] = ()) -> ProseBlock:
-        """A block built without the checks of ``__post_init__``, for an extractor whose
-        segments and spans are valid by construction (and tested so): about twice as
-        cheap, which counts when a document has tens of thousands of blocks.
-        """
-        block = object.__new__(cls)
-        # what the dataclass's own __init__ does for a frozen class (keeps the compact layout)
-        object.__setattr__(block, "segments", segments)
-        object.__setattr__(block, "protected", protected)
-        return block
-
-    @classmethod
-    def trusted_all(
-        cls, segments: Sequence[tuple[Span, ...]], protected: Sequence[tuple[Span, ...]]
-    ) -> list[ProseBlock]:
-        """``[cls.trusted(s, p) for s, p in zip(segments, protected)]``, done by C loops: the
-        blocks are made, then their two slots set, by ``map`` over the lists. About half the
-        instructions of a ``trusted`` call per block (a README-shaped 1 MB Markdown document
-        has 13,600 blocks)."""
-        blocks = list(map(object.__new__, repeat(cls, len(segments))))
-        deque(map(_SET_SEGMENTS, blocks, segments), maxlen=0)
-        deque(map(_SET_PROTECTED, blocks, protected), maxlen=0)
-        return blocks
-
-    @property
-    def start(self) -> int:
-        """Offset of the first prose character."""
-        return self.segments[0][0]
-
-    @property
-    def end(self) -> int:
-        """Offset just after the last prose character."""
-        return self.segments[-1][1]
-
-
-# The slots of ProseBlock, set as its own (frozen) __init__ sets them; see trusted_all.
-_SET_SEGMENTS = ProseBlock.__dict__["segments"].__set__
-_SET_PROTECTED = ProseBlock.__dict__["protected"].__set__
-
-BlocksFn = Callable[[str], list[ProseBlock]]
-
-#: languageId → function producing the prose blocks of a document in that format.
-FORMATS: dict[str, BlocksFn] = {}
-#: lower-case file extension (with the dot, e.g. ``".md"``) → languageId.
-EXTENSIONS: dict[str, str] = {}
-#: exact file name (e.g. ``"COMMIT_EDITMSG"``) → languageId.
-FILENAMES: dict[str, str] = {}
-
 #: Format modules inside this package that register themselves when imported.
 BUILTIN_MODULES: tuple[str, ...] = ("plain", "markdown", "latex", "rst", "code", "gitcommit")
 
 _loaded = False
 _load_lock = threading.Lock()
-
-
-def register_format(
-    language_id: str,
-    blocks_fn: BlocksFn,
-    *,
-    extensions: Iterable[str] = (),
-    filenames: Iterable[str] = (),
-) -> None:
-    """Register ``blocks_fn`` for ``language_id`` and map file extensions / names to it."""
-    if not language_id or not isinstance(language_id, str):
-        raise ValueError("language_id must be a non-empty string")
-    if not callable(blocks_fn):
-        raise TypeError("blocks_fn must be callable")
-    FORMATS[language_id] = blocks_fn
-    for extension in extensions:
-        if not extension.startswith(".") or len(extension) < 2:
-            raise ValueError(f"extension must start with a dot: {extension!r}")
-        EXTENSIONS[extension.lower()] = language_id
-    for filename in filenames:
-        if not filename or "/" in filename:
-            raise ValueError(f"invalid file name: {filename!r}")
-        FILENAMES[filename] = language_id
 
 
 def load_builtin_formats() -> None:
@@ -195,9 +94,10 @@ def _file_name(uri: str) -> str:
 GENERIC_IDS = frozenset(("plaintext", "text", "plain", "txt", ""))
 
 # What only Markdown writes (at the start of a line unless said otherwise): a fence, an ATX
-# heading, a link or image with its destination (anywhere), a `---`/`+++` front matter.
+# heading, a link or image with its destination (anywhere), a `---`/`+++` front matter. (A link
+# text holds no `[`: each attempt stops at the next one, so a run of `[` costs linear time.)
 _MARKDOWN_SIGNS = re.compile(
-    r"^(?:```|~~~)|^#{1,6}[ \t]+\S|!?\[[^\]\n]+\]\([^()\s]+(?:[ \t]+\"[^\"\n]*\")?\)"
+    r"^(?:```|~~~)|^#{1,6}[ \t]+\S|!?\[[^\[\]\n]+\]\([^()\s]+(?:[ \t]+\"[^\"\n]*\")?\)"
     r"|\A(?:---|\+\+\+)[ \t]*$",
     re.MULTILINE,
 )

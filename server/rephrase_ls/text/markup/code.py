@@ -27,9 +27,11 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, String, _TokenType
 from pygments.util import ClassNotFound
 
-from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.markdown import Lines, make_block, require_text, trim
-from rephrase_ls.text.markup.rst import docstring_blocks
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.code_inline import comment_protected
+from rephrase_ls.text.markup.docstring import docstring_blocks
+from rephrase_ls.text.markup.lines import Lines, make_block, require_text, trim
+from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["ALIASES", "LANGUAGES", "code_blocks", "code_blocks_for", "looks_like_code"]
 
@@ -121,43 +123,8 @@ _CODE_PUNCTUATION = re.compile(r"[=;{}]|\w\(")
 _SENTENCE = re.compile(r"[.!?,]")
 
 
-# Names, chains of names and file names are bounded (100 characters a name, 16 names, 255 a
-# file name; "`" runs 16): tried at each of the many word starts of a long run such as
-# "a.a.a.…" or "a$a$…", an unbounded one would read the rest of the run each time.
-_PROTECT = re.compile(
-    "|".join(
-        (
-            r"(`{1,16})[^`\n]+?\1",  # inline code
-            r"(?:https?|ftp|file)://[^\s<>]*[^\s<>.,;:!?'\")\]]|www\.[\w.-]+\.[a-z]{2,}[^\s<>]*",
-            r"<[A-Za-z][^<>\n]*>",  # <url>, <tag>, <T>
-            r":[a-z][\w:.-]*:(?:`[^`\n]*`)?",  # reST role or field (:class:`X`, :param:)
-            r"@(?:param|arg|argument|property|prop|throws|exception|typedef|type|template"
-            r"|callback|member|var)\b(?:\s+\{[^{}\n]*\})?(?:\s+\[?[\w.$]+(?:=[^\]\s]*)?\]?)?",
-            r"@[A-Za-z]\w*(?:\s+\{[^{}\n]*\})?",  # other JSDoc / Javadoc tag, decorator
-            r"\{[^{}\n]*\}",  # {type}, {@link X}, {placeholder}
-            r"\b(?:TODO|FIXME|XXX|HACK|NOTE|BUG|SAFETY)\b(?:\([^)\n]*\))?:?",
-            # (the runs below start where a run of their characters does: tried from every
-            # character of a long run, each would scan the rest of it again)
-            r"(?:\.{1,2}/|~/|/|(?<![\w.-]))[\w.-]+(?:/[\w.-]+)+/?",  # path
-            r"(?<!\.)(?<!::)(?<!->)(?<![\w$])[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*"
-            r"\([^()\n]*\)",  # call
-            r"(?<!\.)(?<!::)(?<!->)(?<![\w$])[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+\b",
-            # dotted.name, a::b
-            r"\b\w*_\w+\b",  # snake_case, _private, __dunder__
-            r"\b[a-z]+[A-Z][\w]*\b|\b[A-Z]+[a-z]+[A-Z]\w*\b",  # camelCase, PascalCase
-            r"\*{1,2}[A-Za-z_]\w*",  # *args, **kwargs
-            r"(?<!\w)(?<!\w-)\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
-            r"|json|toml|ya?ml|txt|cfg|ini|html|css)\b",  # file name
-        )
-    )
-)
 _ARG_ENTRY = re.compile(r"\*{0,2}[A-Za-z_]\w*(?:\s*\([^()\n]*\))?\s*:(?=\s|$)")
 _SECTION = re.compile(r"[A-Z][A-Za-z]*(?: [A-Za-z]+)?:$")
-
-
-def comment_protected(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Spans of ``text[start:end]`` (comment prose) that must come back unchanged."""
-    return [m.span() for m in _PROTECT.finditer(text, start, end)]
 
 
 @dataclass
@@ -348,7 +315,6 @@ class _Extractor:
                 literal_indent = max(indent, 0)
         self.flush()
 
-
     def _body_lines(self, body_start: int, body_end: int) -> Lines:
         """The lines of a docstring's body as PEP 257 reads them: the first from the text after
         the quotes, each of the others after the indentation the others share."""
@@ -375,13 +341,6 @@ def code_blocks_for(text: str, lexer_name: str) -> list[ProseBlock]:
         lexer = _lexer(lexer_name)
     except ClassNotFound as error:
         raise ValueError(f"no Pygments lexer named {lexer_name!r}") from error
-    return list(_code_blocks_cached(text, lexer_name, lexer))
-
-
-@lru_cache(maxsize=8)
-def _code_blocks_cached(text: str, lexer_name: str, lexer: Lexer) -> tuple[ProseBlock, ...]:
-    """The blocks of the last few documents, cached: the language server asks again for the
-    same version on every code-action request, and lexing costs about 2 ms per KB."""
     extractor = _Extractor(text)
     python = lexer_name in ("python", "python3", "py")
     for start, end, kind in _regions(lexer, text):
@@ -394,7 +353,7 @@ def _code_blocks_cached(text: str, lexer_name: str, lexer: Lexer) -> tuple[Prose
     extractor.flush()
     blocks = extractor.blocks
     blocks.sort(key=lambda b: b.start)
-    return tuple(blocks)
+    return blocks
 
 
 def code_blocks(text: str, language_id: str = "python") -> list[ProseBlock]:

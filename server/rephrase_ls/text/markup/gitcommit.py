@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 
-from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.code import comment_protected
-from rephrase_ls.text.markup.markdown import Lines, make_block
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.code_inline import comment_protected
+from rephrase_ls.text.markup.lines import Lines, make_block
+from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["gitcommit_blocks"]
 

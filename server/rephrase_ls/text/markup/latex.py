@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
 
 from pylatexenc.latexwalker import (
     LatexCharsNode,
@@ -28,228 +27,20 @@ from pylatexenc.latexwalker import (
     LatexNode,
     LatexSpecialsNode,
     LatexWalker,
-    get_default_latex_context_db,
 )
-from pylatexenc.macrospec import LatexContextDb, MacroSpec
 
-from rephrase_ls.text.markup import ProseBlock, register_format
-from rephrase_ls.text.markup.markdown import Lines, make_block, require_text
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.latex_commands import (
+    BLOCK_COMMANDS,
+    OPAQUE_ENVIRONMENTS,
+    SECTIONING,
+    TEXT_COMMANDS,
+    latex_context,
+)
+from rephrase_ls.text.markup.lines import Lines, make_block, require_text
+from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["latex_blocks"]
-
-#: commands whose (last) argument is a block of prose of its own
-SECTIONING = frozenset(
-    [
-        "part",
-        "chapter",
-        "section",
-        "subsection",
-        "subsubsection",
-        "paragraph",
-        "subparagraph",
-        "caption",
-        "title",
-        "subtitle",
-        "frametitle",
-        "framesubtitle",
-    ]
-)
-#: commands whose (last) argument is prose inside the sentence around it
-TEXT_COMMANDS = frozenset(
-    [
-        "emph",
-        "textbf",
-        "textit",
-        "textsl",
-        "textsc",
-        "textup",
-        "textmd",
-        "textrm",
-        "textsf",
-        "textnormal",
-        "underline",
-        "uline",
-        "enquote",
-        "footnote",
-        "footnotetext",
-        "mbox",
-        "hbox",
-        "text",
-        "intertext",
-        "marginpar",
-        "thanks",
-    ]
-)
-#: commands that separate paragraphs and are not prose themselves
-BLOCK_COMMANDS = frozenset(
-    [
-        "item",
-        "par",
-        "maketitle",
-        "newpage",
-        "clearpage",
-        "cleardoublepage",
-        "pagebreak",
-        "linebreak",
-        "bigskip",
-        "medskip",
-        "smallskip",
-        "vspace",
-        "vskip",
-        "tableofcontents",
-        "listoffigures",
-        "listoftables",
-        "bibliography",
-        "bibliographystyle",
-        "printbibliography",
-        "addbibresource",
-        "documentclass",
-        "usepackage",
-        "RequirePackage",
-        "newcommand",
-        "renewcommand",
-        "providecommand",
-        "newenvironment",
-        "renewenvironment",
-        "def",
-        "let",
-        "author",
-        "date",
-        "address",
-        "institute",
-        "affiliation",
-        "email",
-        "keywords",
-        "centering",
-        "raggedright",
-        "raggedleft",
-        "appendix",
-        "frontmatter",
-        "mainmatter",
-        "backmatter",
-        "input",
-        "include",
-        "includeonly",
-        "setlength",
-        "addtolength",
-        "setcounter",
-        "graphicspath",
-        "hypersetup",
-        "geometry",
-        "pagestyle",
-        "thispagestyle",
-        "noindent",
-        "indent",
-        "includegraphics",
-    ]
-)
-#: environments that are not prose at all
-OPAQUE_ENVIRONMENTS = frozenset(
-    [
-        "equation",
-        "equation*",
-        "align",
-        "align*",
-        "alignat",
-        "alignat*",
-        "flalign",
-        "flalign*",
-        "gather",
-        "gather*",
-        "multline",
-        "multline*",
-        "eqnarray",
-        "eqnarray*",
-        "math",
-        "displaymath",
-        "split",
-        "dmath",
-        "dmath*",
-        "subequations",
-        "verbatim",
-        "verbatim*",
-        "Verbatim",
-        "BVerbatim",
-        "lstlisting",
-        "minted",
-        "comment",
-        "alltt",
-        "tabular",
-        "tabular*",
-        "tabularx",
-        "tabulary",
-        "longtable",
-        "array",
-        "tikzpicture",
-        "pgfpicture",
-        "picture",
-        "filecontents",
-        "filecontents*",
-        "thebibliography",
-        "algorithmic",
-        "algorithmic*",
-        "tikzcd",
-        "axis",
-        "circuitikz",
-        "pspicture",
-        "forest",
-    ]
-)
-
-# Argument specifications pylatexenc lacks, so that these commands come with their arguments.
-_EXTRA_MACROS = (
-    *(MacroSpec(name, "*[{") for name in SECTIONING),
-    *(MacroSpec(name, "{") for name in TEXT_COMMANDS if name not in ("footnote", "thanks")),
-    MacroSpec("footnote", "[{"),
-    MacroSpec("footnotetext", "[{"),
-    MacroSpec("thanks", "{"),
-    MacroSpec("foreignlanguage", "[{{"),
-    *(
-        MacroSpec(name, "*[[{")
-        for name in (
-            [
-                "cite",
-                "citep",
-                "citet",
-                "citealt",
-                "citealp",
-                "citeauthor",
-                "citeyear",
-                "parencite",
-                "textcite",
-                "autocite",
-                "footcite",
-                "nocite",
-            ]
-        )
-    ),
-    *(
-        MacroSpec(name, "*{")
-        for name in [
-            "ref",
-            "eqref",
-            "autoref",
-            "cref",
-            "Cref",
-            "pageref",
-            "nameref",
-            "vref",
-            "label",
-        ]
-    ),
-    MacroSpec("href", "{{"),
-    MacroSpec("url", "{"),
-    MacroSpec("includegraphics", "*[[{"),
-    MacroSpec("vspace", "*{"),
-)
-
-
-@lru_cache(maxsize=1)
-def _context() -> LatexContextDb:
-    db = get_default_latex_context_db()
-    db.add_context_category("rephrase-ls", macros=_EXTRA_MACROS, prepend=True)
-    return db
-
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*(?:\r?\n|\r)\s*|\r[ \t]*\r\s*")
 
@@ -375,24 +166,19 @@ def _block(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | None:
 def latex_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of a LaTeX document, in document order.
 
-    pylatexenc reads about 150 KB/s, so the blocks of the last few documents are cached (the
-    language server asks again for the same version on every code-action request). Raises
-    ``ValueError`` for a document nested too deeply for pylatexenc to read.
+    Raises ``ValueError`` for a document nested too deeply for pylatexenc to read.
     """
     require_text(text)
-    return list(_latex_blocks_cached(text))
-
-
-@lru_cache(maxsize=8)
-def _latex_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
-    walker = LatexWalker(text, latex_context=_context(), tolerant_parsing=True)
+    walker = LatexWalker(text, latex_context=latex_context(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes(pos=0)
     except RecursionError:
         # pylatexenc reads each group by recursion: a document of thousands of nested braces
         # (or environments) is beyond it, and is no LaTeX anyone writes by hand.
-        raise ValueError("this LaTeX document nests groups or environments too deeply to be "
-                         "read (thousands of levels); no prose can be taken from it") from None
+        raise ValueError(
+            "this LaTeX document nests groups or environments too deeply to be "
+            "read (thousands of levels); no prose can be taken from it"
+        ) from None
     lines = Lines(text)
     blocks: list[ProseBlock] = []
     paragraph: list[Piece] = []
@@ -410,7 +196,7 @@ def _latex_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
         if block is not None:
             blocks.append(block)
     blocks.sort(key=lambda b: b.start)
-    return tuple(blocks)
+    return blocks
 
 
 register_format("latex", latex_blocks, extensions=(".tex", ".ltx", ".sty", ".cls"))

@@ -7,1139 +7,70 @@ matter, ``$$`` math blocks, link reference definitions, thematic breaks, table d
 Paragraphs, headings (ATX and setext) and table cells become :class:`ProseBlock`s.
 
 markdown-it-py is the reference: the test suite checks that the lines found here as prose are the
-lines markdown-it-py (with the same plugins) maps to inline content. It is not used at run time
-because its block parser alone needs about two seconds for a 1 MB document, twenty times the budget
-(see docs/markup.md).
+lines markdown-it-py (with the same plugins) maps to inline content. It is not used at run time:
+its block parser is too slow for the code-action budget on large documents (see docs/markup.md;
+``bench/bench_markup.py --reference`` times it).
 
-Inside prose, :func:`inline_protected` protects code spans, escapes, autolinks, inline HTML,
-images, footnote references, link brackets and destinations, ``$…$`` math, bare URLs, entities
-and emphasis markers.
-
-This module also holds the small line helpers the other markup extractors share.
+This module holds the pass and its containers; the leaf blocks are in
+:mod:`~rephrase_ls.text.markup.markdown_leaves`, front matter in
+:mod:`~rephrase_ls.text.markup.markdown_front_matter`. Inside prose,
+:func:`~rephrase_ls.text.markup.markdown_inline.inline_protected` protects code spans, escapes,
+autolinks, inline HTML, images, footnote references, link brackets and destinations, ``$…$``
+math, bare URLs, entities and emphasis markers.
 """
 
 from __future__ import annotations
 
-import gc
-import re
-from bisect import bisect_right
-from collections.abc import Iterable, Sequence
-from functools import cached_property, lru_cache
-from itertools import accumulate, repeat
-from operator import sub
-
-from rephrase_ls.text.markup import ProseBlock, register_format
-
-__all__ = [
-    "Lines",
-    "inline_protected",
-    "make_block",
-    "markdown_blocks",
-    "require_text",
-    "trim",
-]
-
-# --------------------------------------------------------------------------------------------
-# Shared helpers (also used by the LaTeX, reStructuredText, code and commit extractors)
-# --------------------------------------------------------------------------------------------
-
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-_SPACE = " \t"
-
-
-class Lines:
-    """Start offset and content end (before the line break) of every line, computed once."""
-
-    __slots__ = ("ends", "starts", "text")
-
-    def __init__(self, text: str) -> None:
-        require_text(text)
-        self.text = text
-        if "\r" not in text:
-            # the common case, done by C loops: one split, running sums of the lengths
-            ends = list(accumulate(len(line) + 1 for line in text.split("\n")))
-            starts = [0, *ends[:-1]]
-            ends = [x - 1 for x in ends]
-        else:
-            starts = [0]
-            ends = []
-            for m in _NEWLINE.finditer(text):
-                ends.append(m.start())
-                starts.append(m.end())
-            ends.append(len(text))
-        self.starts: list[int] = starts
-        self.ends: list[int] = ends
-
-    @classmethod
-    def spans(cls, text: str, starts: list[int], ends: list[int]) -> Lines:
-        """Some lines of ``text`` given by their ``[start, end)`` (a region of a document, such
-        as a docstring's body, read line by line with document offsets)."""
-        lines = object.__new__(cls)
-        lines.text, lines.starts, lines.ends = text, starts, ends
-        return lines
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    def line_of(self, offset: int) -> int:
-        """Index of the line holding ``offset`` (a line break belongs to the line it ends)."""
-        return bisect_right(self.starts, offset) - 1
-
-
-def require_text(text: object) -> None:
-    """Raise a clear ``TypeError`` unless ``text`` is a ``str`` (a document, not bytes)."""
-    if not isinstance(text, str):
-        raise TypeError(f"a document must be a str, not {type(text).__name__}")
-
-
-def trim(text: str, start: int, end: int) -> tuple[int, int]:
-    """Shrink ``[start, end)`` past spaces and tabs at both ends."""
-    while start < end and text[start] in _SPACE:
-        start += 1
-    while end > start and text[end - 1] in _SPACE:
-        end -= 1
-    return start, end
-
-
-def make_block(
-    text: str,
-    segments: Iterable[tuple[int, int]],
-    protected: Iterable[tuple[int, int]] = (),
-) -> ProseBlock | None:
-    """Build a block from per-line segments and protected spans, or ``None`` if it has no prose.
-
-    Segments are trimmed and empty ones dropped; protected spans are clipped to the segments
-    (a span crossing a line break becomes one span per line), sorted and merged when they touch.
-    A block whose segments hold no word character outside protected spans is not prose.
-    """
-    segs: list[tuple[int, int]] = []
-    for s, e in segments:
-        s, e = trim(text, s, e)
-        if s < e:
-            segs.append((s, e))
-    if not segs:
-        return None
-    clipped = _clip(segs, sorted(p for p in protected if p[0] < p[1]))
-    if not _has_prose(text, segs, clipped):
-        return None
-    return ProseBlock(segments=tuple(segs), protected=tuple(clipped))
-
-
-def _clip(
-    segs: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int]], shift: int = 0
-) -> list[tuple[int, int]]:
-    """Sorted spans clipped to the segments (one piece per segment crossed), merged if touching.
-
-    Each span is moved by ``shift`` first (the final pass finds them in a joined string).
-    """
-    clipped: list[tuple[int, int]] = []
-    last_end = -1  # the end of the last clipped span (spans and segments start at 0 or later)
-    n = len(segs)
-    i = 0
-    seg_start, seg_end = segs[0]
-    for s, e in spans:
-        s += shift
-        e += shift
-        while seg_end <= s:
-            i += 1
-            if i == n:
-                return clipped
-            seg_start, seg_end = segs[i]
-        if seg_start <= s and e <= seg_end:  # inside one segment: the common case
-            if s > last_end:
-                clipped.append((s, e))
-                last_end = e
-            elif e > last_end:
-                clipped[-1] = (clipped[-1][0], e)
-                last_end = e
-            continue
-        j = i
-        while j < n and segs[j][0] < e:
-            cs, ce = max(s, segs[j][0]), min(e, segs[j][1])
-            if cs < ce:
-                if cs > last_end:
-                    clipped.append((cs, ce))
-                    last_end = ce
-                elif ce > last_end:
-                    clipped[-1] = (clipped[-1][0], ce)
-                    last_end = ce
-            j += 1
-    return clipped
-
-
-def _merge(spans: list[tuple[int, int]], shift: int) -> list[tuple[int, int]]:
-    """Sorted spans moved by ``shift``, overlapping or touching ones merged (``_clip`` for one
-    segment that holds them all).
-    """
-    last_s, last_e = spans[0]
-    last_s += shift
-    last_e += shift
-    merged = []
-    for s, e in spans[1:]:
-        s += shift
-        e += shift
-        if s <= last_e:
-            if e > last_e:
-                last_e = e
-        else:
-            merged.append((last_s, last_e))
-            last_s, last_e = s, e
-    merged.append((last_s, last_e))
-    return merged
-
-
-_WORDISH = re.compile(r"[^\W_]")
-
-
-def _has_prose(
-    text: str, segs: Sequence[tuple[int, int]], protected: Sequence[tuple[int, int]]
-) -> bool:
-    if not protected:
-        # a segment nearly always starts with a letter: check that before searching
-        return any(text[s].isalnum() or _WORDISH.search(text, s, e) for s, e in segs)
-    k = 0
-    for s, e in segs:
-        pos = s
-        while k < len(protected) and protected[k][0] < e:
-            ps, pe = protected[k]
-            if ps > pos and _WORDISH.search(text, pos, ps):
-                return True
-            pos = max(pos, pe)
-            if pe > e:
-                break
-            k += 1
-        if pos < e and _WORDISH.search(text, pos, e):
-            return True
-    return False
-
-
-# --------------------------------------------------------------------------------------------
-# Inline protection
-# --------------------------------------------------------------------------------------------
-
-# The patterns never cross a NUL character: the scanner joins the spans of all blocks with NULs
-# and scans them in one pass (NUL is excluded from every negated class and stands in for `.`).
-_ANY = r"[^\x00]"
-_LINK_DEST = r"(?:<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
-_LINK_TITLE = r"""(?:\s+(?:"(?:[^"\\]|\\@)*"|'(?:[^'\\]|\\@)*'|\((?:[^()\\]|\\@)*\)))?""".replace(
-    "@", _ANY
+from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.lines import SPACE, require_text
+from rephrase_ls.text.markup.markdown_front_matter import front_matter_lines
+from rephrase_ls.text.markup.markdown_leaves import (
+    BULLET,
+    CODE,
+    FENCE_RUN,
+    FENCED,
+    FOOTNOTE_DEF,
+    HTML,
+    MATH,
+    NONE,
+    ORDERED,
+    PARA,
+    QUOTE,
+    SETEXT,
+    TABLE,
+    THEMATIC,
+    LeafBlocks,
+    advance_cols,
+    skip_indent,
 )
-_URL_TAIL = r"[^\s<>]*[^\s<>.,;:!?'\")\]*_~]"
-#: An attribute list, as Pandoc, kramdown, Python-Markdown (mkdocs) and markdown-it-attrs write
-#: them after a heading, a link, a span or on a line of their own: ``{#id}``, ``{ #id .class }``,
-#: ``{: .class}`` (kramdown), ``{.class key=val}``, ``{key="val"}``, ``{-}`` (unnumbered),
-#: ``{=html}`` (a raw attribute).
-ATTRIBUTE_LIST = r"\{[ \t]*(?:[:#.=-]|[A-Za-z_][\w.:-]*=)[^{}\n]*\}"
-# after the type of an admonition: its title in quotes, or the end of the line
-_TYPE_END = r'(?=[ \t]+"|[ \t]*(?:[\n\x00]|\Z))'
-# The alternatives are grouped by their first character, each group starting with that
-# character as a literal: the regular expression engine then knows the set of characters a
-# match can start with and skips plain text between them in its C loop (this scan is most of
-# the cost of a block). Within a group the alternatives keep their order of precedence.
-_INLINE_ALTERNATIVES = (
-    r"\\(?:[!-/:-@\[-`{-~]|(?=[\r\n\x00]|\Z))",  # backslash escape, hard line break
-    r"`(`*)(?!`)" + _ANY + r"+?(?<!`)`\1(?!`)",  # code span (the run after its first tick)
-    r"<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>"  # URI autolink
-    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?>"
-    r"|!--" + _ANY + r"*?-->|\?" + _ANY + r"*?\?>|![A-Za-z][^>]*>"  # HTML comment etc.
-    r"|!\[CDATA\[" + _ANY + r"*?\]\]>"
-    r"|/?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*"
-    r"""(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*/?>)""",  # inline HTML tag
-    r"!!!\+?[ \t]+[\w-]+" + _TYPE_END + ""  # an admonition's mark and type (!!! note "Title")
-    r"|!(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
-    r"|\[[^\]\n]*\])?"  # image
-    r"|(?=\[))",  # the mark of an image the pattern above could not read whole
-    r"\[(?:\^[^\]\s]+\]|)",  # footnote reference, or a link text bracket
-    r"\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"  # link destination and title
-    r"|\[[^\[\]\n]*\]|)",  # full or collapsed reference link label, or a link text bracket
-    r"\$(?:\$" + _ANY + r"+?\$\$"  # display math written inline
-    r"|(?![\s$])(?:[^$\\]|\\" + _ANY + r")+?(?<![\s\\])\$(?!\d))",  # inline math
-    r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",  # entity
-    # a template tag: a Hugo shortcode ({{< youtube x >}}, {{% notice %}}), Liquid, Jinja or
-    # Handlebars ({{ page.title }}, {% include a.html %}), an mkdocs include ({* file.py *})
-    # (no brace inside a tag: each attempt stops at the next brace, so that many unclosed `{{`
-    # cost linear time, not a scan to the end of the text each)
-    r"\{(?:\{[^{}\x00]*\}\}|%[^{}\x00]*%\}|\*[^{}\x00]*\*\})",
-    ATTRIBUTE_LIST,  # attribute list of Pandoc, kramdown, mkdocs, markdown-it-attrs
-    r"\?\?\?\+?[ \t]+[\w-]+" + _TYPE_END,  # a collapsible admonition's (??? note)
-    r"///+(?:[ \t]*[\w-]+(?:[ \t]*\|)?)?",  # a block's fence and type (pymdownx: /// tip | Title)
-    r":::+(?:[ \t]*\{[^{}\n]*\}|[ \t]*[\w-]+)?"  # a fenced div / container fence and its class
-    r"|:[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)
-    r"\*\**",  # emphasis markers
-    r"~~+",  # strikethrough markers
-    r"__*",  # emphasis marker unless inside a word (checked by the scanner)
-)
-_INLINE = re.compile(("|".join(_INLINE_ALTERNATIVES)).replace("[^", "[^\x00"))
-# Bare URLs are found by a second pass that looks for "://" and "www." (a literal search is
-# much faster than stopping at every h, f and w), then reads the scheme before and the rest after.
-_URL_REST = re.compile(_URL_TAIL.replace("[^", "[^\x00"))
+from rephrase_ls.text.markup.registry import register_format
+
+__all__ = ["markdown_blocks"]
 
 
-_SCHEMES = ("https", "http", "ftp")
-
-
-def _url_scheme(text: str, start: int, pos: int) -> int:
-    """Where the scheme before the ``://`` at ``pos`` starts (not before ``start``), or -1.
-
-    As the pattern ``(?:https?|ftp)$`` searched in the five characters before, which also
-    finds ``http`` or ``ftp`` before a line break there (``$`` matches before a final one).
-    """
-    end, schemes = (pos - 1, ("http", "ftp")) if text[pos - 1] == "\n" else (pos, _SCHEMES)
-    for scheme in schemes:
-        s = end - len(scheme)
-        if s >= start and s >= pos - 5 and text.startswith(scheme, s):
-            return s
-    return -1
-
-
-def _inside_url_word(char: str) -> bool:
-    """Whether a URL preceded by ``char`` is part of something longer (a word, a path...)."""
-    return char.isalnum() or char in "_/@."
-
-
-def _in_word(text: str, s: int, e: int, start: int, end: int) -> bool:
-    """Whether the underscore run ``[s, e)`` lies between two letters or digits (snake_case)."""
-    return start < s and e < end and text[s - 1].isalnum() and text[e].isalnum()
-
-
-def _scan(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Protected spans in ``text[start:end]``, sorted by start (they may overlap: URLs)."""
-    spans = [m.span() for m in _INLINE.finditer(text, start, end)]
-    if text.find("_", start, end) >= 0:
-        # `snake_case`: an underscore run between two letters or digits is part of the word
-        spans = [
-            span for span in spans if text[span[0]] != "_" or not _in_word(text, *span, start, end)
-        ]
-    urls = []
-    find = text.find
-    rest_match = _URL_REST.match
-    pos = find("://", start, end)
-    while pos >= 0:
-        after = pos + 3
-        # the scheme before (`_url_scheme`, inlined: this loop runs for every link)
-        if text[pos - 1] != "\n":
-            if pos - 5 >= start and text.startswith("https", pos - 5):
-                s = pos - 5
-            elif pos - 4 >= start and text.startswith("http", pos - 4):
-                s = pos - 4
-            elif pos - 3 >= start and text.startswith("ftp", pos - 3):
-                s = pos - 3
-            else:
-                s = -1
-        else:
-            s = _url_scheme(text, start, pos)
-        # not inside a word, a path, an address or a longer name
-        if s >= 0 and (s == start or not _inside_url_word(text[s - 1])):
-            rest = rest_match(text, after, end)
-            if rest is not None:
-                urls.append((s, rest.end()))
-        pos = find("://", after, end)
-    pos = find("www.", start, end)
-    while pos >= 0:
-        after = pos + 4
-        if pos == start or not _inside_url_word(text[pos - 1]):
-            rest = rest_match(text, after, end)
-            if rest is not None:
-                urls.append((pos, rest.end()))
-        pos = find("www.", after, end)
-    if urls:
-        spans.extend(urls)
-        spans.sort()
-    return spans
-
-
-def inline_protected(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """Spans of ``text[start:end]`` (Markdown inline content) that must come back unchanged.
-
-    Code spans, escapes, autolinks, inline HTML, images, footnote references, link brackets,
-    link destinations and titles, math, bare URLs, entities and emphasis markers; an underscore
-    run between two letters or digits (``snake_case``) is part of the word, not a marker.
-    Sorted by start; spans may overlap (a URL inside a code span), which make_block merges.
-    """
-    return _scan(text, start, len(text) if end is None else end)
-
-
-# --------------------------------------------------------------------------------------------
-# Block structure
-# --------------------------------------------------------------------------------------------
-
-_ATX = re.compile(r"#{1,6}(?=[ \t]|$)")
-_ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_FENCE = re.compile(r"(`{3,})(?!.*`)|(~{3,})")
-_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
-_THEMATIC = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_SETEXT = re.compile(r"(=+|-+)[ \t]*$")
-_BULLET = re.compile(r"([-+*])(?=[ \t]|$)")
-_ORDERED = re.compile(r"([0-9]{1,9})[.)](?=[ \t]|$)")
-_FOOTNOTE_DEF = re.compile(r"\[\^[^\]\s]+\]:")
-_REF_DEF = re.compile(r"\[(?:[^\[\]\\]|\\.){1,999}\]:")
-_TABLE_DELIM = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-# The line that closes a `$$` math block: it ends with `$$`, or with `$$ (label)`, as the
-# dollar-math plugin of markdown-it-py reads it (the label form closes the opening line too).
-_MATH_END = re.compile(r"\$\$[^\S\r\n]*(?:\([^)$\r\n]+\)[^\S\r\n]*)?(?=[\r\n]|\Z)")
-_HTML_BLOCK_TAGS = (
-    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
-    "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|"
-    "h6|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|"
-    "option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
-)
-_HTML_START: tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...] = (
-    (
-        re.compile(r"<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.I),
-        re.compile(r"</(?:script|pre|style|textarea)>", re.I),
-    ),
-    (re.compile(r"<!--"), re.compile(r"-->")),
-    (re.compile(r"<\?"), re.compile(r"\?>")),
-    (re.compile(r"<![A-Za-z]"), re.compile(r">")),
-    (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>")),
-    (re.compile(r"</?(?:" + _HTML_BLOCK_TAGS + r")(?:[ \t]|/?>|$)", re.I), None),
-)
-_HTML_TYPE7 = re.compile(
-    r"(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][\w.:-]*"
-    r"""(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*[ \t]*/?>"""
-    r"|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
-)
-
-_SPACES = re.compile(r" *")
-_BLANK = re.compile(r"[ \t]*$")
-# first characters that never start a block nor a table delimiter row nor a setext underline
-_PLAIN_START = frozenset("(\"'.,;?!/@%&^{}")
-
-_QUOTE = ("q", 0)  # the container entry of a block quote
-
-# leaf states
-_NONE, _PARA, _FENCED, _HTML, _MATH, _CODE, _TABLE = range(7)
-
-
-# a MultiMarkdown / Python-Markdown metadata line: "Key: value" (the key may hold spaces in
-# MultiMarkdown, "Base Header Level: 2")
-_META_LINE = re.compile(r"[A-Za-z0-9][\w -]{0,40}:(?:[ \t]|$)")
-# keys that make a single "Key: value" line at the top metadata rather than a sentence
-_META_KEYS = frozenset(
-    (
-        "title", "subtitle", "author", "authors", "date", "summary", "description", "keywords",
-        "tags", "category", "categories", "slug", "template", "css", "base header level",
-        "language", "lang", "copyright", "status", "version", "affiliation", "email", "web",
-        "format", "quotes language", "latex input", "html header", "xhtml header", "revision",
-    )
-)  # fmt: skip
-
-
-def front_matter_lines(text: str, lines: Lines) -> int:
-    """How many lines at the start of a Markdown document are front matter, 0 for none.
-
-    YAML between ``---`` lines (closed by ``---`` or ``...``), TOML between ``+++`` lines (Hugo,
-    Zola), JSON from a ``{`` line to a ``}`` line (Hugo), a Pandoc title block (``% title``,
-    ``% author``, ``% date``, with continuation lines that start with a space), and
-    MultiMarkdown / Python-Markdown (mkdocs) metadata: ``Key: value`` lines up to the first blank
-    line, continued by indented lines — recognised when there are two keys or more, or one that
-    metadata uses (``Title:``, ``Author:``…), so that a first sentence such as "Note: …" stays
-    prose. A ``---`` or ``+++`` block without its closing line is not front matter.
-    """
-    starts, ends = lines.starts, lines.ends
-    n = len(starts)
-    first = text[: ends[0]].rstrip(_SPACE)
-    if first in ("---", "+++"):
-        closing = ("---", "...") if first == "---" else ("+++",)
-        for i in range(1, n):
-            if text[starts[i] : ends[i]].rstrip(_SPACE) in closing:
-                return i + 1
-        return 0
-    if first.startswith("{") and (first == "{" or first.startswith('{"')):
-        for i in range(1, n):
-            if text[starts[i] : ends[i]].rstrip(_SPACE) == "}":
-                return i + 1
-        return 0
-    if first.startswith("%"):
-        i = 1
-        while i < n:
-            line = text[starts[i] : ends[i]]
-            if line.startswith("%") or (line[:1] in _SPACE and line.strip()):
-                i += 1
-            else:
-                break
-        return i
-    keys: list[str] = []
-    i = 0
-    while i < n:
-        line = text[starts[i] : ends[i]]
-        if not line.strip():
-            break
-        if line[:1] in _SPACE and keys:
-            i += 1  # a continuation of the value above
-            continue
-        m = _META_LINE.match(line)
-        if m is None:
-            return 0
-        keys.append(line[: m.end()].rstrip(": \t").lower())
-        i += 1
-    if len(keys) >= 2 or (keys and keys[0] in _META_KEYS):
-        return i
-    return 0
-
-
-def _heading_end(text: str, start: int, end: int) -> int:
-    """Where the text of an ATX heading ``[start, end)`` ends: before its closing ``#``s."""
-    if text.find("#", start, end) < 0:
-        return end  # no closing sequence: the search below would try every position
-    close = _ATX_CLOSE.search(text, start, end)
-    return end if close is None else close.start()
-
-
-def _indent(text: str, pos: int, end: int, col: int) -> tuple[int, int]:
-    """Skip spaces and tabs from ``pos``; return (new position, new column)."""
-    while pos < end:
-        c = text[pos]
-        if c == " ":
-            col += 1
-        elif c == "\t":
-            col += 4 - col % 4
-        else:
-            break
-        pos += 1
-    return pos, col
-
-
-def _advance_cols(text: str, pos: int, end: int, col: int, target: int) -> tuple[int, int]:
-    """Consume whitespace columns up to ``target`` (a partly consumed tab is consumed whole)."""
-    while pos < end and col < target and text[pos] in _SPACE:
-        col = col + 1 if text[pos] == " " else col + 4 - col % 4
-        pos += 1
-    return pos, col
-
-
-# A cell and the pipe after it (or the row's end; a lone backslash at the end ends a cell too).
-# Written as an unrolled loop: a repeated alternation is many times slower in `re`.
-_CELL = re.compile(r"([^|\\]*(?:\\.[^|\\]*)*)(?:\||\\$|$)")
-# The same with the spaces and tabs before the cell's content outside the group.
-_CELL_CONTENT = re.compile(r"[ \t]*([^|\\]*(?:\\.[^|\\]*)*)(?:\||\\$|$)")
-
-
-def _row_start(text: str, start: int, end: int) -> tuple[int, int]:
-    """A table row's ``[start, end)`` trimmed, past its leading pipe."""
-    s, e = trim(text, start, end)
-    if s < e and text[s] == "|":
-        s += 1
-    return s, e
-
-
-def _table_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Cell spans of a table row: split at unescaped pipes, outer pipes dropped."""
-    s, e = _row_start(text, start, end)
-    if text.find("\\", s, e) < 0:
-        # no escapes (nearly every row): the cells are the pieces between pipes, which
-        # str.split finds several times faster than the pattern
-        cells = []
-        for cell in text[s:e].split("|"):
-            cells.append((s, s + len(cell)))
-            s += len(cell) + 1
-    else:
-        cells = [m.span(1) for m in _CELL.finditer(text, s, e)]
-    if len(cells) > 1 and cells[-1][0] == cells[-1][1]:
-        cells.pop()  # after the closing pipe
-    return cells
-
-
-class _Scanner:
-    """One pass over the lines; see the module docstring."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pending: list[tuple[tuple[int, int], ...]] = []  # trimmed segments of each block
-        # open containers: ("q", 0) for a block quote, ("i", content column) for a list item
-        # or footnote definition
-        self.containers: list[tuple[str, int]] = []
-        self.leaf = _NONE
-        self.para: list[tuple[int, int]] = []  # (content start, line end) of each line
-        # whether any line ends with a space or a tab (that a paragraph's segment must drop);
-        # each search of a pair reads the whole text, that of one character is a fast memchr:
-        # a pair with a tab or a carriage return is searched only if the text has that character
-        self.trailing = (
-            text.endswith((" ", "\t"))
-            or " \n" in text
-            or ("\t" in text and "\t\n" in text)
-            or ("\r" in text and (" \r" in text or "\t\r" in text))
-        )
-        self.fence_char = ""
-        self.fence_len = 0
-        self.html_end: re.Pattern[str] | None = None
-        # the open math block ends on the line that holds this offset
-        self.math_close = 0
-        # the last searches for a closing line and a blank line: (searched from, found at or -1)
-        # (none yet: the first search starts after `len(text)`, a position no line has)
-        self.math_search = self.quote_search = (len(text) + 1, -1)
-        # the line after an item opened empty starts here; a blank line there ends the items
-        # from `empty_depth` on (an item may start with at most one blank line)
-        self.empty_next = -1
-        self.empty_depth = 0
-
-    @cached_property
-    def lines(self) -> Lines:
-        """The lines, for the rare steps that look ahead or behind (the pass does not need them
-        for a document without carriage returns nor front matter).
-        """
-        return Lines(self.text)
-
-    # -- emitting --------------------------------------------------------------------------
-
-    def _emit(self, start: int, end: int) -> None:
-        """A one-line block (a heading), trimmed; nothing if it is empty."""
-        s, e = trim(self.text, start, end)
-        if s < e:
-            self.pending.append(((s, e),))
-
-    def _finish(self) -> list[ProseBlock]:
-        """Protect the inline markup of every pending block and build the blocks.
-
-        The span of each block (line breaks and `>` leaders included, so that code spans and
-        links may cross lines) is scanned; what is found is clipped to the segments. All spans
-        are joined with NULs, which no pattern crosses, and scanned in one pass rather than one
-        call per block; a document that contains NULs itself is scanned block by block. The
-        scanner emits the blocks in document order, apart from each other, so the spans found
-        are in block order too and the blocks come out in document order.
-        """
-        text, pending = self.text, self.pending
-        if not pending:
-            return []
-        if "\x00" not in text:
-            pieces = [text[segs[0][0] : segs[-1][1]] for segs in pending]
-            joined = "\x00".join(pieces)
-            spans = _scan(joined, 0, len(joined))
-            # each block's length in `joined` (its NUL follows)
-            lengths: Iterable[int] = map(len, pieces)
-            last_bound = len(joined) + 1
-        else:
-            spans = [span for segs in pending for span in _scan(text, segs[0][0], segs[-1][1])]
-            # as if joined in place: a block "starts" after the end of the one before
-            lasts = [segs[-1][1] for segs in pending]
-            lengths = map(sub, lasts, [0, *map((1).__add__, lasts[:-1])])
-            last_bound = lasts[-1] + 1
-        # the spans are sorted and each lies inside one block: those of a block are the next
-        # ones that start before its bound, just after its NUL in `joined` (a running sum in
-        # the loop: cheaper than a list of bounds made beforehand)
-        spans.append((last_bound, 0))  # a sentinel after every block
-        next_start = spans[0][0]
-        j = 0
-        bound = 0
-        kept: list[tuple[tuple[int, int], ...]] = []  # the segments of the blocks with prose
-        # (index in `kept`, protected spans) of those with inline markup
-        marked: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-        keep = kept.append
-        for segs, length in zip(pending, lengths, strict=True):
-            bound += length + 1
-            if next_start >= bound:
-                # no inline markup; a segment nearly always starts with a letter: check that
-                # before searching
-                if text[segs[0][0]].isalnum() or _has_prose(text, segs, ()):
-                    keep(segs)
-                continue
-            shift = segs[-1][1] + 1 - bound  # from `joined` to the text
-            k = j + 1
-            next_start = spans[k][0]
-            if next_start >= bound and len(segs) == 1:  # one span in one segment: the common case
-                s, e = spans[j]
-                protected = [(s + shift, e + shift)]
-            else:
-                while next_start < bound:
-                    k += 1
-                    next_start = spans[k][0]
-                found = spans[j:k]
-                protected = _merge(found, shift) if len(segs) == 1 else _clip(segs, found, shift)
-            j = k
-            # segments are trimmed and the spans sorted, disjoint and inside them: build directly
-            # (a letter or digit before the first span is prose: no need to search further)
-            first = segs[0][0]
-            if (protected and protected[0][0] > first and text[first].isalnum()) or _has_prose(
-                text, segs, protected
-            ):
-                marked.append((len(kept), tuple(protected)))
-                keep(segs)
-        protected_of: list[tuple[tuple[int, int], ...]] = [()] * len(kept)
-        for k, protected_spans in marked:
-            protected_of[k] = protected_spans
-        return ProseBlock.trusted_all(kept, protected_of)
-
-    def _close_para(self) -> None:
-        if self.leaf == _PARA:
-            self._emit_para(self.para)
-        self.para = []
-        self.leaf = _NONE
-
-    # the same: a stale `para` list is never read (a paragraph starts with a new list)
-    _close_leaf = _close_para
-
-    def _emit_para(self, segs: list[tuple[int, int]]) -> None:
-        # Each line's content starts at a non-blank character (the scanner skipped the
-        # indentation) and ends at the line's end: only trailing white space may need trimming,
-        # in a document that has any.
-        if self.trailing:
-            text = self.text
-            segs = [
-                (s, s + len(text[s:e].rstrip(_SPACE))) if text[e - 1] in _SPACE else (s, e)
-                for s, e in segs
-            ]
-        if segs:
-            self.pending.append(tuple(segs))
-
-    def _emit_row(self, start: int, end: int) -> None:
-        """Each non-empty cell of a table row is a block (the cells of `_table_cells`, trimmed)."""
-        text, pending = self.text, self.pending
-        s, e = _row_start(text, start, end)
-        if text.find("\\", s, e) < 0:
-            # no escapes: split at every pipe, as `_table_cells` does
-            for cell in text[s:e].split("|"):
-                n = len(cell)
-                lead = n - len(cell.lstrip(_SPACE))
-                if lead < n:  # not blank
-                    pending.append(((s + lead, s + len(cell.rstrip(_SPACE))),))
-                s += n + 1
-            return
-        for m in _CELL_CONTENT.finditer(text, s, e):
-            cs, ce = m.span(1)
-            if cs < ce:  # it starts with neither a space nor a tab: only its end may need trimming
-                if text[ce - 1] in _SPACE:
-                    ce = cs + len(text[cs:ce].rstrip(_SPACE))
-                pending.append(((cs, ce),))
+class _Scanner(LeafBlocks):
+    """One pass over the lines: the containers each line continues, closes or opens, then what
+    the rest of the line does to the leaf blocks; see the module docstring."""
 
     # -- the pass ---------------------------------------------------------------------------
 
     def run(self) -> list[ProseBlock]:
-        text = self.text
-        first = self._front_matter()
-        # Each line is one step from the end of the one before: its line break's length, then
-        # its content's. Without carriage returns nor front matter (the common case) the steps
-        # come from one split, by C loops, with no `Lines` (which costs more than the steps).
-        if first == 0 and "\r" not in text:
-            steps: Iterable[tuple[int, int]] = zip(repeat(1), map(len, text.split("\n")))
-            e = -1
-        else:
-            starts, ends = self.lines.starts[first:], self.lines.ends[first:]
-            e = self.lines.ends[first - 1] if first else -1
-            steps = zip(map(sub, starts, [e, *ends[:-1]]), map(sub, ends, starts), strict=True)
-        line = self._line
-        para = self.para
+        lines = self.lines
+        first = front_matter_lines(self.text, lines)
         containers = self.containers  # changed in place only
-        for line_break, length in steps:
-            s = e + line_break
-            e = s + length
-            # Fast paths for the most common lines (the general step is `_line`), by the open
-            # leaf block first; each does what `_line` would do for that line.
-            if containers:
-                # inside list items only, `_in_items` takes most lines; when it closes every
-                # container, the line is a top-level one and goes on below
-                if _QUOTE not in containers:
-                    done = self._in_items(s, e)
-                else:
-                    done = containers == [_QUOTE] and self._in_quote(s, e)
-                if done or containers:
-                    if not done:
-                        line(s, e)
-                    para = self.para
-                    continue
-            leaf = self.leaf
-            if s == e:
-                if leaf == _PARA:
-                    self._emit_para(para)
-                    self.para = para = []
-                    self.leaf = _NONE
-                elif leaf == _TABLE or (leaf == _HTML and self.html_end is None):
-                    self.leaf = _NONE
-                continue  # code, fenced or indented, and math go on over blank lines
-            c = text[s]
-            if leaf == _CODE and c != " " and c != "\t":
-                self.leaf = leaf = _NONE  # a line that is not indented ends indented code
-            if leaf <= _PARA:  # _NONE or _PARA
-                if c.isalpha() or c in _PLAIN_START:
-                    if leaf == _PARA:
-                        para.append((s, e))
-                    else:
-                        self.leaf = _PARA
-                        self.para = para = [(s, e)]
-                    continue
-                if c in "`~":
-                    m = _FENCE.match(text, s, e)
-                    if m is not None:
-                        self._close_para()
-                        self.leaf = _FENCED
-                        self.fence_char = c
-                        self.fence_len = len(m.group(1) or m.group(2))
-                        para = self.para
-                        continue
-                elif c in "-+*" or "0" <= c <= "9":
-                    if c >= "0" and _ORDERED.match(text, s, e) is None:
-                        # a line starting with a number that is not a list marker: text
-                        if leaf == _PARA:
-                            para.append((s, e))
-                        else:
-                            self.leaf = _PARA
-                            self.para = para = [(s, e)]
-                        continue
-                    if self._list_item(s, s, e, 0) or (c != "+" and self._rule(s, e)):
-                        para = self.para
-                        continue
-                elif c in "=_":
-                    if self._rule(s, e):
-                        para = self.para
-                        continue
-                elif c == ">":
-                    # a block quote whose text starts with a letter
-                    p = s + 2 if text.startswith("> ", s) else s + 1
-                    if p < e and (text[p].isalpha() or text[p] in _PLAIN_START):
-                        self._close_leaf()
-                        containers.append(_QUOTE)
-                        self.leaf = _PARA
-                        self.para = para = [(p, e)]
-                        continue
-                elif c == "<":
-                    if self._html_block(s, e):
-                        para = self.para
-                        continue
-                    if leaf == _PARA:
-                        para.append((s, e))
-                    else:
-                        self.leaf = _PARA
-                        self.para = para = [(s, e)]
-                    continue
-                elif c == " ":
-                    p = _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
-                    if p == e:  # a blank line
-                        self._close_leaf()
-                        para = self.para
-                        continue
-                    if p - s >= 4 and text[p] != "\t":
-                        # indented code, unless it continues a paragraph
-                        if leaf == _PARA:
-                            para.append((p, e))
-                        else:
-                            self.leaf = _CODE
-                        continue
-                    if text[p].isalpha() or text[p] in _PLAIN_START:
-                        if leaf == _PARA:
-                            para.append((p, e))
-                        else:
-                            self.leaf = _PARA
-                            self.para = para = [(p, e)]
-                        continue
-                elif c == "$" and leaf == _NONE and text.startswith("$$", s) and self._math(s, e):
-                    continue  # a math block, or display math on one line
-                elif (
-                    c == "["
-                    and leaf == _NONE
-                    and text[s + 1 : s + 2] != "^"
-                    and self._is_ref_def(s, e)
-                ):
-                    continue  # a link reference definition (it cannot interrupt a paragraph)
-                elif (
-                    # a table row (a delimiter row holds a "-"), inline math, a link text or
-                    # image (not a footnote definition): paragraph text
-                    (c == "|" and (leaf == _NONE or text.find("-", s, e) < 0))
-                    or c == "$"  # (not a math block: see above)
-                    or (c == "[" and not text.startswith("[^", s))
-                ):
-                    if leaf == _PARA:
-                        para.append((s, e))
-                    else:
-                        self.leaf = _PARA
-                        self.para = para = [(s, e)]
-                    continue
-            elif leaf == _FENCED:
-                # code: only a fence character at most 3 spaces in may close the block
-                p = s if c != " " else _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
-                if p < e and text[p] == "\t":
-                    line(s, e)
-                elif (
-                    p < e and p - s < 4 and text[p] == self.fence_char and self._closes_fence(p, e)
-                ):
-                    self.leaf = _NONE
-                continue
-            elif leaf == _MATH:
-                if e >= self.math_close:
-                    self.leaf = _NONE
-                continue
-            elif leaf == _HTML:
-                html_end = self.html_end
-                if html_end is None:
-                    if _BLANK.match(text, s, e) is not None:
-                        self.leaf = _NONE
-                elif html_end.search(text, s, e) is not None:
-                    self.leaf = _NONE
-                continue
-            elif c == "|" and leaf == _TABLE:
-                self._emit_row(s, e)  # a `|` never starts another block
-                continue
-            elif leaf == _CODE and (c == "\t" or text.startswith("    ", s)):
-                continue
-            if c == "#":  # in a paragraph, a table, indented code or no block
-                m = _ATX.match(text, s, e)
-                if m is not None:
-                    self._close_leaf()
-                    self._emit(m.end(), _heading_end(text, m.end(), e))
-                    para = self.para
-                    continue
-            line(s, e)
-            para = self.para
+        for s, e in zip(lines.starts[first:], lines.ends[first:], strict=True):
+            if s == e and self.leaf == NONE and not containers:
+                continue  # an empty line between top-level blocks changes nothing
+            self._line(s, e)
         self._close_leaf()
         return self._finish()
 
-    def _in_items(self, s: int, e: int) -> bool:
-        """Fast paths for a line when every open container is a list item; ``False`` if the
-        line needs `_line` or, with every container closed, is a top-level line.
-
-        Only lines indented with spaces are taken: blank lines, paragraph text and fences at
-        the innermost item's content, lazy continuation lines, new list items at any depth,
-        and any other line that closes every item.
-        """
-        text, containers = self.text, self.containers
-        leaf = self.leaf
-        if s == e:
-            if leaf <= _PARA:  # _NONE or _PARA
-                # a blank line inside list items: ends the paragraph, the items go on
-                self._close_para()
-                if s == self.empty_next:  # unless it follows an empty item's marker
-                    del containers[self.empty_depth :]
-                return True
-            return leaf in (_FENCED, _CODE, _MATH)  # they go on over blank lines
-        if leaf > _PARA and leaf != _FENCED:
-            return False
-        c = text[s]
-        p = s if c != " " else _SPACES.match(text, s, e).end()  # type: ignore[union-attr]
-        if p == e or text[p] == "\t":
-            return False
-        c = text[p]
-        marker = c in "-+*" or "0" <= c <= "9"
-        extra = p - s - containers[-1][1]
-        if extra >= 0:
-            # indented at least to the innermost item's content: every container matches,
-            # so only the leaf decides
-            if leaf == _FENCED:
-                if c == self.fence_char and extra < 4 and self._closes_fence(p, e):
-                    self.leaf = _NONE
-                return True
-            if extra >= 4:
-                return False
-            if c.isalpha() or c in _PLAIN_START:
-                if leaf == _PARA:
-                    self.para.append((p, e))
-                else:
-                    self.leaf = _PARA
-                    self.para = [(p, e)]
-                return True
-            if c in "`~":
-                m = _FENCE.match(text, p, e)
-                if m is not None:
-                    self._close_para()
-                    self.leaf = _FENCED
-                    self.fence_char = c
-                    self.fence_len = len(m.group(1) or m.group(2))
-                    return True
-                return False
-            return marker and self._list_item(s, p, e, len(containers))
-        # less indented: the items up to the first one it does not reach stay open
-        if leaf == _PARA and (c.isalpha() or c in _PLAIN_START):
-            self.para.append((p, e))  # a lazy continuation line
-            return True
-        matched = 0
-        for _, indent in containers:
-            if indent > p - s:
-                break
-            matched += 1
-        if marker and self._list_item(s, p, e, matched):
-            return True
-        if matched == 0 and (leaf != _PARA or self._starts_block(p, e, p - s, lazy=True)):
-            # not a lazy continuation: every item ends, the line is a top-level one
-            self._close_leaf()
-            containers.clear()
-        return False
-
-    def _in_quote(self, s: int, e: int) -> bool:
-        """Fast paths for a line inside one block quote; ``False`` if it needs `_line`.
-
-        Taken: blank lines (they end the quote), text that starts with a letter right after
-        the `>` and its space, and lazy continuation lines that start with a letter.
-        """
-        text = self.text
-        if s == e:
-            self._close_leaf()
-            self.containers.clear()
-            return True
-        leaf = self.leaf
-        if leaf > _PARA:
-            return False
-        if text[s] == ">":
-            p = s + 2 if text.startswith("> ", s) else s + 1
-            if p == e:  # a blank line inside the quote
-                self._close_leaf()
-                return True
-            c = text[p]
-        elif leaf == _PARA:
-            p = s  # a lazy continuation line if it is paragraph text
-            c = text[p]
-        else:
-            return False
-        if not (c.isalpha() or c in _PLAIN_START):
-            return False
-        if leaf == _PARA:
-            self.para.append((p, e))
-        else:
-            self.leaf = _PARA
-            self.para = [(p, e)]
-        return True
-
-    def _rule(self, p: int, e: int) -> bool:
-        """Whether the line at ``p`` is a thematic break, or a setext underline under a
-        paragraph; either closes the paragraph and is not prose.
-        """
-        text = self.text
-        if (self.leaf == _PARA and text[p] in "=-" and _SETEXT.match(text, p, e)) or (
-            text[p] in "*-_" and _THEMATIC.match(text, p, e)
-        ):
-            self._close_leaf()
-            return True
-        return False
-
-    def _html_block(self, p: int, e: int) -> bool:
-        """Whether an HTML block starts at ``p``: it is opened (or closed on the same line)."""
-        text = self.text
-        for start, end in _HTML_START:
-            if start.match(text, p, e):
-                self._close_leaf()
-                if end is None or not end.search(text, p, e):
-                    self.leaf = _HTML
-                    self.html_end = end
-                return True
-        if self.leaf != _PARA and _HTML_TYPE7.match(text, p, e):
-            self._close_leaf()
-            self.leaf = _HTML
-            self.html_end = None
-            return True
-        return False
-
-    def _list_item(self, s: int, p: int, e: int, matched: int) -> bool:
-        """Fast path for a list item whose text starts with a letter: ``p`` is its marker,
-        indented with spaces only; ``matched`` is the number of open containers it continues.
-
-        Closes the open leaf block and the other containers, opens the item and starts its
-        paragraph, as `_line` would; ``False`` (nothing done) for any other line.
-        """
-        text, containers = self.text, self.containers
-        if p - s - (containers[matched - 1][1] if matched else 0) >= 4:
-            return False  # indented code or a lazy continuation line
-        m = (_BULLET if text[p] in "-+*" else _ORDERED).match(text, p, e)
-        if m is None:
-            return False
-        after = m.end()
-        q = after + 1  # the marker and one space, then text: the common case
-        if q >= e or text[q] == " " or text[after] != " ":
-            q = _SPACES.match(text, after, e).end()  # type: ignore[union-attr]
-        if q == e or not 0 < q - after <= 4:
-            return False  # an empty item, or one whose text is indented code
-        c = text[q]
-        if not (c.isalpha() or c in _PLAIN_START):
-            return False  # the text might open a block or another container
-        if (
-            self.leaf == _PARA
-            and matched == len(containers)
-            and m.re is _ORDERED
-            and m.group(1) != "1"
-        ):
-            return False  # it cannot interrupt a paragraph: paragraph text
-        self._close_leaf()
-        del containers[matched:]
-        containers.append(("i", q - s))  # the marker and the spaces are one column each
-        self.leaf = _PARA
-        self.para = [(q, e)]
-        return True
-
-    def _closes_fence(self, p: int, e: int) -> bool:
-        """Whether the line whose text starts at ``p`` (at most 3 columns in) closes the open
-        fenced code block: a run of its fence character at least as long, then only spaces.
-        """
-        text = self.text
-        m = _FENCE_RUN.match(text, p, e)
-        return (
-            m is not None
-            and text[p] == self.fence_char
-            and m.end() - p >= self.fence_len
-            and not text[m.end() : e].strip()
-        )
-
-    def _math(self, p: int, e: int) -> bool:
-        """Whether the line whose text starts with ``$$`` at ``p`` opens a math block (then
-        opened, or closed on the same line), as markdown-it-py's dollar-math plugin reads it.
-
-        The block runs to the next line that ends with ``$$`` (or ``$$ (label)``), over blank
-        lines and lines of any indentation; without such a line (in a block quote: before the
-        quote ends, see `_quote_end`) it is no block and the line is paragraph text.
-        A first line with more after its ``$$`` is math on one line if it ends with ``$$``; a
-        ``$$`` elsewhere in it makes it paragraph text.
-        """
-        text = self.text
-        rest = text[p + 2 : e].rstrip()
-        if len(rest) > 1:
-            if rest.endswith("$$") or _MATH_END.search(text, p, e) is not None:
-                self._close_leaf()
-                return True
-            if "$$" in rest:
-                return False
-        start, found = self.math_search
-        if not start <= e or not (found < 0 or e < found):
-            m = _MATH_END.search(text, e)
-            found = -1 if m is None else m.start()
-            self.math_search = (e, found)
-        if found < 0:
-            return False
-        if _QUOTE in self.containers:
-            start, limit = self.quote_search
-            if not start <= e < limit:
-                limit = self._quote_end(e)
-                self.quote_search = (e, limit)
-            if limit <= found:
-                return False
-        self._close_leaf()
-        self.leaf = _MATH
-        self.math_close = found
-        return True
-
-    def _quote_end(self, e: int) -> int:
-        """Where the block quote holding the line that ends at ``e`` ends, as markdown-it-py
-        finds it before reading what is inside: at a blank line, at a line without `>` after
-        one that is blank inside the quote, or at a line without `>` that starts a block (else
-        it is a lazy continuation line). Approximated: nested quotes are not told apart, and
-        the indentation of a line is counted from its start.
-        """
-        text, starts, ends = self.text, self.lines.starts, self.lines.ends
-        empty = False
-        for i in range(self.lines.line_of(e) + 1, len(starts)):
-            s, e = starts[i], ends[i]
-            p, c = _indent(text, s, e, 0)
-            if p == e:
-                return s
-            if text[p] == ">":
-                p = _indent(text, p + 1, e, c + 1)[0]
-                empty = p == e
-            elif empty or self._starts_block(p, e, c, lazy=True):
-                return s
-        return len(text) + 1
-
-    def _is_ref_def(self, p: int, e: int) -> bool:
-        """Whether the line at ``p`` is a link reference definition (one line, not prose)."""
-        m = _REF_DEF.match(self.text, p, e)
-        return m is not None and bool(self.text[m.end() : e].strip())
-
-    def _front_matter(self) -> int:
-        """How many lines at the start are front matter (not prose), 0 for none; see
-        :func:`front_matter_lines`."""
-        text = self.text
-        if not text or (text[0] not in "-+{%" and _META_LINE.match(text) is None):
-            return 0  # (without looking at the lines)
-        return front_matter_lines(text, self.lines)
-
     def _line(self, s: int, e: int) -> None:
-        if self.leaf == _MATH:
+        if self.leaf == MATH:
             # as in markdown-it-py, the lines of a math block belong to it whatever their
             # indentation or container markers, up to its closing line
             if e >= self.math_close:
-                self.leaf = _NONE
+                self.leaf = NONE
             return
         text = self.text
         containers = self.containers
@@ -1149,22 +80,22 @@ class _Scanner:
             if kind == "q":
                 # (as in markdown-it-py, an open quote goes on at any indentation: a quote
                 # only opens at most 3 columns in)
-                p, c = _indent(text, pos, e, col)
+                p, c = skip_indent(text, pos, e, col)
                 if p >= e or text[p] != ">":
                     break
                 pos, col = p + 1, c + 1
-                if pos < e and text[pos] in _SPACE:
-                    pos, col = _advance_cols(text, pos, e, col, col + 1)
+                if pos < e and text[pos] in SPACE:
+                    pos, col = advance_cols(text, pos, e, col, col + 1)
             else:
-                p, c = _indent(text, pos, e, col)
+                p, c = skip_indent(text, pos, e, col)
                 if p >= e:  # blank line: list items continue
                     pos, col = p, c
                 elif c >= indent:
-                    pos, col = _advance_cols(text, pos, e, col, indent)
+                    pos, col = advance_cols(text, pos, e, col, indent)
                 else:
                     break
             matched += 1
-        fp, fc = _indent(text, pos, e, col)
+        fp, fc = skip_indent(text, pos, e, col)
         blank = fp >= e
         if blank and s == self.empty_next and matched > self.empty_depth:
             matched = self.empty_depth  # the line after an empty item's marker: it ends
@@ -1172,36 +103,36 @@ class _Scanner:
 
         leaf = self.leaf
         if all_matched:
-            if leaf == _FENCED:
+            if leaf == FENCED:
                 if fc - col <= 3:
-                    m = _FENCE_RUN.match(text[fp:e])
+                    m = FENCE_RUN.match(text[fp:e])
                     if (
                         m
                         and m.group()[0] == self.fence_char
                         and len(m.group()) >= self.fence_len
                         and not text[fp + m.end() : e].strip()
                     ):
-                        self.leaf = _NONE
+                        self.leaf = NONE
                 return
-            if leaf == _HTML:
+            if leaf == HTML:
                 if self.html_end is None:
                     if blank:
-                        self.leaf = _NONE
+                        self.leaf = NONE
                 elif self.html_end.search(text, pos, e):
-                    self.leaf = _NONE
+                    self.leaf = NONE
                 return
-            if leaf == _CODE:
+            if leaf == CODE:
                 if blank or fc - col >= 4:
                     return
-                self.leaf = _NONE
-            if leaf == _TABLE:
+                self.leaf = NONE
+            if leaf == TABLE:
                 # a row; blank lines, lines indented by 4 and other blocks end the table
                 # (any list item ends a table, as in markdown-it-py: not only "1." ones)
                 if not blank and fc - col < 4 and not self._starts_block(fp, e, 0, lazy=True):
                     self._emit_row(fp, e)
                     return
-                self.leaf = _NONE
-        elif leaf == _PARA and not blank:
+                self.leaf = NONE
+        elif leaf == PARA and not blank:
             # A lazy continuation line, unless it starts a block. As markdown-it-py reads it,
             # the indentation that decides is counted from the content of the item the
             # paragraph is in (directly, or in a quote in it): a line less indented than that is
@@ -1227,10 +158,10 @@ class _Scanner:
                     ind < 0
                     and fc - outer >= 4
                     and (
-                        _BULLET.match(text, fp, e) is not None
-                        or _ORDERED.match(text, fp, e) is not None
+                        BULLET.match(text, fp, e) is not None
+                        or ORDERED.match(text, fp, e) is not None
                     )
-                    and _THEMATIC.match(text, fp, e) is None
+                    and THEMATIC.match(text, fp, e) is None
                 ):
                     ind = 4  # not a block (a thematic break still is)
             if not self._starts_block(fp, e, ind, lazy=True):
@@ -1241,41 +172,42 @@ class _Scanner:
             self._close_leaf()
             del containers[matched:]
 
-        # open new containers
+        # open new containers (`fp`, `fc`: where the content after `pos` starts, and its column)
         opened = False
         while True:
-            p, c = _indent(text, pos, e, col)
+            p, c = fp, fc
             if c - col >= 4 or p >= e:
                 break
             ch = text[p]
             if ch == ">":
                 self._close_leaf()
-                containers.append(_QUOTE)
+                containers.append(QUOTE)
                 opened = True
                 pos, col = p + 1, c + 1
-                if pos < e and text[pos] in _SPACE:
-                    pos, col = _advance_cols(text, pos, e, col, col + 1)
+                if pos < e and text[pos] in SPACE:
+                    pos, col = advance_cols(text, pos, e, col, col + 1)
+                fp, fc = skip_indent(text, pos, e, col)
                 continue
             if (
                 ch in "*-_"
-                and _THEMATIC.match(text, p, e)
-                and not (self.leaf == _PARA and not opened and _SETEXT.match(text, p, e))
+                and THEMATIC.match(text, p, e)
+                and not (self.leaf == PARA and not opened and SETEXT.match(text, p, e))
             ):
                 break
             if ch in "-+*":
-                m = _BULLET.match(text, p, e)
+                m = BULLET.match(text, p, e)
             elif "0" <= ch <= "9":
-                m = _ORDERED.match(text, p, e)
+                m = ORDERED.match(text, p, e)
             else:
                 m = None
             if m is not None:
                 after, acol = m.end(), c + m.end() - p
-                q, qc = _indent(text, after, e, acol)
+                q, qc = skip_indent(text, after, e, acol)
                 empty = q >= e
                 if (
-                    self.leaf == _PARA
+                    self.leaf == PARA
                     and not opened
-                    and (empty or (m.re is _ORDERED and m.group(1) != "1"))
+                    and (empty or (m.re is ORDERED and m.group(1) != "1"))
                 ):
                     break
                 if empty:
@@ -1286,24 +218,24 @@ class _Scanner:
                     self.empty_depth = len(containers)
                 elif qc - acol >= 5:
                     content_col = acol + 1
-                    pos, col = _advance_cols(text, after, e, acol, acol + 1)
+                    pos, col = advance_cols(text, after, e, acol, acol + 1)
                 else:
                     content_col, pos, col = qc, q, qc
                 self._close_leaf()
                 containers.append(("i", content_col))
                 opened = True
+                fp, fc = skip_indent(text, pos, e, col)
                 continue
             if ch == "[":  # a footnote definition (it may interrupt a paragraph)
-                m = _FOOTNOTE_DEF.match(text, p, e)
+                m = FOOTNOTE_DEF.match(text, p, e)
                 if m is not None:
                     self._close_leaf()
                     containers.append(("i", c + 4))
                     opened = True
-                    pos, col = _indent(text, m.end(), e, c + m.end() - p)
+                    pos, col = fp, fc = skip_indent(text, m.end(), e, c + m.end() - p)
                     continue
             break
 
-        fp, fc = _indent(text, pos, e, col)
         if fp >= e:
             self._close_leaf()
             return
@@ -1311,123 +243,11 @@ class _Scanner:
             self._close_leaf()
         self._leaf(fp, e, fc - col)
 
-    def _starts_block(self, p: int, e: int, ind: int, *, lazy: bool = False) -> bool:
-        """Whether the content at ``p`` starts a block that interrupts a paragraph.
-
-        On a ``lazy`` line (not every open container matched) any list item starts a block;
-        otherwise only a non-empty bullet item or an item numbered 1 may interrupt.
-        """
-        if ind >= 4:
-            return False
-        text = self.text
-        ch = text[p]
-        if ch == ">":
-            return True
-        if ch in "#" and _ATX.match(text, p, e):
-            return True
-        if ch in "`~" and _FENCE.match(text, p, e):
-            return True
-        if ch in "*-_" and _THEMATIC.match(text, p, e):
-            return True
-        if ch == "<" and any(start.match(text, p, e) for start, _ in _HTML_START):
-            return True
-        if ch in "-+*":
-            m = _BULLET.match(text, p, e)
-        elif "0" <= ch <= "9":
-            m = _ORDERED.match(text, p, e)
-        else:
-            return False
-        if m is None:
-            return False
-        if lazy:
-            return True
-        return bool(text[m.end() : e].strip()) and (m.re is _BULLET or m.group(1) == "1")
-
-    def _leaf(self, p: int, e: int, ind: int) -> None:
-        text = self.text
-        if ind >= 4:
-            if self.leaf == _PARA:
-                self.para.append((p, e))
-            else:
-                self._close_leaf()
-                self.leaf = _CODE
-            return
-        ch = text[p]
-        if self.leaf == _PARA and ch in "=-" and _SETEXT.match(text, p, e):
-            self._close_para()  # a setext heading: its text is prose, the underline is not
-            return
-        if ch == "#" and _ATX.match(text, p, e):
-            self._close_leaf()
-            m = _ATX.match(text, p, e)
-            assert m is not None
-            self._emit(m.end(), _heading_end(text, m.end(), e))
-            return
-        if ch in "`~":
-            m = _FENCE.match(text, p, e)
-            if m is not None:
-                self._close_leaf()
-                self.leaf = _FENCED
-                self.fence_char = ch
-                self.fence_len = len(m.group(1) or m.group(2))
-                return
-        if ch in "*-_" and _THEMATIC.match(text, p, e):
-            self._close_leaf()
-            return
-        if ch == "$" and self.leaf != _PARA and text.startswith("$$", p) and self._math(p, e):
-            return  # a math block (it cannot interrupt a paragraph: there it is inline math)
-        if ch == "<" and self._html_block(p, e):
-            return
-        if (
-            self.leaf != _PARA
-            and ch == "["
-            and not text.startswith("[^", p)
-            and self._is_ref_def(p, e)
-        ):
-            self._close_leaf()
-            return
-        if self.leaf == _PARA:
-            if "-" in text[p:e] and _TABLE_DELIM.match(text, p, e):
-                hs, he = self.para[-1]
-                header = _table_cells(text, hs, he)
-                delim = _table_cells(text, p, e)
-                if len(header) == len(delim) and "|" in text[hs:he]:
-                    self.para.pop()
-                    self._close_para()
-                    self._emit_row(hs, he)
-                    self.leaf = _TABLE
-                    return
-            self.para.append((p, e))
-            return
-        self._close_leaf()
-        self.leaf = _PARA
-        self.para = [(p, e)]
-
 
 def markdown_blocks(text: str) -> list[ProseBlock]:
-    """The prose blocks of a Markdown document, in document order.
-
-    The blocks of the last few documents are cached (the language server asks again for the
-    same version on every code-action request).
-    """
+    """The prose blocks of a Markdown document, in document order."""
     require_text(text)
-    return list(_markdown_blocks_cached(text))
-
-
-@lru_cache(maxsize=8)
-def _markdown_blocks_cached(text: str) -> tuple[ProseBlock, ...]:
-    # The scan allocates one small object or more per line and per block, none of them in a
-    # reference cycle: the cyclic garbage collector, which would run every 700 allocations and
-    # walk the long-lived heap now and then, is paused meanwhile (10-15 % of the time on 1 MB).
-    # Re-enabled only if it was enabled, so a caller that disabled it keeps it disabled.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        blocks = _Scanner(text).run()
-    finally:
-        if paused:
-            gc.enable()
-    return tuple(blocks)  # in document order
+    return _Scanner(text).run()
 
 
 register_format(
