@@ -138,3 +138,90 @@ def _set_key_lines(lines: list[str], key: str, value: str | None) -> list[str]:
         lines[insert_at - 1] += "\n"
     lines.insert(insert_at, new_line)
     return lines
+
+
+class WordsNotAList(ValueError):
+    """``words`` is there but is not a list of strings: adding to it would break it."""
+
+
+def add_word(text: str | None, word: str) -> str:
+    """Return ``text`` (a project file that parses) with ``word`` added to its ``words`` list.
+
+    Unchanged when the list already holds the word (any case). The word goes right before the
+    list's closing bracket, so every other line, comment and key stays as it was; without a
+    ``words`` key, a ``words = ["word"]`` line goes where :func:`set_key` puts a new key.
+    Raises :class:`WordsNotAList` when ``words`` is something else than a list of strings.
+    """
+    values = tomllib.loads(text or "")
+    existing = values.get("words")
+    if existing is None:
+        lines = _set_key_lines((text or "").splitlines(keepends=True), "words", "")
+        return _trim_end(
+            [line.replace('words = ""', f"words = [{toml_string(word)}]", 1) for line in lines]
+        )
+    if not isinstance(existing, list) or not all(isinstance(w, str) for w in existing):
+        raise WordsNotAList("'words' in the project file is not a list of words")
+    if word.lower() in (w.strip().lower() for w in existing):
+        return text or ""
+    assert text is not None
+    pattern = _key_pattern("words")
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if _TABLE.match(line):
+            break
+        if pattern.match(line):
+            break
+        offset += len(line)
+    opening = text.index("[", text.index("=", offset))
+    closing = _closing_bracket(text, opening)
+    inside = text[opening + 1 : closing]
+    words = [*existing, word]
+    if "\n" in inside:  # a list over several lines: one more line, indented like the others
+        last = inside[: len(inside.rstrip())]
+        lines = last.rsplit("\n", 1)
+        indent = re.match(r"[ \t]*", lines[-1])
+        pad = indent.group(0) if indent and indent.group(0) else "    "
+        comma = "" if not last.strip() or last.endswith(",") else ","
+        new = f"{last}{comma}\n{pad}{toml_string(word)},{inside[len(last) :]}"
+    else:
+        body = inside.rstrip()
+        comma = "" if not body.strip() else " " if body.endswith(",") else ", "
+        new = f"{body}{comma}{toml_string(word)}"
+    out = text[: opening + 1] + new + text[closing:]
+    try:
+        if tomllib.loads(out).get("words") == words:
+            return out
+    except tomllib.TOMLDecodeError:
+        pass
+    # A layout the insertion cannot follow (a comment after the last word): the list on one line.
+    one_line = "[" + ", ".join(toml_string(w) for w in words) + "]"
+    return text[:opening] + one_line + text[closing + 1 :]
+
+
+def _closing_bracket(text: str, opening: int) -> int:
+    """The index of the ``]`` closing the array opened at ``opening`` (TOML strings and comments
+    skipped)."""
+    depth = 0
+    i = opening
+    while i < len(text):
+        ch = text[i]
+        if ch == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                break
+        elif text.startswith(('"""', "'''"), i):
+            i = text.index(text[i : i + 3], i + 3) + 2
+        elif ch == '"':
+            i += 1
+            while text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch == "'":
+            i = text.index("'", i + 1)
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise ValueError("unclosed 'words' list")

@@ -20,8 +20,10 @@ from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
 #: The writing styles and tones (one source: :mod:`rephrase_ls.service.models`).
 STYLE_NAMES = WRITING_STYLES
 TONE_NAMES = TONES
-ACTION_GROUPS = ("improve", "styles", "tones", "convert", "document")
+ACTION_GROUPS = ("improve", "styles", "tones", "convert", "document", "review")
 TIERS = ("auto", "paid", "free")
+DIAGNOSTIC_MODES = ("offline", "off")
+SEVERITIES = ("error", "warning", "information", "hint")
 
 #: Keys that may only come from user-level editor settings, never from a project file.
 SECRET_KEYS = frozenset({"apiKey"})
@@ -64,13 +66,17 @@ class Settings:
     prefer_fallback: bool = False
     """Send ``prefer_`` forms: an unsupported style falls back to the default instead of failing."""
     actions: tuple[str, ...] = ACTION_GROUPS
-    """Which code actions appear: improve, styles, tones, convert, document."""
+    """Which code actions appear: improve, styles, tones, convert, document, review."""
     max_concurrency: int = 4
     """How many requests run at once (1-16)."""
     timeout: float = 10.0
     """Seconds each request attempt may take (1-300)."""
     words: tuple[str, ...] = ()
     """Words the offline engine must never correct (project file ``words = [...]``)."""
+    diagnostics: Literal["offline", "off"] = "offline"
+    """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
+    diagnostic_severity: Literal["error", "warning", "information", "hint"] = "information"
+    """Severity of rephrase diagnostics: error, warning, information or hint."""
     confirm_rewrites: bool = False
     """Ask the editor to confirm each rewrite of a whole paragraph before it is applied
     (``needsConfirmation`` on its change annotation; VS Code shows its refactor preview)."""
@@ -96,6 +102,8 @@ KEYS: dict[str, str] = {
     "maxConcurrency": "max_concurrency",
     "timeout": "timeout",
     "words": "words",
+    "diagnostics": "diagnostics",
+    "diagnosticSeverity": "diagnostic_severity",
     "confirmRewrites": "confirm_rewrites",
 }
 
@@ -243,6 +251,8 @@ _PARSERS = {
     "max_concurrency": _int_range(1, 16),
     "timeout": _float_range(1, 300),
     "words": _words,
+    "diagnostics": _choice(DIAGNOSTIC_MODES),
+    "diagnostic_severity": _choice(SEVERITIES),
     "confirm_rewrites": _bool,
 }
 

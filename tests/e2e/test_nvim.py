@@ -93,6 +93,7 @@ def _expectations() -> dict[str, object]:
         "improved_first": _text([HEADING, "", first, "", UNICODE]),
         "improved_unicode": _text([HEADING, "", FIRST, "", unicode]),
         "improved_both": _text([HEADING, "", first, "", unicode]),
+        "fixed_teh": _text([HEADING, "", FIRST.replace(" teh ", " the "), "", UNICODE]),
         "paragraph_line": 2,
         "unicode_line": 4,
         "version": __version__,
@@ -144,6 +145,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "short_notices": None,
     "health": None,
     "health_without_buffer": None,
+    "diagnostic_quick_fix": None,
 }
 
 

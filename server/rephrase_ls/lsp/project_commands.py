@@ -6,6 +6,7 @@ only inside the workspace folders, never into a file that does not parse.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,22 @@ async def _set_project_keys(
     ls: RephraseServer, uri: str, changes: dict[str, str | None], label: str
 ) -> dict[str, Any]:
     """Change keys of the folder's project file through ``workspace/applyEdit``."""
+    from rephrase_ls import project_file  # here, not at start-up (tomllib)
+
+    def change(old: str | None) -> str | None:
+        new = old
+        for key, value in changes.items():
+            new = project_file.set_key(new, key, value)
+        return new
+
+    return await edit_project_file(ls, uri, change, label)
+
+
+async def edit_project_file(
+    ls: RephraseServer, uri: str, change: Callable[[str | None], str | None], label: str
+) -> dict[str, Any]:
+    """Change the project file of ``uri``'s folder through ``workspace/applyEdit``: ``change``
+    gives its new text from the current one (None: none), and may raise to refuse."""
     from rephrase_ls import project_file  # here, not at start-up (tomllib)
 
     path = ls.settings.project_file_path(uri)
@@ -43,10 +60,7 @@ async def _set_project_keys(
     if parsed.error:
         # Editing a file that does not parse would leave it broken and the setting unused.
         raise invalid(f"{parsed.error}. Fix the file first; nothing was changed.")
-    new = old
-    for key, value in changes.items():
-        new = project_file.set_key(new, key, value)
-    new = new or ""
+    new = change(old) or ""
     if old == new or (old is None and not new):
         return {"applied": True, "file": file_uri, "changed": False}
     document_changes: list[Any] = []

@@ -17,7 +17,15 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from rephrase_ls.lsp import actions, alternatives, commands, lifecycle, project_commands
+from rephrase_ls.lsp import (
+    actions,
+    alternatives,
+    commands,
+    diagnostics,
+    lifecycle,
+    project_commands,
+    review_actions,
+)
 from rephrase_ls.lsp.client_log import ClientLogHandler
 from rephrase_ls.lsp.language_server import RephraseServer
 
@@ -39,9 +47,32 @@ COMMANDS: dict[str, Command] = {
     "rephrase.usage": commands.usage,
     "rephrase.improve": commands.improve,
     actions.APPLY_COMMAND: commands.apply_action,
+    review_actions.REVIEW_COMMAND: review_actions.review,
+    review_actions.ADD_WORD_COMMAND: review_actions.add_word,
+    review_actions.FIX_ALL_COMMAND: review_actions.fix_all,
     alternatives.ALTERNATIVES_COMMAND: alternatives.alternatives,
     alternatives.APPLY_ALTERNATIVE_COMMAND: alternatives.apply_alternative,
 }
+
+
+def _then(first: Callable[[Any, Any], None], second: Callable[[Any, Any], None]) -> Any:
+    """One notification handler running two modules' handlers (pygls takes one per method)."""
+
+    def handler(ls: RephraseServer, params: Any) -> None:
+        first(ls, params)
+        second(ls, params)
+
+    handler.__name__ = handler.__qualname__ = first.__name__
+    return handler
+
+
+async def _code_actions(
+    ls: RephraseServer, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """``textDocument/codeAction``: the improvement actions (with "Show alternatives…"), then
+    review mode's."""
+    listed = await alternatives.on_code_action(ls, params)
+    return listed + review_actions.list_review_actions(ls, params)
 
 
 def _command(func: Command) -> Command:
@@ -69,12 +100,15 @@ def create_server() -> RephraseServer:
     """A server with every feature registered."""
     server = RephraseServer()
     for method, handler in (
-        (types.INITIALIZE, lifecycle.on_initialize),
+        (types.INITIALIZE, _then(lifecycle.on_initialize, diagnostics.on_initialize)),
         (types.INITIALIZED, lifecycle.on_initialized),
-        (types.TEXT_DOCUMENT_DID_OPEN, lifecycle.on_open),
-        (types.TEXT_DOCUMENT_DID_CHANGE, lifecycle.on_change),
-        (types.TEXT_DOCUMENT_DID_CLOSE, lifecycle.on_close),
-        (types.WORKSPACE_DID_CHANGE_CONFIGURATION, lifecycle.on_configuration),
+        (types.TEXT_DOCUMENT_DID_OPEN, _then(lifecycle.on_open, diagnostics.on_open)),
+        (types.TEXT_DOCUMENT_DID_CHANGE, _then(lifecycle.on_change, diagnostics.on_change)),
+        (types.TEXT_DOCUMENT_DID_CLOSE, _then(lifecycle.on_close, diagnostics.on_close)),
+        (
+            types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+            _then(lifecycle.on_configuration, diagnostics.on_configuration),
+        ),
         (types.WINDOW_WORK_DONE_PROGRESS_CANCEL, lifecycle.on_progress_cancel),
         (types.CODE_ACTION_RESOLVE, actions.resolve_action),
     ):
@@ -82,10 +116,15 @@ def create_server() -> RephraseServer:
     server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.RefactorRewrite, types.CodeActionKind.Source],
+            code_action_kinds=[
+                types.CodeActionKind.RefactorRewrite,
+                types.CodeActionKind.Source,
+                types.CodeActionKind.QuickFix,
+                review_actions.FIX_ALL_KIND,
+            ],
             resolve_provider=True,
         ),
-    )(alternatives.on_code_action)
+    )(_code_actions)
     for name, func in COMMANDS.items():
         server.command(name)(_command(func))
     return server

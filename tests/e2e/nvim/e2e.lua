@@ -728,6 +728,56 @@ function cases.health_without_buffer()
     'a missing server should be an error with the install hint')
 end
 
+-- Review mode: the offline engine's finding on "teh" is a rephrase diagnostic in
+-- vim.diagnostic (pushed to 0.7, pulled by 0.10 and later); its quick fix "Replace with ‘the’",
+-- chosen in Neovim's own code action menu, changes that word only.
+function cases.diagnostic_quick_fix()
+  local buf = open_document()
+  local found
+  wait('a rephrase diagnostic on "teh"', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.source == 'rephrase' and d.message == 'teh → the' then
+        found = d
+        return true
+      end
+    end
+    return false
+  end)
+  note('diagnostics: %s', vim.inspect(vim.tbl_map(function(d)
+    return d.message
+  end, vim.diagnostic.get(buf))))
+  eq(found.lnum, expect.paragraph_line, 'line of the diagnostic')
+  eq(found.severity, vim.diagnostic.severity.INFO, 'severity')
+  local line = vim.api.nvim_buf_get_lines(buf, found.lnum, found.lnum + 1, false)[1]
+  eq(line:sub(found.col + 1, found.end_col), 'teh', 'the words under the diagnostic')
+  vim.api.nvim_win_set_cursor(0, { found.lnum + 1, found.col })
+  local offered
+  vim.ui.select = function(items, opts, on_choice)
+    offered = vim.tbl_map(opts.format_item, items)
+    for i, item in ipairs(items) do
+      local candidate = item.action or item[2] -- 0.10+: {action, ctx}; 0.7 to 0.9: {client_id, action}
+      if type(candidate) == 'table' and candidate.title == 'Replace with ‘the’' then
+        return on_choice(item, i)
+      end
+    end
+    on_choice(nil, nil)
+  end
+  vim.lsp.buf.code_action()
+  wait('the quick fix', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  note('menu: %s', vim.inspect(offered))
+  eq(buffer_text(buf), expect.fixed_teh, 'buffer after the quick fix')
+  wait('the diagnostic on "teh" to go', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.message == 'teh → the' then
+        return false
+      end
+    end
+    return true
+  end)
+end
+
 local name = os.getenv('REPHRASE_TEST_CASE')
 local case = cases[name or '']
 if not case then

@@ -1,0 +1,409 @@
+"""Review mode's diagnostics: the offline engine's findings while typing, and the service's
+findings after **Review with the service**, one diagnostic per finding.
+
+Clients that pull diagnostics (``textDocument/diagnostic``) get them as answers; the others get
+``textDocument/publishDiagnostics``. After an edit the offline review waits :data:`DEBOUNCE`
+seconds of quiet, then runs :func:`rephrase_ls.review.findings` in a worker thread (listing code
+actions never waits for it), asked before each paragraph whether a newer version arrived (then
+it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`).
+
+The service's findings are kept with the text they were made on and carried through each edit:
+one whose words the edit touched is dropped, the others move with the text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
+    from rephrase_ls.review import Finding, ReviewCache
+    from rephrase_ls.settings import Settings
+
+T = TypeVar("T")
+
+#: Seconds of quiet after an edit before the offline review runs.
+DEBOUNCE = 0.3
+#: The GIL switch interval while the engine works in its thread (seconds).
+SWITCH_INTERVAL = 0.0001
+#: The ``source`` of every rephrase diagnostic.
+SOURCE = "rephrase"
+#: ``data.origin`` of a diagnostic: the offline engine, or a review by the service.
+OFFLINE = "offline"
+SERVICE = "service"
+
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+@dataclass
+class Reviewed:
+    """One document's findings for one version: offline and from the service."""
+
+    version: int | None
+    text: str
+    offline: list[Finding]
+    service: list[Finding]
+
+
+@dataclass
+class _Carried:
+    """The service's findings for a document and the text they apply to."""
+
+    text: str
+    findings: list[Finding]
+
+
+@dataclass
+class ReviewState:
+    """The server's review state (one per server)."""
+
+    cache: ReviewCache
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the engine works: the cache is not thread-safe."""
+    reviewed: dict[str, Reviewed] = field(default_factory=dict)
+    service: dict[str, _Carried] = field(default_factory=dict)
+    pending: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+    changed_at: dict[str, float] = field(default_factory=dict)
+
+
+_switch_lock = threading.Lock()
+_switch_users = 0
+_switch_saved = 0.005
+
+
+@contextlib.contextmanager
+def _short_switches() -> Iterator[None]:
+    """While review work runs in a thread, the event loop (a code action) waits for the GIL at
+    most :data:`SWITCH_INTERVAL`, not Python's default 5 ms, at each step of a request."""
+    global _switch_users, _switch_saved
+    with _switch_lock:
+        if _switch_users == 0:
+            _switch_saved = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        _switch_users += 1
+    try:
+        yield
+    finally:
+        with _switch_lock:
+            _switch_users -= 1
+            if _switch_users == 0:
+                sys.setswitchinterval(_switch_saved)
+
+
+def _in_thread(func: Callable[..., T], *args: Any) -> Awaitable[T]:
+    """``func(*args)`` in a worker thread, with short GIL switches."""
+
+    def run() -> T:
+        with _short_switches():
+            return func(*args)
+
+    return asyncio.to_thread(run)
+
+
+_STATES: weakref.WeakKeyDictionary[RephraseServer, ReviewState] = weakref.WeakKeyDictionary()
+
+
+def review_state(ls: RephraseServer) -> ReviewState:
+    """The server's review state, created on first use."""
+    state = _STATES.get(ls)
+    if state is None:
+        from rephrase_ls.review import ReviewCache
+
+        state = _STATES[ls] = ReviewState(ReviewCache())
+    return state
+
+
+def pulls(ls: RephraseServer) -> bool:
+    """Whether the client pulls diagnostics (``textDocument/diagnostic``)."""
+    text_document = ls.client_capabilities.text_document
+    return bool(text_document and text_document.diagnostic is not None)
+
+
+# -- the document's findings --
+
+
+def _version_of(ls: RephraseServer, uri: str) -> int | bool | None:
+    """The open document's version, or False when it is not open."""
+    doc = ls.workspace.text_documents.get(uri)
+    return False if doc is None else doc.version
+
+
+async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
+    """The findings for the document's current version (computed unless kept), or None when the
+    document is not open. A newer version arriving meanwhile restarts the work on it."""
+    from rephrase_ls.review import ReviewCancelled
+
+    rs = review_state(ls)
+    while True:
+        doc = ls.workspace.text_documents.get(uri)
+        if doc is None:
+            return None
+        kept = rs.reviewed.get(uri)
+        if kept is not None and kept.version == doc.version and kept.text == doc.source:
+            return kept
+        try:
+            return await _compute(ls, uri)
+        except ReviewCancelled:
+            continue
+
+
+async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.review import ReviewCancelled, findings, offline_target
+    from rephrase_ls.service.errors import ServiceError
+
+    rs = review_state(ls)
+    doc = ls.workspace.text_documents[uri]
+    version = doc.version
+    settings = await ls.settings.for_uri(uri)
+    if _version_of(ls, uri) != version:
+        raise ReviewCancelled
+    state = ls.state(doc)
+    offline: list[Finding] = []
+    if settings.diagnostics == "offline" and state.blocks:
+        try:
+            backend = ls.backends.get(settings)
+        except ServiceError:
+            backend = None
+        target = offline_target(ls.language_of(doc, settings, backend).language)
+        if target is not None:
+
+            def stale() -> bool:
+                return _version_of(ls, uri) != version
+
+            def work() -> list[Finding]:
+                with rs.lock:
+                    if stale():
+                        raise ReviewCancelled
+                    with _short_switches():
+                        return findings(
+                            state.text,
+                            state.blocks,
+                            target_lang=target,
+                            words=settings.words,
+                            cache=rs.cache,
+                            cancelled=stale,
+                        )
+
+            offline = await asyncio.to_thread(work)
+    if _version_of(ls, uri) != version:
+        raise ReviewCancelled
+    reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
+    rs.reviewed[uri] = reviewed
+    return reviewed
+
+
+def diagnostics(
+    ls: RephraseServer, state: DocumentState, reviewed: Reviewed, settings: Settings
+) -> list[dict[str, Any]]:
+    """One diagnostic per finding (the service's after the offline ones), as JSON values:
+    built in a worker thread and sent as they are, so that hundreds of them cost the event
+    loop (and the code actions waiting on it) one ``json.dumps``, not a conversion per field."""
+    severity = _SEVERITY[settings.diagnostic_severity].value
+    encoding = ls.encoding
+    index = state.index
+    out = []
+    for origin, found in ((OFFLINE, reviewed.offline), (SERVICE, reviewed.service)):
+        for f in found:
+            data: dict[str, Any] = {
+                "origin": origin,
+                "original": f.original,
+                "replacement": f.replacement,
+                "version": reviewed.version,
+            }
+            if f.word is not None:
+                data["word"] = f.word
+            (sl, sc), (el, ec) = index.position(f.start, encoding), index.position(f.end, encoding)
+            out.append(
+                {
+                    "range": {
+                        "start": {"line": sl, "character": sc},
+                        "end": {"line": el, "character": ec},
+                    },
+                    "message": f.message if origin == OFFLINE else f"{f.message} (service review)",
+                    "severity": severity,
+                    "code": f.code,
+                    "source": SOURCE,
+                    "data": data,
+                }
+            )
+    return out
+
+
+# -- the service's findings, carried through edits -----------------------------------------------
+
+
+def service_findings(ls: RephraseServer, uri: str, text: str) -> list[Finding]:
+    """The service's findings that still apply to ``text`` (the document's current text)."""
+    carried = review_state(ls).service.get(uri)
+    if carried is None:
+        return []
+    if carried.text != text:
+        from rephrase_ls.review.carry import carry
+
+        carried.findings = carry(carried.findings, carried.text, text)
+        carried.text = text
+    return list(carried.findings)
+
+
+def set_service_findings(
+    ls: RephraseServer, uri: str, text: str, span: tuple[int, int] | None, found: list[Finding]
+) -> None:
+    """Keep a review's findings: they replace those inside ``span`` (None: the whole text)."""
+    rs = review_state(ls)
+    kept = service_findings(ls, uri, text)
+    outside = [] if span is None else [f for f in kept if f.end <= span[0] or f.start >= span[1]]
+    rs.service[uri] = _Carried(text, sorted(outside + found, key=lambda f: (f.start, f.end)))
+    rs.reviewed.pop(uri, None)
+
+
+# -- scheduling and publishing --
+
+
+def schedule(ls: RephraseServer, uri: str, delay: float = DEBOUNCE) -> None:
+    """Review the document after ``delay`` seconds of quiet (a newer call restarts the wait);
+    pushed to clients that do not pull, a refresh asked of those that do."""
+    rs = review_state(ls)
+    rs.changed_at[uri] = time.monotonic()
+    if pulls(ls):
+        return
+    pending = rs.pending.pop(uri, None)
+    if pending is not None and not pending.done():
+        pending.cancel()
+    task = ls.spawn(_publish_later(ls, uri, delay))
+    rs.pending[uri] = task
+
+
+async def _publish_later(ls: RephraseServer, uri: str, delay: float) -> None:
+    await asyncio.sleep(delay)
+    await publish(ls, uri)
+
+
+async def publish(ls: RephraseServer, uri: str) -> None:
+    """Push the document's diagnostics for its current version."""
+    reviewed = await current(ls, uri)
+    doc = ls.workspace.text_documents.get(uri)
+    if reviewed is None or doc is None or doc.version != reviewed.version:
+        return
+    settings = await ls.settings.for_uri(uri)
+    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    current_doc = ls.workspace.text_documents.get(uri)
+    if current_doc is None or current_doc.version != reviewed.version:
+        return  # a newer version's own review will publish
+    params = {"uri": uri, "version": reviewed.version, "diagnostics": items}
+    # Sent as plain JSON values (see diagnostics()); pygls would convert each field again.
+    ls.protocol._send_data(
+        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params}
+    )
+
+
+def refresh(ls: RephraseServer, uri: str | None = None) -> None:
+    """Findings changed without an edit (a review, new words, settings): publish them again, or
+    ask a pulling client to pull again."""
+    rs = review_state(ls)
+    if uri is None:
+        rs.reviewed.clear()
+    else:
+        rs.reviewed.pop(uri, None)
+    if pulls(ls):
+        workspace = ls.client_capabilities.workspace
+        support = workspace.diagnostics if workspace else None
+        if support is not None and support.refresh_support:
+            ls.spawn(ls.workspace_diagnostic_refresh_async(None))
+        return
+    for open_uri in [uri] if uri is not None else list(ls.workspace.text_documents):
+        schedule(ls, open_uri, 0)
+
+
+def forget(ls: RephraseServer, uri: str) -> None:
+    """The document closed: drop its findings (and clear them in a client that was pushed them)."""
+    rs = review_state(ls)
+    rs.reviewed.pop(uri, None)
+    rs.service.pop(uri, None)
+    rs.changed_at.pop(uri, None)
+    pending = rs.pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
+    if not pulls(ls):
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+
+
+# -- handlers --
+
+
+def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
+    """Declare the pull provider to a client that pulls diagnostics (pygls computes the
+    server's capabilities after the initialize handler); the others are pushed them."""
+    if pulls(ls):
+        options = types.DiagnosticOptions(
+            identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False
+        )
+        ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)(on_diagnostic)
+
+
+def _project_file(uri: str) -> bool:
+    """Whether ``uri`` is a project file (its ``words`` and settings shape every review)."""
+    from rephrase_ls.project_file import FILE_NAME
+
+    return uri.rsplit("/", 1)[-1] == FILE_NAME
+
+
+def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None:
+    schedule(ls, params.text_document.uri)
+
+
+def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if _project_file(uri):
+        refresh(ls)
+    rs = review_state(ls)
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is not None and uri in rs.service:
+        service_findings(ls, uri, doc.source)  # carried through each edit, one at a time
+    schedule(ls, uri)
+
+
+def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
+    forget(ls, params.text_document.uri)
+
+
+def on_configuration(ls: RephraseServer, params: types.DidChangeConfigurationParams) -> None:
+    refresh(ls)
+
+
+async def on_diagnostic(
+    ls: RephraseServer, params: types.DocumentDiagnosticParams
+) -> types.FullDocumentDiagnosticReport | types.UnchangedDocumentDiagnosticReport | dict[str, Any]:
+    """``textDocument/diagnostic``: the findings of the current version, after the quiet (a
+    full report as plain JSON values, see :func:`diagnostics`)."""
+    uri = params.text_document.uri
+    rs = review_state(ls)
+    while (wait := rs.changed_at.get(uri, 0.0) + DEBOUNCE - time.monotonic()) > 0:
+        await asyncio.sleep(wait)
+    reviewed = await current(ls, uri)
+    doc = ls.workspace.text_documents.get(uri)
+    if reviewed is None or doc is None:
+        return types.FullDocumentDiagnosticReport(items=[])
+    settings = await ls.settings.for_uri(uri)
+    digest = hash((tuple(reviewed.offline), tuple(reviewed.service), settings.diagnostic_severity))
+    result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
+    if params.previous_result_id == result_id:
+        return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
+    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    return {"kind": "full", "resultId": result_id, "items": items}

@@ -1,0 +1,339 @@
+"""Review mode's code actions and commands: the quick fixes of rephrase diagnostics, the
+``source.fixAll.rephrase`` action, adding a word to the project's ``words``, and the review by
+the service (``rephrase.review``).
+
+Listing never waits: the quick fixes come from the diagnostics in the request and the findings
+already computed for the document's current version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from rephrase_ls.lsp import diagnostics as diag
+from rephrase_ls.lsp.arguments import arg, invalid, max_args, open_uri, range_arg
+
+if TYPE_CHECKING:
+    from pygls.workspace import TextDocument
+
+    from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
+    from rephrase_ls.review import Finding
+
+FIX_ALL_KIND = "source.fixAll.rephrase"
+REVIEW_COMMAND = "rephrase.review"
+ADD_WORD_COMMAND = "rephrase.addWord"
+FIX_ALL_COMMAND = "rephrase.fixAll"
+#: The longest word ``rephrase.addWord`` accepts.
+MAX_WORD = 100
+
+
+def _allowed(kind: str, only: list[str] | None) -> bool:
+    return not only or any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def _edit(
+    ls: RephraseServer, doc: TextDocument, state: DocumentState, found: list[Finding]
+) -> types.WorkspaceEdit:
+    """The edit applying ``found``, pinned to the document's version."""
+    edits = [
+        types.TextEdit(range=ls.to_range(state, f.start, f.end), new_text=f.replacement)
+        for f in found
+    ]
+    if ls.supports_document_changes:
+        identifier = types.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version)
+        return types.WorkspaceEdit(
+            document_changes=[types.TextDocumentEdit(text_document=identifier, edits=list(edits))]
+        )
+    return types.WorkspaceEdit(changes={doc.uri: edits})
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _fix_of(
+    ls: RephraseServer, state: DocumentState, diagnostic: types.Diagnostic
+) -> tuple[int, int, dict[str, Any]] | None:
+    """A rephrase diagnostic's span and data, or None when it is not one, or when the text
+    it covers no longer reads as it did (a stale diagnostic offers no fix)."""
+    data = diagnostic.data
+    if diagnostic.source != diag.SOURCE or not isinstance(data, dict):
+        return None
+    original, replacement = data.get("original"), data.get("replacement")
+    if not isinstance(original, str) or not isinstance(replacement, str):
+        return None
+    try:
+        start, end = ls.to_offsets(state, diagnostic.range)
+    except Exception:  # a range from another version of the document
+        return None
+    if state.text[start:end] != original:
+        return None
+    return start, end, data
+
+
+def list_review_actions(
+    ls: RephraseServer, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """Quick fixes for the rephrase diagnostics in the request, fix-all, and the review."""
+    uri = params.text_document.uri
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None:
+        return []
+    only = [str(getattr(k, "value", k)) for k in (params.context.only or [])]
+    state = ls.state(doc)
+    actions: list[types.CodeAction] = []
+    reviewed = diag.review_state(ls).reviewed.get(uri)
+    if reviewed is not None and (reviewed.version != doc.version or reviewed.text != state.text):
+        reviewed = None
+    if _allowed(types.CodeActionKind.QuickFix.value, only):
+        for diagnostic in params.context.diagnostics:
+            actions.extend(_quick_fixes(ls, doc, state, diagnostic, reviewed))
+    if "review" not in ls.settings.cached_for_uri(uri).actions:
+        return actions  # the quick fixes of the diagnostics only
+    if _allowed(FIX_ALL_KIND, only) and state.blocks and (reviewed is None or reviewed.offline):
+        # A command, not an edit: building hundreds of edits for every listing would slow
+        # each one down; the command applies the findings of this version (computed at once
+        # when the review has not run yet).
+        title = "Fix all rephrase findings"
+        command = types.Command(title=title, command=FIX_ALL_COMMAND, arguments=[uri, doc.version])
+        actions.append(types.CodeAction(title=title, kind=FIX_ALL_KIND, command=command))
+    actions.extend(_review_actions(ls, doc, state, params, only))
+    return actions
+
+
+def _quick_fixes(
+    ls: RephraseServer,
+    doc: TextDocument,
+    state: DocumentState,
+    diagnostic: types.Diagnostic,
+    reviewed: diag.Reviewed | None,
+) -> list[types.CodeAction]:
+    fix = _fix_of(ls, state, diagnostic)
+    if fix is None:
+        return []
+    start, end, data = fix
+    original, replacement = data["original"], data["replacement"]
+    from rephrase_ls.review import Finding
+
+    this = Finding(start, end, original, replacement, str(diagnostic.code), diagnostic.message)
+    title = (
+        f"Replace with ‘{_quoted(replacement)}’" if replacement else f"Delete ‘{_quoted(original)}’"
+    )
+    quick = types.CodeActionKind.QuickFix
+    actions = [
+        types.CodeAction(
+            title=title,
+            kind=quick,
+            diagnostics=[diagnostic],
+            is_preferred=True,
+            edit=_edit(ls, doc, state, [this]),
+        )
+    ]
+    if reviewed is not None:
+        origin = diag.SERVICE if data.get("origin") == diag.SERVICE else diag.OFFLINE
+        found = reviewed.service if origin == diag.SERVICE else reviewed.offline
+        same = sum(1 for f in found if f.code == diagnostic.code)
+        if same > 1:
+            title = f"Fix all ‘{diagnostic.code}’ in the document ({same})"
+            arguments = [doc.uri, doc.version, str(diagnostic.code), origin]
+            actions.append(
+                types.CodeAction(
+                    title=title,
+                    kind=quick,
+                    diagnostics=[diagnostic],
+                    command=types.Command(
+                        title=title, command=FIX_ALL_COMMAND, arguments=arguments
+                    ),
+                )
+            )
+    word = data.get("word")
+    if isinstance(word, str) and word:
+        title = f"Add ‘{word}’ to the project's words"
+        actions.append(
+            types.CodeAction(
+                title=title,
+                kind=quick,
+                diagnostics=[diagnostic],
+                command=types.Command(
+                    title=title, command=ADD_WORD_COMMAND, arguments=[doc.uri, word]
+                ),
+            )
+        )
+    return actions
+
+
+def _review_actions(
+    ls: RephraseServer,
+    doc: TextDocument,
+    state: DocumentState,
+    params: types.CodeActionParams,
+    only: list[str],
+) -> list[types.CodeAction]:
+    """**Review with the service** for the selection (or paragraph), and for the document."""
+    from rephrase_ls.text.paragraphs import select_paragraphs
+
+    actions = []
+    rewrite = types.CodeActionKind.RefactorRewrite.value
+    start, end = ls.to_offsets(state, params.range)
+    if _allowed(rewrite, only) and select_paragraphs(state.text, start, end, state.blocks):
+        rng = params.range
+        argument = {
+            "start": {"line": rng.start.line, "character": rng.start.character},
+            "end": {"line": rng.end.line, "character": rng.end.character},
+        }
+        title = "Review with the service"
+        command = types.Command(title=title, command=REVIEW_COMMAND, arguments=[doc.uri, argument])
+        actions.append(types.CodeAction(title=title, kind=rewrite, command=command))
+    source = types.CodeActionKind.Source.value
+    if _allowed(source, only) and state.blocks:
+        title = "Review document with the service"
+        command = types.Command(title=title, command=REVIEW_COMMAND, arguments=[doc.uri])
+        actions.append(types.CodeAction(title=title, kind=source, command=command))
+    return actions
+
+
+# -- commands --
+
+
+async def _apply(ls: RephraseServer, edit: types.WorkspaceEdit, label: str) -> dict[str, Any]:
+    result = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=edit, label=label)
+    )
+    if not result.applied:
+        reason = result.failure_reason or "the editor refused the edit (the text probably changed)"
+        ls.say(f"rephrase: {label}: not applied: {reason}", types.MessageType.Warning)
+        return {"applied": False, "reason": reason}
+    return {"applied": True}
+
+
+async def fix_all(ls: RephraseServer, *args: Any) -> dict[str, Any]:
+    """``rephrase.fixAll [uri, version?, code?, origin?]``: apply the document's findings —
+    every offline one, or those of one ``code`` (from ``origin``: ``offline``, the default, or
+    ``service``) — as one edit pinned to the version."""
+    max_args(args, 4, FIX_ALL_COMMAND)
+    uri = open_uri(arg(args, 0, "uri", str))
+    version = arg(args, 1, "version", int, optional=True)
+    code = arg(args, 2, "code", str, optional=True)
+    origin = arg(args, 3, "origin", str, optional=True) or diag.OFFLINE
+    if origin not in (diag.OFFLINE, diag.SERVICE):
+        raise invalid(f"argument 4 (origin): expected {diag.OFFLINE} or {diag.SERVICE}")
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None:
+        raise invalid(f"argument 1 (uri): {uri} is not open in the editor")
+    if version is not None and doc.version != version:
+        reason = "the document changed since the action was offered; nothing was changed"
+        ls.say(f"rephrase: {reason}.", types.MessageType.Warning)
+        return {"applied": False, "reason": reason}
+    reviewed = await diag.current(ls, uri)
+    doc = ls.workspace.text_documents.get(uri)
+    if reviewed is None or doc is None or doc.version != reviewed.version:
+        reason = "the document changed while it was reviewed; nothing was changed"
+        ls.say(f"rephrase: {reason}.", types.MessageType.Warning)
+        return {"applied": False, "reason": reason}
+    found = reviewed.service if origin == diag.SERVICE else reviewed.offline
+    if code is not None:
+        found = [f for f in found if f.code == code]
+    if not found:
+        return {"applied": False, "reason": "no findings", "edits": 0}
+    label = f"Fix all ‘{code}’" if code else "Fix all rephrase findings"
+    result = await _apply(ls, _edit(ls, doc, ls.state(doc), found), label)
+    return {**result, "edits": len(found)}
+
+
+async def add_word(ls: RephraseServer, *args: Any) -> dict[str, Any]:
+    """``rephrase.addWord [uri, word]``: add ``word`` to the ``words`` of the project file of
+    ``uri``'s folder (through ``workspace/applyEdit``, only inside the workspace folders)."""
+    from rephrase_ls import project_file
+    from rephrase_ls.lsp.project_commands import edit_project_file
+
+    max_args(args, 2, ADD_WORD_COMMAND)
+    uri = open_uri(arg(args, 0, "uri", str))
+    word = arg(args, 1, "word", str).strip()
+    if not word or len(word) > MAX_WORD or any(c.isspace() or ord(c) < 0x20 for c in word):
+        raise invalid(
+            f"argument 2 (word): expected one word of at most {MAX_WORD} characters, "
+            f"not {word[:MAX_WORD]!r}"
+        )
+
+    def change(old: str | None) -> str:
+        try:
+            return project_file.add_word(old, word)
+        except ValueError as exc:
+            raise invalid(f"{exc}. Fix the file first; nothing was changed.") from None
+
+    result = await edit_project_file(ls, uri, change, f"Add ‘{word}’ to the project's words")
+    if result.get("applied") and result.get("changed"):
+        diag.refresh(ls)  # the words are part of each paragraph's cache key
+    return result
+
+
+async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
+    """``rephrase.review [uri, range?]``: the service improves the range (no range: the whole
+    document) with the workspace's style or tone; its changes become diagnostics, nothing is
+    edited. The answer is cached: reviewing the same text again costs nothing."""
+    from rephrase_ls.lsp.actions import Refusal, _refusal
+    from rephrase_ls.lsp.progress import WorkDoneProgress
+    from rephrase_ls.options import ImproveOptions
+    from rephrase_ls.pipeline import NotImproved, improve_text
+    from rephrase_ls.review.grouping import edit_findings
+
+    max_args(args, 2, REVIEW_COMMAND)
+    uri = open_uri(arg(args, 0, "uri", str))
+    raw_range = arg(args, 1, "range", dict, optional=True)
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None:
+        raise invalid(f"argument 1 (uri): {uri} is not open in the editor")
+    state = ls.state(doc)
+    span = ls.to_offsets(state, range_arg(raw_range)) if raw_range is not None else None
+    version = doc.version
+    settings = await ls.settings.for_uri(uri)
+    backend = ls.backends.get(settings)  # a ServiceError is shown by the command wrapper
+    caps, unavailable = await backend.write_capabilities()
+    if unavailable is not None:
+        known = "the last known one" if caps is not None else "none"
+        ls.note(f"language list unavailable (using {known}): {unavailable.message}")
+    choice = ls.language_of(doc, settings, backend)
+    task = asyncio.current_task()
+    if task is not None and ls.protocol.msg_id is not None:
+        ls.track(("request", ls.protocol.msg_id), task)
+    try:
+        result = await improve_text(
+            state.text,
+            state.blocks,
+            span,
+            ImproveOptions(),
+            backend,
+            settings=settings,
+            language=choice,
+            cache=ls.cache,
+            progress=WorkDoneProgress(ls, "Reviewing text"),
+        )
+    except asyncio.CancelledError:
+        return {"reviewed": False, "reason": "cancelled"}
+    try:
+        if isinstance(result, NotImproved):
+            raise _refusal(ls, result, settings, backend)
+        current = ls.workspace.text_documents.get(uri)
+        if current is None or current.version != version:
+            raise Refusal(
+                "rephrase: the document changed while it was reviewed; nothing is shown. "
+                "Review again."
+            )
+    except Refusal as exc:
+        ls.say(str(exc), exc.kind)
+        return {"reviewed": False, "reason": str(exc)}
+    if result.detected_language:
+        ls.service_detected[uri] = result.detected_language
+    for message in result.refused:
+        ls.say(f"rephrase: {message}", types.MessageType.Warning)
+    language = (result.mode.target_lang or choice.language or "").lower()
+    found = edit_findings(state.text, state.blocks, result.edits, language)
+    diag.set_service_findings(ls, uri, state.text, span, found)
+    diag.refresh(ls, uri)
+    if not found:
+        ls.say(f"rephrase: the service suggests no changes ({result.mode.label()}).")
+    return {"reviewed": True, "findings": len(found)}
