@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from rephrase_ls.lsp.actions import ActionRequest, Refusal, apply_request, workspace_edit
+from rephrase_ls.lsp.actions import ActionRequest, Refusal, apply_request
 from rephrase_ls.lsp.actions import on_code_action as on_improve_actions
 from rephrase_ls.lsp.arguments import arg, invalid, max_args, open_uri, range_arg
+from rephrase_ls.lsp.edits import workspace_edit
 
 if TYPE_CHECKING:
     from rephrase_ls.language_choice import LanguageChoice
