@@ -56,24 +56,10 @@ class OfflineService:
 
 @dataclass
 class AltEditor(Editor):
-    """An editor that also applies annotated edits and answers ``showMessageRequest``."""
+    """An editor that also answers ``showMessageRequest``."""
 
     answer: str | None = None
     requests: list[types.ShowMessageRequestParams] = field(default_factory=list)
-
-    def apply(self, edit: types.WorkspaceEdit) -> types.ApplyWorkspaceEditResult:
-        plain = []
-        for change in edit.document_changes or []:
-            if isinstance(change, types.TextDocumentEdit):
-                edits: list[Any] = [
-                    types.TextEdit(range=e.range, new_text=e.new_text)
-                    for e in change.edits
-                    if not isinstance(e, types.SnippetTextEdit)
-                ]
-                change = types.TextDocumentEdit(text_document=change.text_document, edits=edits)
-            plain.append(change)
-        copy = types.WorkspaceEdit(changes=edit.changes, document_changes=plain or None)
-        return super().apply(copy)
 
 
 @pytest.fixture

@@ -24,23 +24,6 @@ PARAGRAPH = "this is the the test, and we recieved teh letter."
 TEXT = f"{PARAGRAPH}\n"
 
 
-class AnnotationEditor(Editor):
-    """An editor that applies annotated edits as the plain edits they are."""
-
-    def apply(self, edit: types.WorkspaceEdit) -> types.ApplyWorkspaceEditResult:
-        plain = []
-        for change in edit.document_changes or []:
-            if isinstance(change, types.TextDocumentEdit):
-                edits: list[Any] = [
-                    types.TextEdit(range=e.range, new_text=e.new_text)
-                    for e in change.edits
-                    if not isinstance(e, types.SnippetTextEdit)
-                ]
-                change = types.TextDocumentEdit(text_document=change.text_document, edits=edits)
-            plain.append(change)
-        return super().apply(
-            types.WorkspaceEdit(changes=edit.changes, document_changes=plain or None)
-        )
 
 
 @pytest.fixture
@@ -62,7 +45,7 @@ async def ann_session(
     root.mkdir()
     settings: dict[str, Any] = {} if confirm is None else {"confirmRewrites": confirm}
     lsp_client.set_configuration({"rephrase": settings})
-    ed = AnnotationEditor(lsp_client, root)
+    ed = Editor(lsp_client, root)
     install_apply_edit(lsp_client, [ed])
     await lsp_client.initialize_session(
         initialize_params(profile, root, initialization_options={"rephrase": settings})
@@ -73,7 +56,7 @@ async def ann_session(
 
 
 @pytest.fixture
-def ed(ann_session: LanguageClient) -> AnnotationEditor:
+def ed(ann_session: LanguageClient) -> Editor:
     return ann_session.editor  # type: ignore[attr-defined]
 
 
