@@ -494,7 +494,8 @@ function cases.language_and_usage()
     return line ~= nil
   end)
   check(type(line) == 'string' and line:find('offline') ~= nil, 'usage line: %s', tostring(line))
-  eq(rephrase.complete('', 'Rephrase '), { 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }, 'completion')
+  local subcommands = { 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
+  eq(rephrase.complete('', 'Rephrase '), subcommands, 'completion')
   eq(rephrase.complete('st', 'Rephrase st'), { 'style' }, 'completion of st')
   -- Arguments complete from the server's rephrase.listStyles for this buffer.
   eq(rephrase.complete('bu', 'Rephrase improve bu'), { 'business' }, 'completion of improve bu')
