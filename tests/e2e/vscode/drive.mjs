@@ -385,11 +385,14 @@ async function goToPosition(n, col) {
   });
 }
 
-/** A screenshot of the editor area (with whatever menu is open on it) into OUT/name. */
-async function editorShot(name) {
+/**
+ * A screenshot of the editor area (with whatever menu is open on it) into OUT/name: its top
+ * left 860 px wide and at most `height` px high (the whole editor by default).
+ */
+async function editorShot(name, height = Infinity) {
   await sleep(500);
   const box = await page.locator('.part.editor').boundingBox();
-  const clip = { x: box.x, y: box.y, width: Math.min(box.width, 860), height: Math.min(box.height, 420) };
+  const clip = { x: box.x, y: box.y, width: Math.min(box.width, 860), height: Math.min(box.height, height) };
   await page.screenshot({ path: path.join(OUT, name), clip });
 }
 
@@ -513,7 +516,7 @@ async function first() {
     'Replace with ‘the’',
     '"Replace with ‘the’" in the Ctrl+. menu on "teh"',
   );
-  await editorShot('diagnostic-quick-fix.png');
+  await editorShot('diagnostic-quick-fix.png', 420);
   await chooseAction('Replace with ‘the’');
   const reviewAfter = await lineChanged(reviewLine, reviewBefore, '"Replace with" to change the line');
   result.review.fix = { rows: fixes.map((r) => r.title), before: reviewBefore, after: reviewAfter };
