@@ -10,7 +10,8 @@ service answers and the expected texts come from the same offline engine.
 The first start walks the writer's paths; a second start of the same installation (same user
 data and state folders) checks that user settings reach the server and that the no-API-key
 notice is not shown again. On a failure the driver's screenshot path is in the message. The
-code-action menu's screenshot becomes the README's picture, docs/images/vscode-code-actions.png.
+code-action menu's screenshot becomes the README's picture, docs/images/vscode-code-actions.png,
+and the quick-fix menu on a diagnostic docs/images/vscode-diagnostic-quick-fix.png.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ VSCODE = ROOT / "editor-clients" / "vscode"
 SETUP = VSCODE / "scripts" / "real-host-setup.sh"
 DRIVER = Path(__file__).resolve().parent / "vscode" / "drive.mjs"
 PICTURE = ROOT / "docs" / "images" / "vscode-code-actions.png"
+QUICK_FIX_PICTURE = ROOT / "docs" / "images" / "vscode-diagnostic-quick-fix.png"
 
 HEADING = "# Notes"
 P1 = "This is a very good sentance, and it are really importent for teh team."
@@ -44,6 +46,9 @@ P2 = "We will basically try to get the report done, and it is a very good idea t
 P3 = "Please organize the colors of the center page before the meeting."
 P4 = "Their going to check the the numbers before friday."
 LINES = [HEADING, "", P1, "", P2, "", P3, "", P4]
+#: review.md: the offline engine's diagnostics on its misspellings, fixed one at a time.
+REVIEW = "We recieved teh report on Monday, and the team will read it before the meeting on Friday."
+REVIEW_LINES = ["# Review", "", REVIEW]
 
 
 def _missing(what: str) -> None:
@@ -143,6 +148,9 @@ class Installation:
         self.workspace = base / "workspace"
         (self.workspace / ".git").mkdir(parents=True)
         (self.workspace / "notes.md").write_text("\n".join(LINES) + "\n", encoding="utf-8")
+        (self.workspace / "review.md").write_text(
+            "\n".join(REVIEW_LINES) + "\n", encoding="utf-8"
+        )
         proc = subprocess.run(
             [str(code_server), "--install-extension", str(vsix),
              "--extensions-dir", str(self.extensions), "--user-data-dir", str(self.user_data)],
@@ -196,6 +204,7 @@ class Installation:
                 REPHRASE_URL=f"http://127.0.0.1:{port}/?folder={self.workspace}",
                 REPHRASE_SCENARIO=scenario,
                 REPHRASE_FILE="notes.md",
+                REPHRASE_REVIEW_FILE="review.md",
                 REPHRASE_ARTIFACTS=str(artifacts),
             )
             proc = subprocess.run(
@@ -311,6 +320,24 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     # The README's picture: the Ctrl+. menu on a paragraph, as this run showed it.
     PICTURE.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(first_dir / "code-actions.png", PICTURE)
+
+    # Review mode: the misspellings are squiggled (blue: information) and in the Problems view
+    # from source "rephrase" with no request from the writer; "Replace with ‘the’" on "teh"
+    # changes that word only and its diagnostic goes, the other one stays.
+    review = first["review"]
+    assert review["original"][: len(REVIEW_LINES)] == REVIEW_LINES, review
+    on_line = [(q["text"], q["kind"]) for q in review["squiggles"] if q["line"] == 3]
+    assert ("recieved", "squiggly-info") in on_line and ("teh", "squiggly-info") in on_line, review
+    assert any("teh → the" in p and "rephrase" in p for p in review["problems"]), review
+    assert any("recieved → received" in p for p in review["problems"]), review
+    fix = review["fix"]
+    assert fix["rows"][0] == "Replace with ‘the’", fix
+    assert fix["before"] == REVIEW
+    assert fix["after"] == REVIEW.replace("teh", "the", 1), fix
+    assert review["linesAfter"][: len(REVIEW_LINES)] == [*REVIEW_LINES[:2], fix["after"]], review
+    after = [(q["line"], q["text"]) for q in review["squigglesAfter"]]
+    assert (3, "recieved") in after and (3, "teh") not in after and (3, "the") not in after, after
+    shutil.copyfile(first_dir / "diagnostic-quick-fix.png", QUICK_FIX_PICTURE)
 
     assert "no API key found" in installation.rephrase_logs()
     marker = installation.state / "rephrase-ls" / "notice-offline-service"

@@ -8,6 +8,8 @@
 //   REPHRASE_SCENARIO    "first" (every user path) or "second" (a later start of the same
 //                        installation: settings and the absence of the notice)
 //   REPHRASE_FILE        the file to open (name inside the workspace)
+//   REPHRASE_REVIEW_FILE the file whose misspellings the first start fixes from their
+//                        diagnostics (name inside the workspace)
 //   REPHRASE_ARTIFACTS   folder for the result (result.json), screenshots and the page's log
 // Every wait is bounded; on a failure the script saves failure.png there and exits 1.
 import { createRequire } from 'node:module';
@@ -20,6 +22,7 @@ const { chromium } = require(process.env.REPHRASE_PLAYWRIGHT);
 const URL = process.env.REPHRASE_URL;
 const SCENARIO = process.env.REPHRASE_SCENARIO;
 const FILE = process.env.REPHRASE_FILE;
+const REVIEW_FILE = process.env.REPHRASE_REVIEW_FILE;
 const OUT = process.env.REPHRASE_ARTIFACTS;
 const STEP_TIMEOUT = 60_000;
 
@@ -232,11 +235,7 @@ async function quickFix(lineNumber, title, menuShot) {
     `"${title}" in the Ctrl+. menu on line ${lineNumber}`,
   );
   if (menuShot) {
-    // The editor area, with the menu open on it.
-    await sleep(500);
-    const box = await page.locator('.part.editor').boundingBox();
-    const clip = { x: box.x, y: box.y, width: Math.min(box.width, 860), height: Math.min(box.height, 420) };
-    await page.screenshot({ path: path.join(OUT, menuShot), clip });
+    await editorShot(menuShot);
   }
   const before = await line(lineNumber);
   await chooseAction(title);
@@ -269,13 +268,26 @@ async function notification(fragment, what) {
   return until(what, async () => (await notes()).find((t) => t.includes(fragment)));
 }
 
-async function openFile() {
+let watching = false;
+
+/** The name of the active editor's tab, or null. */
+async function activeTab() {
+  return page.evaluate(
+    () => document.querySelector('.part.editor .tabs-container .tab.active .label-name')?.textContent?.trim() ?? null,
+  );
+}
+
+/** Opens `name` with Quick Open (Ctrl+P) and waits until it is the active editor. */
+async function openFile(name = FILE) {
   await until('the workbench', () => page.locator('.monaco-workbench').count(), STEP_TIMEOUT * 2);
-  await watchNotifications();
+  if (!watching) {
+    watching = true;
+    await watchNotifications();
+  }
   await until(
-    `${FILE} open in an editor`,
+    `${name} open in an editor`,
     async () => {
-      if ((await lines())?.length > 1) {
+      if ((await activeTab()) === name && (await lines())?.length > 1) {
         return true;
       }
       if (!(await quickInputState())) {
@@ -285,10 +297,10 @@ async function openFile() {
       }
       const state = await quickInputState();
       const input = page.locator('.quick-input-widget .quick-input-box input');
-      if ((await input.inputValue()) !== FILE) {
-        await input.fill(FILE);
+      if ((await input.inputValue()) !== name) {
+        await input.fill(name);
         await sleep(800);
-      } else if (state.focused?.includes(FILE)) {
+      } else if (state.focused?.includes(name)) {
         await page.keyboard.press('Enter');
         await sleep(1000);
       } else {
@@ -298,6 +310,90 @@ async function openFile() {
     },
     STEP_TIMEOUT * 2,
   );
+}
+
+/**
+ * The words under the editor's diagnostic squiggles, [{line, text, kind}] (line 1-based, the
+ * file fits the viewport): each squiggle's box is matched to the view line it sits on and to
+ * the characters whose middle lies over it, as the writer sees it.
+ */
+async function squiggles() {
+  return page.evaluate(() => {
+    const editor = document.querySelector('.part.editor .editor-instance .monaco-editor');
+    if (!editor) {
+      return null;
+    }
+    const rows = [...editor.querySelectorAll('.view-lines .view-line')];
+    rows.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    const range = document.createRange();
+    const out = [];
+    for (const el of editor.querySelectorAll('.view-overlays [class*="squiggly-"]')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0) {
+        continue;
+      }
+      const middle = box.top + box.height / 2;
+      const index = rows.findIndex((row) => {
+        const r = row.getBoundingClientRect();
+        return r.top <= middle && middle < r.bottom;
+      });
+      if (index < 0) {
+        continue;
+      }
+      let text = '';
+      const walker = document.createTreeWalker(rows[index], NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.length; i++) {
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const c = range.getBoundingClientRect();
+          const x = c.left + c.width / 2;
+          if (x > box.left && x < box.right) {
+            text += node.data[i];
+          }
+        }
+      }
+      const kind = [...el.classList].find((c) => c.startsWith('squiggly-')) ?? null;
+      out.push({ line: index + 1, text: text.replace(/\u00a0/g, ' '), kind });
+    }
+    return out;
+  });
+}
+
+/** The rows of the Problems view (their accessible labels: message, source, position). */
+async function problems() {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.markers-panel .monaco-list-row')].map(
+      (row) => row.getAttribute('aria-label') ?? row.textContent,
+    ),
+  );
+}
+
+/** Moves the cursor to line n, column col (1-based) with Go to Line's "n:col". */
+async function goToPosition(n, col) {
+  await focusEditor();
+  await openQuickInput('Control+g', 'the Go to Line box');
+  await page.keyboard.type(`${n}:${col}`);
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  await until(`the cursor on line ${n}, column ${col}`, async () => {
+    const state = await quickInputState();
+    const status = await page.evaluate(
+      () => document.querySelector('.statusbar [id="status.editor.selection"]')?.textContent ?? '',
+    );
+    return state === null && status.includes(`Ln ${n}, Col ${col}`);
+  });
+}
+
+/**
+ * A screenshot of the editor area (with whatever menu is open on it) into OUT/name: its top
+ * left 860 px wide and at most `height` px high (the whole editor by default).
+ */
+async function editorShot(name, height = Infinity) {
+  await sleep(500);
+  const box = await page.locator('.part.editor').boundingBox();
+  const clip = { x: box.x, y: box.y, width: Math.min(box.width, 860), height: Math.min(box.height, height) };
+  await page.screenshot({ path: path.join(OUT, name), clip });
 }
 
 async function first() {
@@ -384,6 +480,58 @@ async function first() {
     before: before3,
     after: await lineChanged(3, before3, 'the business alternative applied to line 3'),
   };
+
+  step('a squiggle on "teh" in the review file');
+  await openFile(REVIEW_FILE);
+  result.review = { original: await lines() };
+  const reviewLine = result.review.original.findIndex((l) => l.includes('teh')) + 1;
+  result.review.line = reviewLine;
+  const marked = (all, word) => all?.some((q) => q.line === reviewLine && q.text === word);
+  result.review.squiggles = await until(
+    'squiggles under "teh" and "recieved"',
+    async () => {
+      const all = await squiggles();
+      return marked(all, 'teh') && marked(all, 'recieved') ? all : null;
+    },
+    STEP_TIMEOUT * 2,
+  );
+  await until('the Problems view', async () => {
+    if ((await problems()).some((p) => p.includes('teh → the'))) {
+      return true;
+    }
+    if (!(await page.locator('.markers-panel').isVisible().catch(() => false))) {
+      await page.keyboard.press('Control+Shift+m');
+      await sleep(800);
+    }
+    return false;
+  });
+  result.review.problems = await problems();
+
+  step('Ctrl+. Replace with ‘the’');
+  const reviewBefore = await line(reviewLine);
+  // The cursor inside the word, as a writer puts it there.
+  await goToPosition(reviewLine, reviewBefore.indexOf('teh') + 2);
+  const fixes = await openActionMenu(
+    () => page.keyboard.press('Control+Period'),
+    'Replace with ‘the’',
+    '"Replace with ‘the’" in the Ctrl+. menu on "teh"',
+  );
+  await editorShot('diagnostic-quick-fix.png', 420);
+  await chooseAction('Replace with ‘the’');
+  const reviewAfter = await lineChanged(reviewLine, reviewBefore, '"Replace with" to change the line');
+  result.review.fix = { rows: fixes.map((r) => r.title), before: reviewBefore, after: reviewAfter };
+  // The diagnostic on the fixed word goes; the other one stays.
+  result.review.squigglesAfter = await until('the squiggle on "teh" to go', async () => {
+    const all = await squiggles();
+    return all && !marked(all, 'teh') && !marked(all, 'the') && marked(all, 'recieved') ? all : null;
+  });
+  result.review.problemsAfter = await until('"teh → the" to leave the Problems view', async () => {
+    const rows = await problems();
+    return rows.some((p) => p.includes('recieved → received')) && !rows.some((p) => p.includes('teh → the'))
+      ? rows
+      : null;
+  });
+  result.review.linesAfter = await lines();
 }
 
 async function second() {
