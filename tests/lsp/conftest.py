@@ -16,8 +16,10 @@ server set up otherwise (environment, flags, client capabilities, a service) sta
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -331,6 +333,54 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if unknown or not profiles:
         raise pytest.UsageError(f"{metafunc.definition.nodeid}: profiles must be among {PROFILES}")
     metafunc.parametrize("editor_server", profiles, indirect=True, scope="session")
+
+
+class OfflineService:
+    """``rephrase-ls offline-service`` on loopback, with testing knobs. Its engine runs in
+    threads (``--workers 0``): the language server sees the same HTTP answers, and a service
+    with worker processes takes three times as long to start and stop (tests/unit/offline test
+    those)."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "rephrase_ls",
+                "offline-service",
+                "--port",
+                "0",
+                "--workers",
+                "0",
+                *args,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.search(r"(http://\S+)", line)
+        assert match, f"no address in {line!r}"
+        self.url = match.group(1).rstrip("/")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def knobs(request: pytest.FixtureRequest) -> list[str]:
+    """The offline service's testing knobs (parametrize indirectly to set them)."""
+    return list(getattr(request, "param", []))
+
+
+@pytest.fixture
+def service(knobs: list[str]) -> Iterator[OfflineService]:
+    """``rephrase-ls offline-service`` on a free loopback port, with ``knobs``."""
+    svc = OfflineService(*knobs)
+    yield svc
+    svc.stop()
 
 
 @pytest_lsp.fixture(

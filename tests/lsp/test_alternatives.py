@@ -4,10 +4,7 @@ over the real protocol, against the offline service on loopback (real HTTP, its 
 from __future__ import annotations
 
 import asyncio
-import re
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +16,14 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
-from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
+from .conftest import (
+    SERVER,
+    Editor,
+    OfflineService,
+    initialize_params,
+    install_apply_edit,
+    server_env,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -34,37 +38,12 @@ STYLES = ("simple", "business", "academic", "casual")
 TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
 
 
-class OfflineService:
-    """``rephrase-ls offline-service`` on loopback, with testing knobs."""
-
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        match = re.search(r"(http://\S+)", self.proc.stdout.readline())
-        assert match, "the offline service printed no address"
-        self.url = match.group(1).rstrip("/")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-
-
 @dataclass
 class AltEditor(Editor):
     """An editor that also answers ``showMessageRequest``."""
 
     answer: str | None = None
     requests: list[types.ShowMessageRequestParams] = field(default_factory=list)
-
-
-@pytest.fixture
-def knobs(request: pytest.FixtureRequest) -> list[str]:
-    return list(getattr(request, "param", []))
 
 
 @pytest.fixture
@@ -76,13 +55,6 @@ def profile(request: pytest.FixtureRequest) -> str:
 def launch(request: pytest.FixtureRequest) -> dict[str, Any]:
     """Settings of the launch configuration (initializationOptions)."""
     return dict(getattr(request, "param", {}))
-
-
-@pytest.fixture
-def service(knobs: list[str]) -> Iterator[OfflineService]:
-    svc = OfflineService(*knobs)
-    yield svc
-    svc.stop()
 
 
 @pytest_lsp.fixture(

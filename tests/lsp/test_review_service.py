@@ -4,10 +4,7 @@ dropped where the writer changes the words they cover."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,31 +12,19 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from .conftest import OfflineService
 from .review_support import PULL, PUSH, SERVER, Editor, covered, server_env, start
 
 pytestmark = pytest.mark.asyncio
 
 KEY = "k3y-for-the-review-tests"
-SERVICE = [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0", "--workers", "0"]
 TEXT = "I recieved teh letter.\n\nThier reply came late, and it was was short.\n"
 
 
 @pytest.fixture
-def service_url() -> Iterator[str]:
-    """``rephrase-ls offline-service`` on a free loopback port."""
-    proc = subprocess.Popen(
-        SERVICE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    match = re.search(r"(http://\S+)", line)
-    assert match, f"no address in {line!r}"
-    yield match.group(1).rstrip("/")
-    proc.terminate()
-    proc.wait(timeout=10)
+def service_url(service: OfflineService) -> str:
+    """The loopback offline service's address."""
+    return service.url
 
 
 @pytest_lsp.fixture(
@@ -134,17 +119,9 @@ async def test_review_of_a_range_and_from_its_code_action(
 async def test_a_refused_review_says_why_and_shows_nothing(
     client: LanguageClient, tmp_path: Path
 ) -> None:
-    proc = subprocess.Popen(
-        [*SERVICE, "--fail", "403:10"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    service = OfflineService("--fail", "403:10")
     try:
-        assert proc.stdout is not None
-        match = re.search(r"(http://\S+)", proc.stdout.readline())
-        assert match
-        editor = await keyed(client, tmp_path, match.group(1).rstrip("/"))
+        editor = await keyed(client, tmp_path, service.url)
         uri = editor.open("a.md", TEXT)
         result = await editor.command("rephrase.review", uri)
         assert result["reviewed"] is False
@@ -152,5 +129,4 @@ async def test_a_refused_review_says_why_and_shows_nothing(
         assert await editor.diagnostics(uri) == []
         assert KEY not in str(result)
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        service.stop()

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +19,7 @@ from .conftest import (
     PROFILES,
     SERVER,
     Editor,
+    OfflineService,
     every_profile,
     initialize_params,
     install_apply_edit,
@@ -32,46 +30,6 @@ from .test_actions import actions_when_ready, by_title, wait_for
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 KEY = "k3y-that-must-never-be-shown"
-
-
-class OfflineService:
-    """``rephrase-ls offline-service`` on loopback, with testing knobs. Its engine runs in
-    threads (``--workers 0``): the language server sees the same HTTP answers, and a service
-    with worker processes takes three times as long to start and stop (tests/unit/offline test
-    those)."""
-
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "rephrase_ls", "offline-service",
-                "--port", "0", "--workers", "0", *args,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        match = re.search(r"(http://\S+)", line)
-        assert match, f"no address in {line!r}"
-        self.url = match.group(1).rstrip("/")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-
-
-@pytest.fixture
-def knobs(request: pytest.FixtureRequest) -> list[str]:
-    """The offline service's testing knobs (parametrize indirectly to set them)."""
-    return list(getattr(request, "param", []))
-
-
-@pytest.fixture
-def service(knobs: list[str]) -> Iterator[OfflineService]:
-    svc = OfflineService(*knobs)
-    yield svc
-    svc.stop()
 
 
 @pytest_lsp.fixture(
@@ -271,8 +229,9 @@ def _answer_configuration(client: LanguageClient, gate: asyncio.Event) -> None:
     @client.feature(types.WORKSPACE_CONFIGURATION)
     async def late(ls: LanguageClient, params: types.ConfigurationParams) -> list[Any]:
         await gate.wait()
-        return [ls.get_configuration(section=i.section, scope_uri=i.scope_uri)
-                for i in params.items]
+        return [
+            ls.get_configuration(section=i.section, scope_uri=i.scope_uri) for i in params.items
+        ]
 
 
 async def test_code_actions_wait_for_settings_on_their_way(tmp_path: Path) -> None:

@@ -28,8 +28,14 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig
 
-from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
-from .test_settings_and_faults import OfflineService
+from .conftest import (
+    SERVER,
+    Editor,
+    OfflineService,
+    initialize_params,
+    install_apply_edit,
+    server_env,
+)
 
 KEY = "user-key-0123456789"
 CANARY = "canary-value-of-another-variable"
