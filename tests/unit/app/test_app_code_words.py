@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tests.unit.app.fakes import FakeBackend
+
 from rephrase_ls.code_words import code_words, keep_code_words
 from rephrase_ls.improve import ImprovementCache, improve_paragraphs, with_context
 from rephrase_ls.offline.engine import improve as engine_improve
@@ -26,27 +28,12 @@ class EngineClient:
         return [Improvement(engine_improve(text, "en-us"), "en", "en") for text in texts]
 
 
-@dataclass
-class Store:
-    def peek(self, _product):
-        return None
-
-
-@dataclass
-class Backend:
-    client: EngineClient
-    capabilities: Store = field(default_factory=Store)
-    description: str = "engine"
-    cache_key: str = "engine"
-    embedded: bool = True
-
-
 async def _improve(text: str, uri: str = "file:///a.md") -> str:
     blocks = prose_blocks(text, None, uri)
     paragraphs = select_paragraphs(text, 0, len(text), blocks)
     paragraphs, clips = with_context(text, paragraphs, blocks)
     outcome = await improve_paragraphs(
-        Backend(EngineClient()), text, paragraphs, Mode("en-US"), ImprovementCache(), None,
+        FakeBackend(EngineClient()), text, paragraphs, Mode("en-US"), ImprovementCache(), None,
         clips, blocks=blocks,
     )  # fmt: skip
     return apply_edits(text, outcome.edits(text))

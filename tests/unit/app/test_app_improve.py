@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from tests.unit.app.fakes import FakeBackend
 
 from rephrase_ls.improve import ImprovementCache, improve_paragraphs
 from rephrase_ls.language_choice import resolve_language
@@ -25,21 +26,6 @@ class ScriptedClient:
     async def rephrase(self, texts, **_kw):
         self.sent.append(list(texts))
         return [Improvement(self.answers.get(t, t), "en-US", "en") for t in texts]
-
-
-@dataclass
-class Store:
-    def peek(self, _product):
-        return None
-
-
-@dataclass
-class FakeBackend:
-    client: ScriptedClient
-    capabilities: Store = field(default_factory=Store)
-    description: str = "scripted"
-    cache_key: str = "scripted"
-    embedded: bool = True
 
 
 async def test_a_paragraph_whose_markup_was_lost_is_refused_the_others_apply() -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from tests.unit.app.fakes import FakeBackend
 
 from rephrase_ls.improve import ImprovementCache, improve_paragraphs
 from rephrase_ls.options import Mode
@@ -57,21 +58,6 @@ class StreamingClient:
             self.cancelled = True
             raise
         return answers
-
-
-@dataclass
-class Store:
-    def peek(self, _product: str) -> None:
-        return None
-
-
-@dataclass
-class FakeBackend:
-    client: Any
-    capabilities: Store = field(default_factory=Store)
-    description: str = "streaming"
-    cache_key: str = "streaming"
-    embedded: bool = True
 
 
 def paragraphs_of(text: str) -> list[Paragraph]:

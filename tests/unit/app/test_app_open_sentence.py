@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from tests.unit.app.fakes import FakeBackend
 
 from rephrase_ls.improve import ImprovementCache, improve_paragraphs, with_context
 from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
@@ -33,27 +34,12 @@ class CapitalisingClient:
         return out
 
 
-@dataclass
-class Store:
-    def peek(self, _product):
-        return None
-
-
-@dataclass
-class Backend:
-    client: CapitalisingClient
-    capabilities: Store = field(default_factory=Store)
-    description: str = "capitalising"
-    cache_key: str = "capitalising"
-    embedded: bool = True
-
-
 async def _improve(text: str, uri: str, client: CapitalisingClient, start=0, end=None) -> str:
     blocks = prose_blocks(text, None, uri)
     paragraphs = select_paragraphs(text, start, len(text) if end is None else end, blocks)
     paragraphs, clips = with_context(text, paragraphs, blocks)
     outcome = await improve_paragraphs(
-        Backend(client), text, paragraphs, Mode("de"), ImprovementCache(), None, clips,
+        FakeBackend(client), text, paragraphs, Mode("de"), ImprovementCache(), None, clips,
         blocks=blocks,
     )  # fmt: skip
     return apply_edits(text, outcome.edits(text))

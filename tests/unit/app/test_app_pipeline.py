@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from tests.unit.app.fakes import FakeBackend
 
 from rephrase_ls.improve import ImprovementCache
 from rephrase_ls.language_choice import LanguageChoice
@@ -105,21 +106,6 @@ class Client:
         return [Improvement(t.replace("the the", "the"), "en-US", "en") for t in texts]
 
 
-@dataclass
-class Store:
-    def peek(self, _product: str) -> None:
-        return None
-
-
-@dataclass
-class Backend:
-    client: Client
-    capabilities: Store = field(default_factory=Store)
-    description: str = "test"
-    cache_key: str = "test"
-    embedded: bool = True
-
-
 TEXT = "First the the one\nof two lines.\n\n```\nthe the code\n```\n\nSecond the the one.\n"
 
 
@@ -138,7 +124,7 @@ async def run(
         blocks,
         span,
         options or ImproveOptions(),
-        Backend(client),  # type: ignore[arg-type]
+        FakeBackend(client),  # type: ignore[arg-type]
         settings=Settings(),
         language=choice,
         cache=ImprovementCache(),
