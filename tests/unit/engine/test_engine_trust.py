@@ -209,12 +209,41 @@ def test_a_five_letter_word_is_not_given_a_missing_letter() -> None:
         ("scarcly", "scarcely"),  # "scarily" one edit away too, but far rarer
         ("scarsely", None),  # "sparsely" or "scarcely"?
         ("triangulaur", "triangular"),  # a vowel too many before the last letter
-        ("marrede", None),  # a letter too many at the end is as often an ending ("marred")
+        # a letter too many at the end is as often an ending ("marred"): not tier 5, but
+        # tier 6 (the consonants of "married", far commoner than "marred")
+        ("marrede", "married"),
         ("memoized", None),  # memo + -ized: a coinage, not a slip of "memorized"
         ("prerenders", None),
     ],
 )
 def test_likely_corrections_of_misspelt_words(word: str, expected: str | None) -> None:
+    assert spelling.speller("en").correction(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        # Birkbeck (Norvig's dev list): unseen by wordfreq, two edits from the one common word
+        # with the same consonants
+        ("neccasary", "necessary"),  # a doubled letter too many, a vowel for a vowel
+        ("difinately", "definitely"),  # two vowels
+        ("litriture", "literature"),  # a vowel left out, a vowel for a vowel
+        ("stumache", "stomach"),  # a vowel for a vowel, a vowel too many
+        ("meddow", "meadow"),  # Holbrook's dev split: a doubled letter for a vowel
+        ("opisite", None),  # "opposite", but "obesity" sounds alike (b for p) three edits away
+        ("transfred", "transferred"),
+        ("difrent", "different"),  # Holbrook's dev split
+        # "council" sounds alike (c for s) and is commoner: which one was meant?
+        ("counsall", None),
+        ("sleepey", None),  # "sleep" is two letters shorter (Holbrook: "sleepy" meant)
+        ("therell", None),  # "there" + 'll without its apostrophe, not "thrill"
+        ("poertry", None),  # other consonants than "poetry"
+        ("magnificant", None),  # wordfreq has seen it: tier 6 is for unseen words only
+    ],
+)
+def test_an_unseen_word_becomes_the_one_word_with_its_consonants(
+    word: str, expected: str | None
+) -> None:
     assert spelling.speller("en").correction(word) == expected
 
 
@@ -252,3 +281,16 @@ def test_comparative_then_becomes_than_only_before_a_word_it_compares() -> None:
     for text in ("I felt better then I went home.", "It was better then.",
                  "They talked to each other then Jean left."):  # fmt: skip
         assert improve(text, "en-us") == text
+
+
+def test_a_word_s_consonants_and_the_words_that_sound_alike() -> None:
+    from rephrase_ls.offline.engine.edit_shapes import edit_distance, skeleton, sound_skeleton
+
+    assert skeleton("neccasary") == skeleton("necessary") == "ncsr"
+    assert skeleton("opisite") == skeleton("opposite") == "opst"  # a first vowel stays
+    assert skeleton("poertry") != skeleton("poetry")
+    assert sound_skeleton("counsall") == sound_skeleton("council")  # s and c sound alike
+    assert skeleton("counsall") != skeleton("council")
+    assert edit_distance("neccasary", "necessary") == 2
+    assert edit_distance("teh", "the") == 1  # swapped neighbours: one edit
+    assert edit_distance("", "abc") == 3

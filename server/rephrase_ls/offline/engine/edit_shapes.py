@@ -108,6 +108,43 @@ def plain_slip(word: str, candidate: str) -> bool:
     return base_letter(word[i]) in VOWELS and base_letter(candidate[i]) in VOWELS
 
 
+def skeleton(word: str) -> str:
+    """The first letter and the consonants after it, a doubled consonant once, the vowels
+    (``VOWELS``) left out: ``necessary``, ``neccasary`` -> ``ncsr``. Learners mostly get the
+    consonants of a word right and its vowels and doubled letters wrong."""
+    out = word[:1]
+    for c in word[1:]:
+        if base_letter(c) not in VOWELS and c != out[-1:]:
+            out += c
+    return out
+
+
+# Consonants a learner writes for one another by sound, each mapped to one of its class.
+_SOUND_CLASS: Final = str.maketrans("kqszvtpjn", "ccccfdbgm")
+
+
+def sound_skeleton(word: str) -> str:
+    """:func:`skeleton` with consonants that sound alike merged (``c k q s z``, ``f v``, ``d t``,
+    ``b p``, ``g j``, ``m n``): ``council``, ``counsel`` -> ``cmcl``; the words a
+    misspelling may have come from by sound."""
+    return skeleton(word.translate(_SOUND_CLASS))
+
+
+def edit_distance(a: str, b: str) -> int:
+    """The number of letters added, left out, changed or swapped with a neighbour that make
+    ``b`` from ``a`` (optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
 def left_out(word: str, candidate: str) -> bool:
     """Whether ``candidate`` is ``word`` with one letter added."""
     return len(candidate) == len(word) + 1

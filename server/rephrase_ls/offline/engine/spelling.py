@@ -54,10 +54,13 @@ from rephrase_ls.offline.engine.edit_shapes import (
     COST_LEFT_OUT,
     base_letter,
     edit_cost,
+    edit_distance,
     first_difference,
     learner_edit,
     left_out,
     plain_slip,
+    skeleton,
+    sound_skeleton,
     strip_accents,
     umlaut_spellings,
 )
@@ -95,6 +98,16 @@ LISTED_WEIGHTED_MIN_LENGTH: Final = 5
 ONLY_WORD_MIN_LENGTH: Final = 6
 ONLY_WORD_MIN_ZIPF: Final = 2.5
 ONLY_WORD_RIVAL_ZIPF: Final = 1.0
+# Tier 6 (English): a word wordfreq has never seen, of 5+ letters, and the one common word
+# with the same consonants (edit_shapes.skeleton) up to two edits away ("neccasary",
+# "difinately", "litriture"), ten times commoner than every word that sounds alike
+# (edit_shapes.sound_skeleton, up to three edits away: "counsall" is "counsel" or "council")
+# and every word one edit away. Not a letter shorter than the word less one ("preinit" is no
+# "print"), nor a word and a contraction's ending without its apostrophe ("therell").
+SKELETON_MIN_LENGTH: Final = 5
+SKELETON_MAX_EDITS: Final = 2
+CONTRACTION_STEM_ZIPF: Final = 5.0
+_CONTRACTION_ENDINGS: Final = ("ll", "ve", "re", "nt")
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
@@ -198,6 +211,7 @@ class Speller:
         self._unaccented = unaccented
         self._cache: dict[str, str | None] = {}
         self._unchanged: set[str] = set()  # see changeable()
+        self._sounds: dict[str, tuple[str, ...]] | None = None  # see _sound_index()
 
     def known(self, word: str) -> bool:
         """Whether the lower-case ``word`` is in the list or the extra words, or is a regular
@@ -323,7 +337,12 @@ class Speller:
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= ONLY_WORD_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
-            return self._only_word(word, edits)
+            only = self._only_word(word, edits)
+            if only is not None:
+                return only
+        if found is None and len(word) >= SKELETON_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
+            found = self._by_skeleton(word, edits)
+            margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
         if found is not None and not self._beats_alternatives(word, found, listing):
@@ -412,6 +431,61 @@ class Speller:
         ):
             return None
         return found
+
+    def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
+        """Tier 6: the word with ``word``'s consonants (:func:`skeleton`) up to
+        ``SKELETON_MAX_EDITS`` edits away, when wordfreq has never seen ``word`` written (nor
+        its stem, nor is it a coinage or a contraction without its apostrophe); it must be
+        ``EDIT_MIN_CANDIDATE_ZIPF``+, at most one letter shorter than ``word``, and
+        ``DOMINANCE_ZIPF`` commoner than every other word that sounds alike
+        (:func:`sound_skeleton`, one edit further away) and every word one edit away."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        lang = self.lang
+        if (
+            lexicon.zipf(lang, word) > 0.0
+            or _seen_stem(lang, word)
+            or _coined(lang, word)
+            or _contraction(lang, word)
+        ):
+            return None
+        bucket = self._sound_index().get(sound_skeleton(word), ())
+        shape = skeleton(word)
+        found, best, rivals = None, 0.0, 0.0
+        for cand in bucket:
+            distance = edit_distance(word, cand)
+            if distance > SKELETON_MAX_EDITS + 1:
+                continue
+            z = lexicon.zipf(lang, cand)
+            if (
+                distance <= SKELETON_MAX_EDITS
+                and len(cand) >= len(word) - 1
+                and skeleton(cand) == shape
+                and z > best
+            ):
+                if found is not None:
+                    rivals = max(rivals, best)
+                found, best = cand, z
+            else:
+                rivals = max(rivals, z)
+        for cand in edits:
+            if cand in self.freq and cand != found:
+                rivals = max(rivals, lexicon.zipf(lang, cand))
+        if found is None or best < EDIT_MIN_CANDIDATE_ZIPF or best - rivals < DOMINANCE_ZIPF:
+            return None
+        return found
+
+    def _sound_index(self) -> dict[str, tuple[str, ...]]:
+        """The listed words (``MIN_CANDIDATE_COUNT``+) by :func:`sound_skeleton`, built on
+        first use."""
+        index = self._sounds
+        if index is None:
+            grouped: dict[str, list[str]] = {}
+            for word, count in self.freq.items():
+                if count >= MIN_CANDIDATE_COUNT and word.isalpha():
+                    grouped.setdefault(sound_skeleton(word), []).append(word)
+            index = self._sounds = {key: tuple(words) for key, words in grouped.items()}
+        return index
 
     def _weighted(self, word: str, edits: set[str]) -> str | None:
         """Tier 4: every listed word one edit away scored by how common it is less how
@@ -551,6 +625,19 @@ def _seen_stem(lang: str, word: str) -> bool:
             ):
                 return True
     return False
+
+
+def _contraction(lang: str, word: str) -> bool:
+    """Whether ``word`` is a very common English word (``CONTRACTION_STEM_ZIPF``+) with a
+    contraction's ending, its apostrophe left out ("therell", "wouldnt")."""
+    if lang != "en":
+        return False
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    return any(
+        word.endswith(end) and lexicon.zipf(lang, word[: -len(end)]) >= CONTRACTION_STEM_ZIPF
+        for end in _CONTRACTION_ENDINGS
+    )
 
 
 # English prefixes and suffixes that coin words from others ("memoized": memo + -ized,
