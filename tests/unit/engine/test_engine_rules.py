@@ -67,6 +67,12 @@ from rephrase_ls.offline.engine import improve, rules
         ("A apple and an banana.", "en-us", "An apple and a banana."),
         ("It is a one-off and a European idea.", "en-us", "It is a one-off and a European idea."),
         ("Plan a or b.", "en-us", "Plan a or b."),
+        # "an" before a consonant is "a" only where an article stands; after another word
+        # it may be "and" left short (Holbrook: "My dad is big an strong")
+        ("My dad is big an strong.", "en-us", "My dad is big an strong."),
+        ("He was tired an hungry.", "en-us", "He was tired an hungry."),
+        ("An big dog. It was in an box (an red one).", "en-us",
+         "A big dog. It was in a box (a red one)."),
         ("A casa é grande.", "pt-br", "A casa é grande."),  # only English has the rule
         # English confusables with one right reading
         ("We should of known.", "en-us", "We should have known."),

@@ -108,6 +108,23 @@ _NOT_AFTER_ARTICLE: Final = frozenset(
     }
 )  # fmt: skip
 _VOWEL_SOUND_H = re.compile(r"^(?:hour|honest|honor|honour|heir)")
+# Words after which "an" is an article, never "and" left short: prepositions, forms of be,
+# have and do, conjunctions and words that take an article ("is an big", "of an house").
+# After any other word "an" before a consonant may stand for "and" ("big an strong",
+# "healthy an faint"): it is left alone there.
+_BEFORE_ARTICLE: Final = frozenset(
+    {
+        "of", "in", "on", "at", "to", "for", "with", "from", "by", "into", "onto", "upon",
+        "about", "like", "as", "than", "without", "within", "through", "under", "over",
+        "after", "before", "behind", "between", "near", "around", "against", "across",
+        "is", "was", "are", "were", "be", "been", "being", "am", "isn't", "wasn't",
+        "has", "have", "had", "having", "do", "does", "did",
+        "and", "or", "but", "nor", "that", "if", "because", "while", "when", "where",
+        "what", "such", "quite", "rather", "half", "many",
+    }
+)  # fmt: skip
+_ARTICLE_OPENERS: Final = ".!?:;([\"“‘"
+_WORD_BEFORE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?$")
 
 
 def spacing(s: str, lang: str) -> str:
@@ -311,8 +328,23 @@ def _wants_an(word: str) -> bool | None:
     return lower[0] in "aeiou"
 
 
+def _article_position(s: str, start: int) -> bool:
+    """Whether a word at ``start`` of ``s`` stands where an article does and "and" does not:
+    at the start of a text or sentence, after an opening bracket or quote, or after a word of
+    ``_BEFORE_ARTICLE``."""
+    window = s[max(0, start - 40) : start]
+    before = window.rstrip()
+    if not before:
+        return start == len(window)  # the text's start
+    if before[-1] in _ARTICLE_OPENERS:
+        return True
+    m = _WORD_BEFORE.search(before)
+    return m is not None and m.group(0).lower() in _BEFORE_ARTICLE
+
+
 def english_articles(s: str, common: Callable[[str], bool] | None = None) -> str:
-    """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a".
+    """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a" where an
+    article stands (:func:`_article_position`; elsewhere "an" may be "and" left short).
     ``common``: whether a lower-case word is a common word; when given, the article before
     any other word (an acronym read letter by letter, "an swc plugin") is left alone."""
 
@@ -325,6 +357,8 @@ def english_articles(s: str, common: Callable[[str], bool] | None = None) -> str
         wants = _wants_an(word)
         if wants is None:
             return m.group(0)
+        if not wants and not _article_position(s, m.start(1)):
+            return m.group(0)  # "big an strong": "an" may stand for "and"
         capital = article[0] == "A"
         new = ("An" if capital else "an") if wants else ("A" if capital else "a")
         return new + space + word
