@@ -11,7 +11,7 @@ Two measures (data and licences: ``bench/data/README.md``):
   dictionaries reject. Recall: the share of those the tool replaces by the tagged
   correction. Precision: the share of all word replacements the tool makes in those
   sentences that equal the tagged correction, capitals aside (a replacement of an untagged
-  word counts as wrong here; the hand-judged sample in ``bench/data/judged-holbrook.tsv``
+  word counts as wrong here; the hand-judged list in ``bench/data/judged-holbrook.tsv``
   checks that).
   Lines of both sets alternate between a dev split (even) and a test split (odd): tune on
   dev, report test.
@@ -199,7 +199,7 @@ def main() -> None:
     parser.add_argument("--show-changes", type=int, default=0, metavar="N",
                         help="print up to N changes per language on clean prose")
     parser.add_argument("--sample", type=Path,
-                        help="write a random sample of 120 learner-text changes (TSV) to judge")
+                        help="write every learner-text change (TSV, random order) to judge")
     args = parser.parse_args()
     tools: dict[str, Fixer] = {"rephrase-ls": engine_fix}
     if args.peers:
@@ -255,7 +255,7 @@ def main() -> None:
         print(f"{name:14}{figures['nonwords']:>10}{100 * figures['recall']:>8.1f}%"
               f"{figures['changes']:>9}{100 * figures['precision']:>10.1f}%")
         if name == "rephrase-ls" and args.sample is not None:
-            chosen = random.Random(7).sample(log, min(120, len(log)))
+            chosen = random.Random(7).sample(log, len(log))
             with args.sample.open("w", encoding="utf-8") as fh:
                 # The line's number among the corpus's text lines (parse_holbrook, the split
                 # chosen), not its text: the corpus is not ours to republish.

@@ -230,7 +230,9 @@ def test_likely_corrections_of_misspelt_words(word: str, expected: str | None) -
         ("litriture", "literature"),  # a vowel left out, a vowel for a vowel
         ("stumache", "stomach"),  # a vowel for a vowel, a vowel too many
         ("meddow", "meadow"),  # Holbrook's dev split: a doubled letter for a vowel
-        ("opisite", None),  # "opposite", but "obesity" sounds alike (b for p) three edits away
+        ("opisite", "opposite"),  # a doubled letter left out, a vowel for a vowel
+        # a final y is an ending: the adverb, not "historical" (two edits away too)
+        ("hystoricaly", "historically"),
         ("transfred", "transferred"),
         ("difrent", "different"),  # Holbrook's dev split
         # "council" sounds alike (c for s) and is commoner: which one was meant?
@@ -286,9 +288,10 @@ def test_comparative_then_becomes_than_only_before_a_word_it_compares() -> None:
 def test_a_word_s_consonants_and_the_words_that_sound_alike() -> None:
     from rephrase_ls.offline.engine.edit_shapes import edit_distance, skeleton, sound_skeleton
 
-    assert skeleton("neccasary") == skeleton("necessary") == "ncsr"
+    assert skeleton("neccasary") == skeleton("necessary") == "ncsry"
     assert skeleton("opisite") == skeleton("opposite") == "opst"  # a first vowel stays
     assert skeleton("poertry") != skeleton("poetry")
+    assert skeleton("historicaly") != skeleton("historical")  # a final y is an ending
     assert sound_skeleton("counsall") == sound_skeleton("council")  # s and c sound alike
     assert skeleton("counsall") != skeleton("council")
     assert edit_distance("neccasary", "necessary") == 2

@@ -110,13 +110,14 @@ def plain_slip(word: str, candidate: str) -> bool:
 
 def skeleton(word: str) -> str:
     """The first letter and the consonants after it, a doubled consonant once, the vowels
-    (``VOWELS``) left out: ``necessary``, ``neccasary`` -> ``ncsr``. Learners mostly get the
-    consonants of a word right and its vowels and doubled letters wrong."""
+    (``VOWELS``) left out but a final y: ``necessary``, ``neccasary`` -> ``ncsry``. Learners
+    mostly get the consonants of a word right and its vowels and doubled letters wrong."""
     out = word[:1]
     for c in word[1:]:
         if base_letter(c) not in VOWELS and c != out[-1:]:
             out += c
-    return out
+    # A final y is an ending (-y, -ly): "geographicaly" is not "geographical".
+    return out + "y" if word.endswith("y") and len(word) > 1 else out
 
 
 # Consonants a learner writes for one another by sound, each mapped to one of its class.
