@@ -23,6 +23,10 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
    "memoized", "prerender"): its dominant neighbour one edit away, if that is a plain slip
    (:func:`plain_slip`: "refresment" -> "refreshment", "voteing" -> "voting").
+6. (English, ``SKELETON_MIN_LENGTH``+ letters) a word wordfreq has never seen (nor its stem,
+   nor a coinage or a contraction without its apostrophe): the one common word with its
+   consonants (:func:`skeleton`) up to two edits away, when no word that sounds alike rivals
+   it (:meth:`Speller._by_skeleton`: "neccasary" -> "necessary", "litriture" -> "literature").
 
 A correction to one of several corrections codespell's list gives the word must be
 ``DOMINANCE_ZIPF`` commoner than the others ("alloud": "aloud" or "allowed", left alone). A
