@@ -209,9 +209,9 @@ def test_a_five_letter_word_is_not_given_a_missing_letter() -> None:
         ("scarcly", "scarcely"),  # "scarily" one edit away too, but far rarer
         ("scarsely", None),  # "sparsely" or "scarcely"?
         ("triangulaur", "triangular"),  # a vowel too many before the last letter
-        # a letter too many at the end is as often an ending ("marred"): not tier 5, but
-        # tier 6 (the consonants of "married", far commoner than "marred")
-        ("marrede", "married"),
+        # a letter too many at the end is as often an ending ("marred"); tier 6 leaves a
+        # word that starts with a word of six letters
+        ("marrede", None),
         ("memoized", None),  # memo + -ized: a coinage, not a slip of "memorized"
         ("prerenders", None),
     ],
@@ -241,6 +241,10 @@ def test_likely_corrections_of_misspelt_words(word: str, expected: str | None) -
         ("therell", None),  # "there" + 'll without its apostrophe, not "thrill"
         ("poertry", None),  # other consonants than "poetry"
         ("magnificant", None),  # wordfreq has seen it: tier 6 is for unseen words only
+        # terms and foreign words: a word wordfreq knows at its start, an accent
+        ("triager", None),  # triage + -r, not "trigger"
+        ("computative", None),  # compute + -ative, not "competitive"
+        ("wörter", None),  # German, not "writer"
     ],
 )
 def test_an_unseen_word_becomes_the_one_word_with_its_consonants(

@@ -106,11 +106,16 @@ ONLY_WORD_RIVAL_ZIPF: Final = 1.0
 # with the same consonants (edit_shapes.skeleton) up to two edits away ("neccasary",
 # "difinately", "litriture"), ten times commoner than every word that sounds alike
 # (edit_shapes.sound_skeleton, up to three edits away: "counsall" is "counsel" or "council")
-# and every word one edit away. Not a letter shorter than the word less one ("preinit" is no
-# "print"), nor a word and a contraction's ending without its apostrophe ("therell").
+# and every word one edit away. Not more than one letter shorter than the word ("sleepey" is
+# not "sleep"), nor a word and a contraction's ending without its apostrophe ("therell"),
+# nor a word with an accent (English has none: "wörter" is not "writer").
 SKELETON_MIN_LENGTH: Final = 5
 SKELETON_MAX_EDITS: Final = 2
 CONTRACTION_STEM_ZIPF: Final = 5.0
+# Nor a word that starts with a word of six letters or more that wordfreq knows (Zipf 2.0+;
+# "triager": triage, "computative": compute): a derivation or a compound, not a slip.
+DERIVED_MIN_STEM: Final = 6
+DERIVED_STEM_ZIPF: Final = 2.0
 _CONTRACTION_ENDINGS: Final = ("ll", "ve", "re", "nt")
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
@@ -447,9 +452,11 @@ class Speller:
 
         lang = self.lang
         if (
-            lexicon.zipf(lang, word) > 0.0
+            not word.isascii()  # an English word has no accent: "wörter" is not "writer"
+            or lexicon.zipf(lang, word) > 0.0
             or _seen_stem(lang, word)
             or _coined(lang, word)
+            or _derived(lang, word)
             or _contraction(lang, word)
         ):
             return None
@@ -629,6 +636,19 @@ def _seen_stem(lang: str, word: str) -> bool:
             ):
                 return True
     return False
+
+
+def _derived(lang: str, word: str) -> bool:
+    """Whether ``word`` starts with a word of ``DERIVED_MIN_STEM``+ letters (or those letters
+    and an e) that wordfreq knows (``DERIVED_STEM_ZIPF``+): a derivation or a compound
+    ("triager", "computative"), not a slip of another word."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    return any(
+        lexicon.zipf(lang, word[:k]) >= DERIVED_STEM_ZIPF
+        or lexicon.zipf(lang, word[:k] + "e") >= DERIVED_STEM_ZIPF
+        for k in range(DERIVED_MIN_STEM, len(word))
+    )
 
 
 def _contraction(lang: str, word: str) -> bool:
