@@ -73,6 +73,7 @@ from rephrase_ls.offline.engine import improve, rules
         ("He was tired an hungry.", "en-us", "He was tired an hungry."),
         ("An big dog. It was in an box (an red one).", "en-us",
          "A big dog. It was in a box (a red one)."),
+        ("It isn’t an good idea.", "en-us", "It isn’t a good idea."),
         ("A casa é grande.", "pt-br", "A casa é grande."),  # only English has the rule
         # English confusables with one right reading
         ("We should of known.", "en-us", "We should have known."),

@@ -339,7 +339,7 @@ def _article_position(s: str, start: int) -> bool:
     if before[-1] in _ARTICLE_OPENERS:
         return True
     m = _WORD_BEFORE.search(before)
-    return m is not None and m.group(0).lower() in _BEFORE_ARTICLE
+    return m is not None and m.group(0).lower().replace("’", "'") in _BEFORE_ARTICLE
 
 
 def english_articles(s: str, common: Callable[[str], bool] | None = None) -> str:
