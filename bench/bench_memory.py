@@ -1,18 +1,25 @@
 """Benchmark: resident memory of the language server with a 1 MB Markdown document open, after
-listing code actions and one improvement (goal ≤ 100 MB, VmRSS of /proc/PID/status).
+its offline review, listing code actions and one improvement (goal ≤ 100 MB, VmRSS of
+/proc/PID/status, MB of 10^6 bytes).
 
-Two set-ups, each a fresh ``rephrase-ls`` on stdio as a VS Code-like client:
+Two set-ups, each a fresh ``rephrase-ls`` on stdio as a VS Code-like client (pushed
+diagnostics):
 
 * ``embedded`` (the default without a key): the offline service runs inside the server, so its
   engine's English word list and the language-detection profiles are in this process too;
 * ``service``: ``REPHRASE_API_KEY`` set and ``REPHRASE_SERVER_URL`` pointing at the loopback offline
-  service (``rephrase-ls offline-service``), so the server holds only its own state.
+  service (``rephrase-ls offline-service``), so the server holds the engine only for its offline
+  diagnostics.
 
-For each: RSS after ``initialize``; after opening the document and listing actions at
-``--positions`` places; after resolving "Improve" on one paragraph (and, with ``--document``,
-after "Improve document" as well, which keeps the whole improved text in the cache).
+For each: RSS after ``initialize``; after opening the document and receiving its diagnostics
+(the whole document reviewed by the offline engine; skipped with ``--diagnostics off``); after
+listing actions at ``--positions`` places; after resolving "Improve" on one paragraph (the
+figure judged against the goal); with ``--document``, after "Improve document" as well (which
+keeps the whole improved text in the cache). ``peak`` is the process's high-water mark
+(VmHWM) at the judged point. The server runs alone: no child process holds any of its work.
 
-Run by hand: ``python bench/bench_memory.py [--document]``. Linux only (/proc). Not a test.
+Run by hand: ``python bench/bench_memory.py [--document] [--diagnostics off]``. Linux only
+(/proc). Not a test.
 """
 
 from __future__ import annotations
@@ -39,18 +46,42 @@ GOAL_MB = 100.0
 KEY = "bench-key"
 
 
+def peak_mb(pid: int) -> float:
+    """The process's peak resident memory (``VmHWM``), in MB (10^6 bytes)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024 / 1e6
+    raise RuntimeError(f"no VmHWM for process {pid}")
+
+
 async def measure(
-    label: str, env: dict[str, str], root: Path, positions: int, document: bool
+    label: str, env: dict[str, str], root: Path, positions: int, document: bool, diagnostics: str
 ) -> float:
     doc = markdown_document(1_000_000, 1)
     lines = doc.text.split("\n")
     rng = random.Random(1)
     client = await LspClient.start(env=env, cwd=root)
+    client.settings = {"diagnostics": diagnostics}
     try:
         await client.initialize(root)
         figures = [f"initialized {rss_mb(client.pid):.0f}"]
         uri = (root / "big.md").as_uri()
         client.open(uri, doc.text)
+        if diagnostics != "off":
+
+            def reviewed() -> bool:
+                return any(
+                    m == "textDocument/publishDiagnostics" and p["uri"] == uri and p["diagnostics"]
+                    for m, p in client.notifications
+                )
+
+            await client.wait_for(reviewed, timeout=300, what="the document's diagnostics")
+            count = next(
+                len(p["diagnostics"])
+                for m, p in reversed(client.notifications)
+                if m == "textDocument/publishDiagnostics" and p["uri"] == uri
+            )
+            figures.append(f"reviewed ({count} diagnostics) {rss_mb(client.pid):.0f}")
         # A paragraph in the middle with a doubled word, which the engine always fixes.
         line = next(
             start
@@ -66,14 +97,14 @@ async def measure(
         for _ in range(positions):
             index = rng.randrange(len(lines))
             await client.code_actions(uri, index, rng.randint(0, len(lines[index])))
-        figures.append(f"document open, actions listed {rss_mb(client.pid):.0f}")
+        figures.append(f"actions listed {rss_mb(client.pid):.0f}")
         improve = next(a for a in actions if a["title"] == "Improve")
         resolved = await client.request("codeAction/resolve", improve)
         if resolved.get("edit") is None:
             shown = [p["message"] for m, p in client.notifications if m == "window/showMessage"]
             raise RuntimeError(f"{label}: the improvement gave no edit: {shown[-3:]}")
         after = rss_mb(client.pid)
-        figures.append(f"one paragraph improved {after:.0f}")
+        figures.append(f"one paragraph improved {after:.0f} (peak {peak_mb(client.pid):.0f})")
         if document:
             whole = await client.code_actions(uri, 0, 0, only=["source"])
             action = next(a for a in whole if a["title"] == "Improve document")
@@ -82,19 +113,19 @@ async def measure(
     finally:
         await client.close()
     verdict = "met" if after <= GOAL_MB else "NOT met"
-    print(f"{label}: RSS MB: {'; '.join(figures)}")
-    print(f"{label}: {after:.0f} MB (goal ≤ {GOAL_MB:g}): {verdict}")
+    print(f"{label}, diagnostics {diagnostics}: RSS MB: {'; '.join(figures)}")
+    print(f"{label}, diagnostics {diagnostics}: {after:.0f} MB (goal ≤ {GOAL_MB:g}): {verdict}")
     return after
 
 
-async def run(positions: int, document: bool, modes: list[str]) -> int:
+async def run(positions: int, document: bool, modes: list[str], diagnostics: str) -> int:
     if "embedded" in modes:
         with workspace() as root:
-            await measure("embedded", server_env(), root, positions, document)
+            await measure("embedded", server_env(), root, positions, document, diagnostics)
     if "service" in modes:
         with offline_service() as (url, _process), workspace() as root:
             env = server_env(REPHRASE_API_KEY=KEY, REPHRASE_SERVER_URL=url)
-            await measure("service", env, root, positions, document)
+            await measure("service", env, root, positions, document, diagnostics)
     print(load_average())
     return 0
 
@@ -106,10 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mode", choices=["embedded", "service"], action="append", help="default: both"
     )
+    parser.add_argument(
+        "--diagnostics",
+        choices=["offline", "off"],
+        default="offline",
+        help="the server's diagnostics setting (default: offline, the server's default)",
+    )
     args = parser.parse_args(argv)
     if not Path("/proc/self/status").exists():
         parser.error("needs Linux /proc")
-    return asyncio.run(run(args.positions, args.document, args.mode or ["embedded", "service"]))
+    modes = args.mode or ["embedded", "service"]
+    return asyncio.run(run(args.positions, args.document, modes, args.diagnostics))
 
 
 if __name__ == "__main__":
