@@ -36,6 +36,9 @@ T = TypeVar("T")
 DEBOUNCE = 0.3
 #: The GIL switch interval while the engine works in its thread (seconds).
 SWITCH_INTERVAL = 0.0001
+#: After a review that improved at least this many paragraphs, the C allocator's free memory is
+#: given back to the system (:func:`rephrase_ls.memory.release_free_memory`).
+TRIM_AFTER_PARAGRAPHS = 64
 #: The ``source`` of every rephrase diagnostic.
 SOURCE = "rephrase"
 #: ``data.origin`` of a diagnostic: the offline engine, or a review by the service.
@@ -163,6 +166,7 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, offline_target
     from rephrase_ls.service.errors import ServiceError
 
@@ -189,15 +193,20 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                 with rs.lock:
                     if stale():
                         raise ReviewCancelled
-                    with _short_switches():
-                        return findings(
-                            state.text,
-                            state.blocks,
-                            target_lang=target,
-                            words=settings.words,
-                            cache=rs.cache,
-                            cancelled=stale,
-                        )
+                    runs = rs.cache.engine_runs
+                    try:
+                        with _short_switches():
+                            return findings(
+                                state.text,
+                                state.blocks,
+                                target_lang=target,
+                                words=settings.words,
+                                cache=rs.cache,
+                                cancelled=stale,
+                            )
+                    finally:
+                        if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:
+                            release_free_memory()
 
             offline = await asyncio.to_thread(work)
     if _version_of(ls, uri) != version:
