@@ -5,7 +5,8 @@ Clients that pull diagnostics (``textDocument/diagnostic``) get them as answers;
 ``textDocument/publishDiagnostics``. After an edit the offline review waits :data:`DEBOUNCE`
 seconds of quiet, then runs :func:`rephrase_ls.review.findings` in a worker thread (listing code
 actions never waits for it), asked before each paragraph whether a newer version arrived (then
-it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`).
+it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`). A document
+longer than the ``diagnosticsMaxSize`` setting is not reviewed offline (the writer is told once).
 
 The service's findings are kept with the text they were made on and carried through each edit:
 one whose words the edit touched is dropped, the others move with the text.
@@ -178,7 +179,10 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
         raise ReviewCancelled
     state = ls.state(doc)
     offline: list[Finding] = []
-    if settings.diagnostics == "offline" and state.blocks:
+    too_large = len(state.text) > settings.diagnostics_max_size
+    if too_large and settings.diagnostics == "offline":
+        _say_too_large(ls, uri, len(state.text), settings.diagnostics_max_size)
+    if settings.diagnostics == "offline" and state.blocks and not too_large:
         try:
             backend = ls.backends.get(settings)
         except ServiceError:
@@ -214,6 +218,17 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
     reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
     rs.reviewed[uri] = reviewed
     return reviewed
+
+
+def _say_too_large(ls: RephraseServer, uri: str, size: int, limit: int) -> None:
+    """Tell the writer, once per document, that it is not reviewed while they type."""
+    name = uri.rsplit("/", 1)[-1]
+    ls.say_once(
+        f"diagnostics-too-large:{uri}",
+        f"rephrase: {name} has {size:,} characters, more than diagnosticsMaxSize ({limit:,}): "
+        "the offline engine does not review it while you type. Improve and Review with the "
+        "service still work on it; raise diagnosticsMaxSize to have it reviewed.",
+    )
 
 
 def diagnostics(
