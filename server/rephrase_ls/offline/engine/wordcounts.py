@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import operator
 import sys
 from array import array
 from bisect import bisect_left
@@ -50,9 +51,9 @@ class WordCounts(Mapping[str, int]):
         self._offsets: array[int] = array("i", [0])
         self._offsets.extend(itertools.accumulate(len(word) + 1 for word in counts))
         self._counts: array[int] = array("i", counts.values())  # OverflowError past 2**31
-        self._keys: array[int] = array(
-            "q", sorted([(h & _HASH_MASK) | i for i, h in enumerate(map(hash, counts))])
-        )
+        # (hash & _HASH_MASK) | index for each word, without a Python loop
+        hashes = map(operator.and_, map(hash, counts), itertools.repeat(_HASH_MASK))
+        self._keys: array[int] = array("q", sorted(map(operator.or_, hashes, itertools.count())))
         keys = self._keys
         self._starts: array[int] = array(
             "i", [bisect_left(keys, (b - _HALF) << _BUCKET_SHIFT) for b in range(2 * _HALF)]
