@@ -3,11 +3,15 @@
 A list holds 86,000 (Spanish) to 417,000 (Portuguese) words; as a Python dict of str to int
 the English one (160,000 words) costs some 14 MB. :class:`WordCounts` keeps the words as one
 string, in the list's order and each followed by a newline, with three arrays: each word's
-offset in that string and its count (in list order), and a sorted key per word, its ``hash()``
-(this process's, computed at load) with the word's index in the low ``INDEX_BITS`` bits. A
-lookup narrows the keys by their top ``BUCKET_BITS`` bits (a table of where each bucket
-starts), binary-searches the bucket, and compares the word itself, so it is exact. English
-costs ~4 MB this way.
+offset in that string and its count (in list order), and a sorted key per word: the top
+``HASH_BITS`` bits of its ``hash()`` (this process's, computed at load) followed by the word's
+index in ``INDEX_BITS`` bits. A lookup narrows the keys by their top ``BUCKET_BITS`` bits (a
+table of where each bucket starts), binary-searches the bucket, and compares the word itself,
+so it is exact. English costs ~4 MB this way.
+
+The keys are 52-bit integers held as floats (``array("d")``, exact below 2**53): Python sorts
+a list of floats about twice as fast as one of large integers, which is most of the time
+packing a list takes.
 """
 
 from __future__ import annotations
@@ -25,11 +29,11 @@ from typing import Final, TypeVar, overload
 
 from rephrase_ls.memory import release_free_memory
 
+HASH_BITS: Final = 32
 INDEX_BITS: Final = 20  # up to 1,048,576 words
 BUCKET_BITS: Final = 12
 _INDEX_MASK: Final = (1 << INDEX_BITS) - 1
-_HASH_MASK: Final = ~_INDEX_MASK
-_BUCKET_SHIFT: Final = 64 - BUCKET_BITS
+_BUCKET_SHIFT: Final = HASH_BITS - BUCKET_BITS
 _HALF: Final = 1 << (BUCKET_BITS - 1)  # keys are signed: bucket 0 holds the most negative
 _ITER_CHUNK: Final = 4096  # words split out of the string at a time when iterating
 _T = TypeVar("_T")
@@ -49,27 +53,28 @@ class WordCounts(Mapping[str, int]):
             raise ValueError("a word holds a newline")
         self._words = words + "\n"
         self._offsets: array[int] = array("i", [0])
-        self._offsets.extend(itertools.accumulate(len(word) + 1 for word in counts))
+        one = itertools.repeat(1)
+        self._offsets.extend(itertools.accumulate(map(operator.add, map(len, counts), one)))
         self._counts: array[int] = array("i", counts.values())  # OverflowError past 2**31
-        # (hash & _HASH_MASK) | index for each word, without a Python loop
-        hashes = map(operator.and_, map(hash, counts), itertools.repeat(_HASH_MASK))
-        self._keys: array[int] = array("q", sorted(map(operator.or_, hashes, itertools.count())))
-        keys = self._keys
-        self._starts: array[int] = array(
-            "i", [bisect_left(keys, (b - _HALF) << _BUCKET_SHIFT) for b in range(2 * _HALF)]
-        )
+        # (hash's top bits << INDEX_BITS) | index for each word, without a Python loop
+        tops = map(operator.rshift, map(hash, counts), itertools.repeat(64 - HASH_BITS))
+        shifted = map(operator.lshift, tops, itertools.repeat(INDEX_BITS))
+        keys = sorted(map(float, map(operator.or_, shifted, itertools.count())))
+        self._keys: array[float] = array("d", keys)
+        bounds = (float((b - _HALF) << (_BUCKET_SHIFT + INDEX_BITS)) for b in range(2 * _HALF))
+        self._starts: array[int] = array("i", [bisect_left(keys, bound) for bound in bounds])
         self._starts.append(len(keys))
 
     def _index(self, word: str) -> int:
         """The word's index, or -1."""
-        key = hash(word) & _HASH_MASK
-        bucket = (key >> _BUCKET_SHIFT) + _HALF
+        top = hash(word) >> (64 - HASH_BITS)
         keys, starts = self._keys, self._starts
+        bucket = (top >> _BUCKET_SHIFT) + _HALF
         hi = starts[bucket + 1]
-        i = bisect_left(keys, key, starts[bucket], hi)
+        i = bisect_left(keys, float(top << INDEX_BITS), starts[bucket], hi)
         while i < hi:
-            found = keys[i]
-            if found & _HASH_MASK != key:
+            found = int(keys[i])
+            if found >> INDEX_BITS != top:
                 return -1
             index = found & _INDEX_MASK
             start = self._offsets[index]
@@ -103,12 +108,15 @@ class WordCounts(Mapping[str, int]):
         return len(self._counts)
 
     def __iter__(self) -> Iterator[str]:
-        # A piece of the string at a time: splitting it all at once would hold every word as
-        # a Python string.
+        return itertools.chain.from_iterable(chunk.split("\n") for chunk in self._chunks())
+
+    def _chunks(self) -> Iterator[str]:
+        """The words, ``_ITER_CHUNK`` at a time, joined by newlines: splitting the whole
+        string at once would hold every word as a Python string."""
         words, offsets = self._words, self._offsets
         for first in range(0, len(self._counts), _ITER_CHUNK):
             last = min(first + _ITER_CHUNK, len(self._counts))
-            yield from words[offsets[first] : offsets[last] - 1].split("\n")
+            yield words[offsets[first] : offsets[last] - 1]
 
     def items(self) -> ItemsView[str, int]:
         return _Items(self)
@@ -145,9 +153,12 @@ def load(lang: str) -> WordCounts:
     resource = resources.files("spellchecker").joinpath("resources", f"{lang}.json.gz")
     with resource.open("rb") as raw, gzip.GzipFile(fileobj=raw) as fh:
         data = json.loads(fh.read().decode("utf-8"))
-    if not isinstance(data, dict) or not all(isinstance(c, int) for c in data.values()):
-        raise ValueError(f"pyspellchecker's {lang} list is not a JSON object of counts")
-    packed = WordCounts(data)
+    try:
+        if not isinstance(data, dict):
+            raise TypeError("not an object")
+        packed = WordCounts(data)  # TypeError for a count that is not a whole number
+    except (TypeError, OverflowError) as exc:
+        raise ValueError(f"pyspellchecker's {lang} list is not a JSON object of counts") from exc
     del data
     release_free_memory()  # what the dict of all its words leaves in the C heap
     return packed
