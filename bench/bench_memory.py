@@ -18,14 +18,22 @@ figure judged against the goal); with ``--document``, after "Improve document" a
 keeps the whole improved text in the cache). ``peak`` is the process's high-water mark
 (VmHWM) at the judged point. The server runs alone: no child process holds any of its work.
 
-Run by hand: ``python bench/bench_memory.py [--document] [--diagnostics off]``. Linux only
-(/proc). Not a test.
+``--breakdown`` measures instead, in this process, what each part costs once loaded: the 1 MB
+document's prose blocks and line index, the language-detection profiles, each English word list
+of the engine, and the offline review of the whole document (its cache and findings): the growth
+of VmRSS at each stage after a garbage collection and ``malloc_trim`` and, with ``--trace``, of
+the Python heap (``tracemalloc``, which itself inflates VmRSS). It also names the languages whose
+lists are loaded.
+
+Run by hand: ``python bench/bench_memory.py [--document] [--diagnostics off]``,
+``python bench/bench_memory.py --breakdown [--trace]``. Linux only (/proc). Not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sys
 from pathlib import Path
@@ -118,6 +126,64 @@ async def measure(
     return after
 
 
+def breakdown(trace: bool) -> int:
+    """Print what each part costs in this process (see the module's docstring)."""
+    import gc
+    import tracemalloc
+
+    from rephrase_ls.improve import without_directives
+    from rephrase_ls.memory import release_free_memory
+    from rephrase_ls.offline import engine
+    from rephrase_ls.offline.engine import lexicon, misspellings, spelling
+    from rephrase_ls.review import ReviewCache, findings
+    from rephrase_ls.text.markup import prose_blocks
+    from rephrase_ls.text.positions import LineIndex
+
+    def resident() -> float:
+        gc.collect()
+        release_free_memory()
+        return rss_mb(os.getpid())
+
+    def heap() -> float:
+        return tracemalloc.get_traced_memory()[0] / 1e6 if trace else 0.0
+
+    doc = markdown_document(1_000_000, 1)
+    if trace:
+        tracemalloc.start()
+    last = [resident(), heap()]
+
+    def stage(name: str) -> None:
+        now = [resident(), heap()]
+        shown = f"heap +{now[1] - last[1]:5.1f} MB" if trace else ""
+        print(f"{name:48s} RSS +{now[0] - last[0]:5.1f} MB  {shown}")
+        last[:] = [now[0], heap()]
+
+    text = doc.text
+    blocks = without_directives(text, prose_blocks(text, "markdown", "file:///big.md"))
+    index = LineIndex(text)
+    stage("1 MB document: prose blocks, line index")
+    engine.detect_language("This is a plain English sentence about nothing in particular.")
+    stage("language-detection profiles (6 languages)")
+    spelling.speller("en")
+    stage("pyspellchecker's English list (spelling)")
+    lexicon.table("en")
+    stage("wordfreq's English list (lexicon)")
+    misspellings.known_misspellings("en")
+    stage("codespell's misspellings")
+    engine.improve("Teh colour of the the sky is grey.", "en-us")
+    stage("variant lists, the rest of the engine")
+    cache = ReviewCache()
+    found = findings(text, blocks, target_lang="en-us", cache=cache)
+    stage(f"offline review: {len(cache)} paragraphs, {len(found)} findings")
+    del found
+    stage("the findings dropped")
+    loaded = f"spelling {sorted(spelling._spellers)}, wordfreq {sorted(lexicon._tables)}"
+    print(f"lists loaded: {loaded}")
+    print(f"RSS {resident():.0f} MB in all (this process imports more than the server does)")
+    del index
+    return 0
+
+
 async def run(positions: int, document: bool, modes: list[str], diagnostics: str) -> int:
     if "embedded" in modes:
         with workspace() as root:
@@ -143,9 +209,15 @@ def main(argv: list[str] | None = None) -> int:
         default="offline",
         help="the server's diagnostics setting (default: offline, the server's default)",
     )
+    parser.add_argument(
+        "--breakdown", action="store_true", help="what each part costs, in this process"
+    )
+    parser.add_argument("--trace", action="store_true", help="with --breakdown: the Python heap")
     args = parser.parse_args(argv)
     if not Path("/proc/self/status").exists():
         parser.error("needs Linux /proc")
+    if args.breakdown:
+        return breakdown(args.trace)
     modes = args.mode or ["embedded", "service"]
     return asyncio.run(run(args.positions, args.document, modes, args.diagnostics))
 
