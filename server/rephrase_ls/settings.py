@@ -77,6 +77,8 @@ class Settings:
     """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
     diagnostic_severity: Literal["error", "warning", "information", "hint"] = "information"
     """Severity of rephrase diagnostics: error, warning, information or hint."""
+    diagnostics_max_size: int = 2_000_000
+    """The largest document, in characters, the offline engine reviews while you type."""
     confirm_rewrites: bool = False
     """Ask the editor to confirm each rewrite of a whole paragraph before it is applied
     (``needsConfirmation`` on its change annotation; VS Code shows its refactor preview)."""
@@ -104,6 +106,7 @@ KEYS: dict[str, str] = {
     "words": "words",
     "diagnostics": "diagnostics",
     "diagnosticSeverity": "diagnostic_severity",
+    "diagnosticsMaxSize": "diagnostics_max_size",
     "confirmRewrites": "confirm_rewrites",
 }
 
@@ -253,6 +256,7 @@ _PARSERS = {
     "words": _words,
     "diagnostics": _choice(DIAGNOSTIC_MODES),
     "diagnostic_severity": _choice(SEVERITIES),
+    "diagnostics_max_size": _int_range(0, 1_000_000_000),
     "confirm_rewrites": _bool,
 }
 

@@ -5,7 +5,8 @@ Clients that pull diagnostics (``textDocument/diagnostic``) get them as answers;
 ``textDocument/publishDiagnostics``. After an edit the offline review waits :data:`DEBOUNCE`
 seconds of quiet, then runs :func:`rephrase_ls.review.findings` in a worker thread (listing code
 actions never waits for it), asked before each paragraph whether a newer version arrived (then
-it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`).
+it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`). A document
+longer than the ``diagnosticsMaxSize`` setting is not reviewed offline (the writer is told once).
 
 The service's findings are kept with the text they were made on and carried through each edit:
 one whose words the edit touched is dropped, the others move with the text.
@@ -36,6 +37,9 @@ T = TypeVar("T")
 DEBOUNCE = 0.3
 #: The GIL switch interval while the engine works in its thread (seconds).
 SWITCH_INTERVAL = 0.0001
+#: After a review that improved at least this many paragraphs, the C allocator's free memory is
+#: given back to the system (:func:`rephrase_ls.memory.release_free_memory`).
+TRIM_AFTER_PARAGRAPHS = 64
 #: The ``source`` of every rephrase diagnostic.
 SOURCE = "rephrase"
 #: ``data.origin`` of a diagnostic: the offline engine, or a review by the service.
@@ -163,6 +167,7 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, offline_target
     from rephrase_ls.service.errors import ServiceError
 
@@ -174,7 +179,10 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
         raise ReviewCancelled
     state = ls.state(doc)
     offline: list[Finding] = []
-    if settings.diagnostics == "offline" and state.blocks:
+    too_large = len(state.text) > settings.diagnostics_max_size
+    if too_large and settings.diagnostics == "offline":
+        _say_too_large(ls, uri, len(state.text), settings.diagnostics_max_size)
+    if settings.diagnostics == "offline" and state.blocks and not too_large:
         try:
             backend = ls.backends.get(settings)
         except ServiceError:
@@ -189,15 +197,20 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                 with rs.lock:
                     if stale():
                         raise ReviewCancelled
-                    with _short_switches():
-                        return findings(
-                            state.text,
-                            state.blocks,
-                            target_lang=target,
-                            words=settings.words,
-                            cache=rs.cache,
-                            cancelled=stale,
-                        )
+                    runs = rs.cache.engine_runs
+                    try:
+                        with _short_switches():
+                            return findings(
+                                state.text,
+                                state.blocks,
+                                target_lang=target,
+                                words=settings.words,
+                                cache=rs.cache,
+                                cancelled=stale,
+                            )
+                    finally:
+                        if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:
+                            release_free_memory()
 
             offline = await asyncio.to_thread(work)
     if _version_of(ls, uri) != version:
@@ -205,6 +218,17 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
     reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
     rs.reviewed[uri] = reviewed
     return reviewed
+
+
+def _say_too_large(ls: RephraseServer, uri: str, size: int, limit: int) -> None:
+    """Tell the writer, once per document, that it is not reviewed while they type."""
+    name = uri.rsplit("/", 1)[-1]
+    ls.say_once(
+        f"diagnostics-too-large:{uri}",
+        f"rephrase: {name} has {size:,} characters, more than diagnosticsMaxSize ({limit:,}): "
+        "the offline engine does not review it while you type. Improve and Review with the "
+        "service still work on it; raise diagnosticsMaxSize to have it reviewed.",
+    )
 
 
 def diagnostics(

@@ -12,17 +12,22 @@ target (a quotation: the service refuses to improve and translate at once), the
 ``rephrase: language=xx`` directive, and the capital the engine gives the first word of a
 paragraph that goes on a sentence left open before it (``dass:`` before a list).
 
-Work is kept in a :class:`ReviewCache`: each block's paragraph and words, keyed by the block's
-text and markup (wherever it is in the document), and each paragraph's findings, keyed by that,
-the target, the known words and the context words the paragraph contains. After an edit only the
+Work is kept in a :class:`ReviewCache`: each block's words, keyed by a digest of the block's text
+and markup (wherever it is in the document), and each paragraph's findings, keyed by that, the
+target, the known words and the context words the paragraph contains. After an edit only the
 paragraphs whose text changed (and those holding a word that became, or stopped being, written
-twice) are improved again.
+twice) are improved again. The cache holds no text of the document: a paragraph is rebuilt from
+its block when the engine improves it, and its findings are kept relative to its start, so that
+a reviewed 1 MB document costs the cache ~3 MB.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+import sys
+from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -32,7 +37,7 @@ from rephrase_ls.improve import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
 from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
-from rephrase_ls.review.changes import Change, change_groups
+from rephrase_ls.review.changes import change_groups
 from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect
@@ -88,32 +93,31 @@ class ReviewCancelled(Exception):
     paragraphs done so far stay in the cache."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Result:
-    """One paragraph's outcome, relative to the paragraph's start."""
-
-    replacement: str
-    changes: tuple[tuple[Change, str], ...]  # each change group with its code
-
-
-# A prose block as it reads: its text, and its segments and protected spans relative to its
-# start. Equal keys make equal paragraphs, wherever the block is in the document.
-_BlockKey = tuple[str, tuple[Span, ...], tuple[Span, ...]]
-_ResultKey = tuple[_BlockKey, str, frozenset[str], frozenset[str]]
+# A prose block as it reads: a digest of its text, and of its segments and protected spans
+# relative to its start. Equal keys make equal paragraphs, wherever the block is in the document.
+_BlockKey = bytes
+# Its findings: a digest of the block's key, the target and the paragraph's context words; and
+# the known words (one set shared by every key of a review).
+_ResultKey = tuple[bytes, frozenset[str]]
+# A paragraph's findings, offsets relative to the paragraph's start.
+_Result = tuple[Finding, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class _Prose:
-    """What a block gives, computed once per block text."""
+    """What a block gives, computed once per block text: no text of the document."""
 
-    paragraph: Paragraph | None
-    """The paragraph made of the block's text alone (offsets relative to the block's start)."""
-    protected: tuple[Span, ...]
-    """The protected spans relative to the paragraph's start."""
-    words: frozenset[str]
-    """The lower-case words of the prose, as the engine counts them for context words."""
-    repeated: frozenset[str]
+    start: int
+    """Where the block's paragraph starts, relative to the block's start."""
+    words: tuple[str, ...]
+    """The lower-case words of the prose, as the engine counts them for context words: sorted,
+    each string shared by every paragraph that writes it."""
+    repeated: tuple[str, ...]
     """Those the prose writes twice or more."""
+
+
+_NO_PROSE = _Prose(-1, (), ())
+"""A block without a paragraph (no unprotected prose)."""
 
 
 K = TypeVar("K")
@@ -150,9 +154,9 @@ class _Lru(Generic[K, V]):
 
 
 class ReviewCache:
-    """Per-paragraph work kept between calls of :func:`findings`: each block's paragraph and
-    words, and each paragraph's findings, in two tables of at most ``max_chars`` characters
-    each (the texts they hold), the least recently used dropped first.
+    """Per-paragraph work kept between calls of :func:`findings`: each block's words and each
+    paragraph's findings, in two tables that each stand for at most ``max_chars`` characters
+    of blocks, the least recently used dropped first.
 
     ``engine_runs`` counts the paragraphs the engine improved (cache misses), for tests and
     the benchmark.
@@ -171,7 +175,7 @@ class ReviewCache:
 
     @property
     def chars(self) -> int:
-        """The characters the two tables hold."""
+        """The characters of the blocks the two tables stand for."""
         return self._blocks.chars + self._results.chars
 
     def clear(self) -> None:
@@ -189,20 +193,53 @@ def offline_target(language: str | None) -> str | None:
     return target if target in engine.SUPPORTED_TARGETS else None
 
 
-def _prose_of(key: _BlockKey) -> _Prose:
-    """The paragraph and words of a block (see :class:`_Prose`)."""
-    text, segments, protected = key
-    paragraph = Paragraph.from_segments(text, segments, protected)
+def _block_key(text: str, block: ProseBlock) -> _BlockKey:
+    """The digest of the block's text, segments and protected spans (relative to its start)."""
+    base, end = block.start, block.end
+    data = text[base:end].encode("utf-8", "surrogatepass")
+    spans = [len(data)]
+    for s, e in block.segments:
+        spans += (s - base, e - base)
+    spans.append(-1)
+    for s, e in block.protected:
+        spans += (s - base, e - base)
+    digest = hashlib.blake2b(array("q", spans).tobytes(), digest_size=16)
+    digest.update(data)
+    return digest.digest()
+
+
+def _result_digest(block_key: _BlockKey, target: str, context: list[str]) -> bytes:
+    """The digest of a block's key, the target and the (sorted) context words."""
+    digest = hashlib.blake2b(block_key, digest_size=16)
+    digest.update("\0".join([target, *context]).encode("utf-8", "surrogatepass"))
+    return digest.digest()
+
+
+def _paragraph(text: str, block: ProseBlock) -> Paragraph | None:
+    """The paragraph made of the block (offsets in ``text``)."""
+    return Paragraph.from_segments(text, block.segments, block.protected)
+
+
+def _prose_of(paragraph: Paragraph | None, block_start: int) -> _Prose:
+    """What a block's paragraph gives (see :class:`_Prose`); ``block_start``: the block's
+    offset in the text the paragraph was made from."""
     if paragraph is None:
-        return _Prose(None, (), frozenset(), frozenset())
-    start, end = paragraph.start, paragraph.end
-    inside = tuple(
-        (max(s, start) - start, min(e, end) - start) for s, e in protected if s < end and e > start
-    )
+        return _NO_PROSE
     # as engine.repeated_words counts them
     counts = Counter(run.lower() for run in rules.glue_runs(paragraph.prose) if run.isalpha())
-    repeated = frozenset(word for word, count in counts.items() if count >= 2)
-    return _Prose(paragraph, inside, frozenset(counts), repeated)
+    words = tuple(sorted(sys.intern(word) for word in counts))
+    repeated = tuple(word for word in words if counts[word] >= 2)
+    return _Prose(paragraph.start - block_start, words, repeated)
+
+
+def _protected_inside(paragraph: Paragraph, block: ProseBlock) -> tuple[Span, ...]:
+    """The block's protected spans, clipped to the paragraph, relative to its start."""
+    start, end = paragraph.start, paragraph.end
+    return tuple(
+        (max(s, start) - start, min(e, end) - start)
+        for s, e in block.protected
+        if s < end and e > start
+    )
 
 
 def _relative_segments(paragraph: Paragraph) -> list[Span]:
@@ -215,17 +252,21 @@ def _relative_segments(paragraph: Paragraph) -> list[Span]:
     return segments
 
 
-def _compute(prose: _Prose, target: str, words: frozenset[str], context: frozenset[str]) -> _Result:
-    """Improve one paragraph with the engine and cut the result into change groups."""
-    paragraph = prose.paragraph
-    assert paragraph is not None
+def _compute(
+    paragraph: Paragraph,
+    block: ProseBlock,
+    target: str,
+    words: frozenset[str],
+    context: frozenset[str],
+) -> _Result:
+    """Improve one paragraph with the engine and cut the result into findings."""
     span = paragraph.original
     language = detect(paragraph.prose)
     if language is not None and language != target.split("-")[0]:
-        return _Result(span, ())  # another language: Improve leaves it as it is
+        return ()  # another language: Improve leaves it as it is
     try:
         improved = engine.improve(paragraph.prose, target, known_words=words, context_words=context)
-        replacement, edits = paragraph.rebuild_with_edits(improved)
+        _, edits = paragraph.rebuild_with_edits(improved)
     except (PlaceholderError, ValueError, RuntimeError):
         # An engine bug (it keeps placeholders and protected spans): that paragraph gets no
         # findings, the rest of the document is still reviewed, and the bug is in the log.
@@ -234,21 +275,42 @@ def _compute(prose: _Prose, target: str, words: frozenset[str], context: frozens
             "findings",
             len(span),
         )
-        return _Result(span, ())
-    return _Result(replacement, _classified(prose, span, edits, target))
+        return ()
+    return _classified(paragraph, block, span, edits, target)
 
 
 def _classified(
-    prose: _Prose, span: str, edits: Sequence[TextEdit], target: str
-) -> tuple[tuple[Change, str], ...]:
+    paragraph: Paragraph, block: ProseBlock, span: str, edits: Sequence[TextEdit], target: str
+) -> _Result:
+    """The findings of ``edits`` to the paragraph's text ``span``, relative to its start."""
     if not edits:
         return ()
-    assert prose.paragraph is not None
-    segments = _relative_segments(prose.paragraph)
-    return tuple(
-        (change, classify(change.said, change.says, target))
-        for change in change_groups(span, edits, segments, prose.protected)
+    groups = change_groups(
+        span, edits, _relative_segments(paragraph), _protected_inside(paragraph, block)
     )
+    return tuple(
+        Finding(
+            change.start,
+            change.end,
+            change.original,
+            change.replacement,
+            classify(change.said, change.says, target),
+            describe(change.said, change.says),
+        )
+        for change in groups
+    )
+
+
+def _applied(span: str, result: _Result) -> str:
+    """The paragraph's text ``span`` with every finding of ``result`` applied: what the engine
+    gave for it (change groups cover every edit of the engine's answer)."""
+    pieces: list[str] = []
+    position = 0
+    for found in result:
+        pieces += (span[position : found.start], found.replacement)
+        position = found.end
+    pieces.append(span[position:])
+    return "".join(pieces)
 
 
 def findings(
@@ -283,20 +345,15 @@ def findings(
     if cache is None:
         cache = ReviewCache()
     kept = without_directives(text, blocks)
-    entries: list[tuple[int, _BlockKey, _Prose]] = []
+    entries: list[tuple[ProseBlock, _BlockKey, _Prose]] = []
     for block in kept:
-        base = block.start
-        key: _BlockKey = (
-            text[base : block.end],
-            tuple([(s - base, e - base) for s, e in block.segments]),
-            tuple([(s - base, e - base) for s, e in block.protected]),
-        )
+        key = _block_key(text, block)
         prose = cache._blocks.get(key)
         if prose is None:
-            prose = _prose_of(key)
-            cache._blocks.put(key, prose, 2 * len(key[0]))
-        if prose.paragraph is not None:
-            entries.append((base, key, prose))
+            prose = _prose_of(_paragraph(text, block), block.start)
+            cache._blocks.put(key, prose, block.end - block.start)
+        if prose is not _NO_PROSE:
+            entries.append((block, key, prose))
     # As the offline service does for the texts of one request: a word the document writes
     # twice is meant (a term, a name) and never spell-corrected (engine.repeated_words).
     repeated: set[str] = set()
@@ -308,38 +365,33 @@ def findings(
             seen.update(prose.words)
     ends: tuple[list[int], list[int]] | None = None
     out: list[Finding] = []
-    for base, block_key, prose in entries:
-        paragraph = prose.paragraph
-        assert paragraph is not None
-        context = prose.words.intersection(repeated) if repeated else frozenset()
-        key_of_result: _ResultKey = (block_key, target, known, context)
+    for block, block_key, prose in entries:
+        context = [w for w in prose.words if w in repeated] if repeated else []
+        key_of_result: _ResultKey = (_result_digest(block_key, target, context), known)
         result = cache._results.get(key_of_result)
         if result is None:
             if cancelled is not None and cancelled():
                 raise ReviewCancelled
-            result = _compute(prose, target, known, context)
+            paragraph = _paragraph(text, block)
+            assert paragraph is not None
+            result = _compute(paragraph, block, target, known, frozenset(context))
             cache.engine_runs += 1
-            cache._results.put(key_of_result, result, len(block_key[0]) + len(result.replacement))
-        if not result.changes:
+            cache._results.put(key_of_result, result, block.end - block.start)
+        if not result:
             continue
-        changes = result.changes
-        start = base + paragraph.start
+        start = block.start + prose.start
         if ends is None:
             ends = prose_ends(kept)
         if continues_sentence(text, start, ends):
-            span = text[start : base + paragraph.end]
-            open_start = keep_open_sentence(span, result.replacement)
-            if open_start != result.replacement:
-                changes = _classified(prose, span, word_edits(span, open_start), target)
-        for change, code in changes:
-            out.append(
-                Finding(
-                    start + change.start,
-                    start + change.end,
-                    change.original,
-                    change.replacement,
-                    code,
-                    describe(change.said, change.says),
-                )
-            )
+            paragraph = _paragraph(text, block)
+            assert paragraph is not None
+            span = paragraph.original
+            replacement = _applied(span, result)
+            open_start = keep_open_sentence(span, replacement)
+            if open_start != replacement:
+                result = _classified(paragraph, block, span, word_edits(span, open_start), target)
+        out += [
+            Finding(start + f.start, start + f.end, f.original, f.replacement, f.code, f.message)
+            for f in result
+        ]
     return out

@@ -3,6 +3,7 @@ again (engine calls counted), with the same findings as a fresh review; bounded;
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,36 @@ def test_the_cache_is_bounded() -> None:
     assert _review(text, cache) == _review(text, None)
     cache.clear()
     assert len(cache) == 0 and cache.chars == 0
+
+
+def _strings_held(root: object) -> list[str]:
+    """Every string reachable from ``root`` (once each)."""
+    seen: set[int] = set()
+    strings: list[str] = []
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, str):
+            strings.append(obj)
+        else:
+            todo.extend(gc.get_referents(obj))
+    return strings
+
+
+def test_the_cache_keeps_no_text_of_the_document() -> None:
+    """Digests, words and findings only: no paragraph, line or improved text, so that a
+    reviewed document costs the cache a fraction of the document's own size."""
+    text = _document()
+    cache = ReviewCache()
+    found = _review(text, cache)
+    assert found and len(cache) == _paragraph_count(text)
+    strings = _strings_held(cache)
+    assert "teh" in strings and "the" in strings
+    assert max(map(len, strings)) <= 40
+    assert sum(map(len, strings)) < len(text) // 2
 
 
 def test_cancelled_before_improving_keeps_what_was_done(calls: list[str]) -> None:

@@ -47,11 +47,9 @@ held-out split are in docs/offline-engine.md. Lists load lazily, once per langua
 
 from __future__ import annotations
 
-import gzip
-import json
 import threading
+from collections.abc import Mapping
 from functools import cache
-from importlib import resources
 from typing import Final
 
 from rephrase_ls.offline.engine.edit_shapes import (
@@ -175,14 +173,14 @@ _lock = threading.Lock()
 
 
 @cache
-def load_frequencies(lang: str) -> dict[str, int]:
-    """Return pyspellchecker's word -> count list for ``lang`` (lower-case words)."""
+def load_frequencies(lang: str) -> Mapping[str, int]:
+    """Return pyspellchecker's word -> count list for ``lang`` (lower-case words), packed
+    (:mod:`.wordcounts`)."""
     if lang not in LANGUAGES:
         raise ValueError(f"no dictionary for language {lang!r}")
-    resource = resources.files("spellchecker").joinpath("resources", f"{lang}.json.gz")
-    with resource.open("rb") as raw, gzip.GzipFile(fileobj=raw) as fh:
-        data: dict[str, int] = json.loads(fh.read().decode("utf-8"))
-    return data
+    import rephrase_ls.offline.engine.wordcounts as wordcounts
+
+    return wordcounts.load(lang)
 
 
 def _extra_words(lang: str) -> frozenset[str]:
