@@ -336,8 +336,12 @@ def improve(
     shadow = s
 
     def capitalise_first(word: str, end: int) -> bool:
-        # Not a word the lists lack (a command such as "esbuild", a name), nor a label before
-        # code ("optional `options`: An object"): lower case there is the author's.
+        # A text is often a piece of a longer one (a selection, a paragraph after code, a list
+        # item): its lower-case start is a sentence start only when the text leaves out other
+        # sentence capitals too. Not a word the lists lack (a command such as "esbuild", a
+        # name), nor a label before code ("optional `options`: An object").
+        if not rules.lower_case_sentence_start(shadow, lang):
+            return False
         if lexicon.zipf(lang, word.lower()) < spelling.MIN_CANDIDATE_ZIPF:
             return False
         rest = shadow[end : end + 2].lstrip(" ")
