@@ -252,3 +252,21 @@ def test_comparative_then_becomes_than_only_before_a_word_it_compares() -> None:
     for text in ("I felt better then I went home.", "It was better then.",
                  "They talked to each other then Jean left."):  # fmt: skip
         assert improve(text, "en-us") == text
+
+
+def test_a_word_in_an_english_phrase_of_another_language_is_kept() -> None:
+    # es.react.dev: "text area" is the English term; "área" belongs to a Spanish phrase.
+    sentence = ("Todo text area controlado necesita un controlador de evento `onChange` que "
+                "actualice su valor de manera síncrona.")  # fmt: skip
+    assert improve(sentence, "es") == sentence
+    assert improve("Es un area grande de la ciudad.", "es") == "Es un área grande de la ciudad."
+
+
+def test_a_command_keeps_its_lower_case_at_any_sentence_start() -> None:
+    # vitejs/docs-es: "esbuild" is a tool's name, written in lower case after a full stop.
+    text = ("Desde sus primeras versiones, Vite confió en dos empaquetadores separados. "
+            "esbuild manejaba la compilación rápida durante el desarrollo.")  # fmt: skip
+    assert improve(text, "es") == text
+    assert improve("Vite usa dos empaquetadores. entonces funciona.", "es") == (
+        "Vite usa dos empaquetadores. Entonces funciona."
+    )

@@ -176,6 +176,35 @@ def repeated_words(texts: Sequence[str]) -> frozenset[str]:
     return frozenset(word for word, count in counts.items() if count >= 2)
 
 
+# A neighbour is an English word, not one of the text's language, when English writes it this
+# often (Zipf) and this much more often than the text's language does ("text" in Spanish).
+_ENGLISH_NEIGHBOUR_MIN_ZIPF = 4.0
+_ENGLISH_NEIGHBOUR_LEAD = 1.0
+
+
+def _english_phrase(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether the word at ``start:end`` of a text in ``lang`` (not English) stands in an
+    English phrase: English uses it, and a word beside it (one space away) is English rather
+    than ``lang`` (Spanish "un text area": "area" is not "área" there)."""
+    if lang == "en" or lexicon.zipf("en", s[start:end].lower()) < spelling.LOAN_MIN_ENGLISH_ZIPF:
+        return False
+    first = start - 1
+    while first > 0 and s[first - 1].isalpha():
+        first -= 1
+    stop = end + 1
+    while stop < len(s) and s[stop].isalpha():
+        stop += 1
+    before = s[first : start - 1] if s[start - 1 : start] == " " else ""
+    after = s[end + 1 : stop] if s[end : end + 1] == " " else ""
+    for word in (before.lower(), after.lower()):
+        english = lexicon.zipf("en", word) if word else 0.0
+        if english >= _ENGLISH_NEIGHBOUR_MIN_ZIPF and (
+            english - lexicon.zipf(lang, word) >= _ENGLISH_NEIGHBOUR_LEAD
+        ):
+            return True
+    return False
+
+
 def _spelling(
     s: str,
     lang: str,
@@ -193,6 +222,8 @@ def _spelling(
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")
         if word == lower:
+            if lang != "en" and _english_phrase(s, start, end, lang):
+                return None
             return checker.correction(word)
         # A capital: a name, or a sentence's first word (names start sentences too): only a
         # listed misspelling there ("Teh").
@@ -338,16 +369,18 @@ def improve(
     def capitalise_first(word: str, end: int) -> bool:
         # A text is often a piece of a longer one (a selection, a paragraph after code, a list
         # item): its lower-case start is a sentence start only when the text leaves out other
-        # sentence capitals too. Not a word the lists lack (a command such as "esbuild", a
-        # name), nor a label before code ("optional `options`: An object").
+        # sentence capitals too. Not a label before code ("optional `options`: An object");
+        # nor, as at every sentence start, a word the lists lack (a command such as
+        # "esbuild", a name: common() below).
         if not rules.lower_case_sentence_start(shadow, lang):
-            return False
-        if lexicon.zipf(lang, word.lower()) < spelling.MIN_CANDIDATE_ZIPF:
             return False
         rest = shadow[end : end + 2].lstrip(" ")
         return not rest.startswith((rules.PROTECTED_MARK, rules.PLACEHOLDER_MARK))
 
-    s = rules.sentence_capitals(s, lang, capitalise_first)
+    def common(word: str) -> bool:
+        return lexicon.zipf(lang, word) >= spelling.MIN_CANDIDATE_ZIPF
+
+    s = rules.sentence_capitals(s, lang, capitalise_first, common)
     if capital_start and s[:1].islower():
         s = s[0].upper() + s[1:]  # a style rule dropped the first word ("Basically, we")
     # Corrections and capitals can create new doubles ("teh the", "the The"): once more, so
