@@ -4,7 +4,9 @@ Two measures (data and licences: ``bench/data/README.md``):
 
 * **clean prose**: the share of well-edited sentences (react.dev and Vite documentation in
   de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool changes at all. Every
-  change there is a change to correct text.
+  change there is a change to published text (``bench/data/judged-clean.tsv`` judges each).
+  A sentence that starts in lower case goes on a sentence of its page: the engine's capital
+  on it is left out, as the pipeline does in a document (``engine_fix_in_page``).
 * **learner misspellings**: the Holbrook corpus (secondary-school free writing, misspellings
   tagged with their corrections), not committed (see the README for how to get it). A
   *non-word* error is a tagged single-word misspelling that Hunspell's en_US and en_GB
@@ -66,6 +68,19 @@ def clean_sentences(lang: str) -> list[str]:
 
 def engine_fix(texts: list[str], lang: str) -> list[str]:
     return [engine.improve(t, lang) for t in texts]
+
+
+def engine_fix_in_page(texts: list[str], lang: str) -> list[str]:
+    """The engine on clean sentences as the pipeline applies it in their page: a sentence that
+    starts with a lower-case letter goes on a sentence of its page (after a code block, a list
+    or a line the extraction dropped), and the pipeline keeps such a paragraph's first letter
+    as it is (``open_sentence.keep_open_sentence``); the engine alone cannot know."""
+    from rephrase_ls.open_sentence import keep_open_sentence
+
+    return [
+        keep_open_sentence(t, out) if t[:1].islower() else out
+        for t, out in zip(texts, engine_fix(texts, lang), strict=True)
+    ]
 
 
 def codespell_fix(texts: list[str], lang: str) -> list[str]:
@@ -215,7 +230,7 @@ def main() -> None:
         row = f"{lang:6}{len(texts):>10}"
         for name, fixer in tools.items():
             start = time.perf_counter()
-            outs = fixer(texts, lang)
+            outs = (engine_fix_in_page if fixer is engine_fix else fixer)(texts, lang)
             changed = [(t, o) for t, o in zip(texts, outs, strict=True) if t != o]
             row += f"{100 * len(changed) / len(texts):>13.2f}%"
             if name == "rephrase-ls" and args.show_changes:

@@ -367,13 +367,10 @@ def improve(
     shadow = s
 
     def capitalise_first(word: str, end: int) -> bool:
-        # A text is often a piece of a longer one (a selection, a paragraph after code, a list
-        # item): its lower-case start is a sentence start only when the text leaves out other
-        # sentence capitals too. Not a label before code ("optional `options`: An object");
-        # nor, as at every sentence start, a word the lists lack (a command such as
-        # "esbuild", a name: common() below).
-        if not rules.lower_case_sentence_start(shadow, lang):
-            return False
+        # Not a label before code ("optional `options`: An object"); nor, as at every
+        # sentence start, a word the lists lack (a command such as "esbuild", a name:
+        # common() below). A paragraph that goes on an open sentence of its document is the
+        # pipeline's to keep in lower case (open_sentence.py): the engine sees the text alone.
         rest = shadow[end : end + 2].lstrip(" ")
         return not rest.startswith((rules.PROTECTED_MARK, rules.PLACEHOLDER_MARK))
 

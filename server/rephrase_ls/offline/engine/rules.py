@@ -298,13 +298,6 @@ def sentence_capitals(
     return repl(first) + out[first.end() :]
 
 
-def lower_case_sentence_start(s: str, lang: str) -> bool:
-    """Whether a sentence after the text's first one starts with an all-lower-case word: the
-    writer leaves out sentence capitals (``it rained. we stayed.``), so a lower-case start of
-    the text is a sentence start too, not a piece continuing a sentence sent elsewhere."""
-    return any(is_sentence_start(s, m.start(1), lang) for m in _AFTER_MARK.finditer(s))
-
-
 def english_i(s: str) -> str:
     """Capitalise the English pronoun "i" (also in i'm, i've, i'd, i'll)."""
     return _LOWER_I.sub("I", s)
