@@ -270,3 +270,13 @@ def test_a_command_keeps_its_lower_case_at_any_sentence_start() -> None:
     assert improve("Vite usa dos empaquetadores. entonces funciona.", "es") == (
         "Vite usa dos empaquetadores. Entonces funciona."
     )
+
+
+def test_a_word_written_twice_without_its_accents_is_still_a_slip() -> None:
+    # COWS-L2H (Spanish learner essays) repeat "tambien" and "musica": a word written twice
+    # is meant (a term, a name), but not a common word with its accents left out.
+    text = "Me gusta la musica y tambien el cine. Mi hermano tambien escucha musica."
+    assert improve(text, "es") == (
+        "Me gusta la música y también el cine. Mi hermano también escucha música."
+    )
+    assert improve("Estoy así así hoy.", "es") == "Estoy así así hoy."  # so-so

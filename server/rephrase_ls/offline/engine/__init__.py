@@ -21,6 +21,7 @@ from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, iter_
 from rephrase_ls.text.variant_detect import EN_BOTH, detect_variant
 
 from . import lexicon, rules, spelling, styles
+from .edit_shapes import strip_accents
 from .spelling import LANGUAGES, match_case, speller
 
 __all__ = [
@@ -243,11 +244,21 @@ def _spelling(
         counts = Counter(run.lower() for run in runs)
         maybe = {
             word for word in maybe
-            if counts[word.lower()] < 2
+            if (counts[word.lower()] < 2 or _accents_left_out(checker, lang, word))
             and word.lower() not in known_lower
-            and word.lower() not in context
+            and (word.lower() not in context or _accents_left_out(checker, lang, word))
         }
     return rules.words(s, fix, only=maybe)
+
+
+def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:
+    """Whether ``word`` (not English) is a common word written without its accents
+    (``tambien``, ``musica``): a slip even when written twice, as learners repeat it. A term
+    or a name a document repeats has letters of its own, not another word's."""
+    if lang == "en" or word != word.lower() or not word.isascii():
+        return False
+    corrected = checker.correction(word)
+    return corrected is not None and strip_accents(corrected) == word
 
 
 def _common_english(word: str) -> bool:

@@ -58,9 +58,9 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no",
                      "it", "you", "her"}),
     "de": frozenset({"die", "der", "das", "den", "dem", "des", "sie", "ha", "so"}),
-    "es": frozenset({"que", "ja", "no", "sí", "muy"}),
+    "es": frozenset({"que", "ja", "no", "sí", "muy", "así"}),  # "así así": so-so
     "fr": frozenset({"nous", "vous", "que", "ha", "non", "très"}),
-    "it": frozenset({"che", "ha", "no", "molto"}),
+    "it": frozenset({"che", "ha", "no", "molto", "così"}),  # "così così": so-so
     "pt": frozenset({"que", "ha", "não", "muito", "se"}),  # "Se se tornar": if it becomes
 }
 
