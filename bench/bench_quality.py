@@ -202,6 +202,108 @@ def learner(
     }, log
 
 
+# --- Learner text in other languages (``--cows DIR``, ``--ugc DIR``) -----------------------
+
+Lines = list[tuple[str, list[tuple[int, str, str]]]]
+
+
+def _word_pairs(written: str, corrected: str) -> list[tuple[int, str, str]]:
+    """The single-word corrections from ``written`` to ``corrected`` (word index, written,
+    correction), capitals aside: each word of a one-for-one replacement in a word alignment."""
+    a, b = _WORD.findall(written), _WORD.findall(corrected)
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1:
+            out += [
+                (i1 + k, a[i1 + k], b[j1 + k])
+                for k in range(i2 - i1)
+                if a[i1 + k].lower() != b[j1 + k].lower()
+            ]
+    return out
+
+
+def parse_cows(root: Path) -> Lines:
+    """COWS-L2H (UC Davis Corpus of Written Spanish, L2 and Heritage Speakers): each essay that
+    has an instructor's correction (``PROMPT/TERM/corrected/ID.corrected.txt``; the second
+    corrections, ``… (1).txt``, are left out) as one text, with the single-word corrections of
+    a word alignment as its errors. In a fixed order (sorted paths)."""
+    out: Lines = []
+    essays = {p.as_posix().lower(): p for p in root.glob("*/*/essays/*.txt")}
+    for corrected in sorted(root.glob("*/*/corrected/*.corrected.txt")):
+        name = corrected.parent.parent / "essays" / corrected.name.replace(".corrected", "")
+        essay = essays.get(name.as_posix().lower())  # "…_beautiful" beside "…_Beautiful"
+        if essay is None:
+            continue
+        written = re.sub(r"\s+", " ", essay.read_text(encoding="utf-8", errors="replace")).strip()
+        fixed = corrected.read_text(encoding="utf-8", errors="replace")
+        if written:
+            out.append((written, _word_pairs(written, fixed)))
+    return out
+
+
+_UGC_TAG = re.compile(r"(\S*?)\*([A-Z]{1,2})\[([^\]]*)\]")
+
+
+def parse_ugc(root: Path) -> Lines:
+    """UGCNormal's annotated product reviews (Brazilian Portuguese, ``annotation_data``): each
+    review line as written (tags removed), its errors the words tagged ``O`` (a non-word
+    misspelling, by the annotators) with their correction, single words only."""
+    out: Lines = []
+    for name in ("Buscape_anotado_60_reviews.txt", "ML_anotado_60_reviews.txt"):
+        for raw in (root / "annotation_data" / name).read_text(encoding="utf-8").splitlines():
+            if raw.startswith((">>>", "###")) or raw.strip() in ("Prós:", "Contras:", "Conclusão:"):
+                continue
+            parts: list[str] = []
+            errors: list[tuple[int, str, str]] = []
+            pos = 0
+            for m in _UGC_TAG.finditer(raw):
+                parts.append(raw[pos : m.start()])
+                written, tag, target = m.group(1), m.group(2), m.group(3).strip()
+                if tag == "O" and _WORD.fullmatch(written) and _WORD.fullmatch(target):
+                    errors.append((len(_WORD.findall("".join(parts))), written, target))
+                parts.append(written)
+                pos = m.end()
+            parts.append(raw[pos:])
+            text = re.sub(r"\s+", " ", "".join(parts)).strip().lstrip("- ").strip()
+            if len(_WORD.findall(text)) >= 4:
+                out.append((text, errors))
+    return out
+
+
+def hunspell(directory: Path, names: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether any of the named Hunspell dictionaries accepts a word."""
+    from spylls.hunspell import Dictionary
+
+    found = [n for n in names if (directory / f"{n}.dic").is_file()]
+    dicts = [Dictionary.from_files(str(directory / n)) for n in found]
+    if not dicts:
+        raise SystemExit(f"no Hunspell dictionary {', '.join(names)} in {directory}")
+    return lambda word: any(d.lookup(word) for d in dicts)
+
+
+def other_learners(args: argparse.Namespace) -> None:
+    """Print the learner-text figures of the engine for Spanish (COWS-L2H) and Portuguese
+    (UGCNormal); ``--sample``-like lists of every change with ``--show-changes``."""
+    sets: list[tuple[str, str, Lines, Callable[[str], bool]]] = []
+    if args.cows is not None:
+        is_word = hunspell(args.hunspell, ("es_ES", "es_MX"))
+        sets.append(("es", "COWS-L2H essays", parse_cows(args.cows), is_word))
+    if args.ugc is not None:
+        # The annotators' "O" tag marks the non-words; no dictionary decides.
+        sets.append(("pt", "UGCNormal reviews", parse_ugc(args.ugc), lambda _word: False))
+    for lang, title, lines, is_word in sets:
+        if args.split != "all":
+            lines = lines[args.split == "test" :: 2]
+        print(f"\nLearner misspellings, {lang} ({title}, {args.split} split, {len(lines)} texts)")
+        print(f"{'tool':14}{'non-words':>10}{'fixed':>9}{'changes':>9}{'precision':>11}")
+        figures, log = learner(lines, lambda texts, _lang, code=lang: engine_fix(texts, code),
+                               is_word)
+        print(f"{'rephrase-ls':14}{figures['nonwords']:>10}{100 * figures['recall']:>8.1f}%"
+              f"{figures['changes']:>9}{100 * figures['precision']:>10.1f}%")
+        for number, old, new, verdict in log[: args.show_changes]:
+            print(f"  [{lang}] {number}\t{old}\t{new}\t{verdict}", file=sys.stderr)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--holbrook", type=Path, help="holbrook-tagged.dat (see the README)")
@@ -215,7 +317,14 @@ def main() -> None:
                         help="print up to N changes per language on clean prose")
     parser.add_argument("--sample", type=Path,
                         help="write a random sample of 120 learner-text changes (TSV) to judge")
+    parser.add_argument("--cows", type=Path,
+                        help="a checkout of COWS-L2H (Spanish learner essays, the README)")
+    parser.add_argument("--ugc", type=Path,
+                        help="a checkout of UGCNormal (Portuguese reviews, the README)")
     args = parser.parse_args()
+    if args.cows is not None or args.ugc is not None:
+        other_learners(args)
+        return
     tools: dict[str, Fixer] = {"rephrase-ls": engine_fix}
     if args.peers:
         tools["codespell"] = codespell_fix
