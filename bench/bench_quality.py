@@ -22,6 +22,12 @@ Two measures (data and licences: ``bench/data/README.md``):
   ``spell-testset2.txt``, the test split; see the README), each misspelling alone as a text.
   Non-words, recall and precision as for Holbrook.
 
+* **learner misspellings in Spanish and Portuguese** (``--cows DIR``, ``--ugc DIR``; either
+  flag prints only these): COWS-L2H's Spanish learner essays with instructors' corrections
+  (non-words: aligned single-word corrections that Hunspell es_ES/es_MX rejects) and
+  UGCNormal's Brazilian Portuguese product reviews (non-words: the annotators' ``O`` tags).
+  Same figures as for Holbrook; texts alternate between the splits as above.
+
 Run (from the repository root, with the project's venv)::
 
     .venv/bin/python bench/bench_quality.py --holbrook PATH/holbrook-tagged.dat
