@@ -1,9 +1,9 @@
 """Quality of the offline engine on public data, beside codespell and harper.js.
 
-Two measures (data and licences: ``bench/data/README.md``):
+The measures (data and licences: ``bench/data/README.md``):
 
-* **clean prose**: the share of well-edited sentences (react.dev and Vite documentation in
-  de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool changes at all. Every
+* **clean prose**: the share of well-edited sentences (the react.dev, Vue and Vite
+  documentation in de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool changes at all. Every
   change there is a change to published text (``bench/data/judged-clean.tsv`` judges each).
   A sentence that starts in lower case goes on a sentence of its page: the engine's capital
   on it is left out, as the pipeline does in a document (``engine_fix_in_page``).
@@ -33,11 +33,13 @@ Run (from the repository root, with the project's venv)::
     .venv/bin/python bench/bench_quality.py --holbrook PATH/holbrook-tagged.dat
         [--birkbeck DIR] [--peers]
         [--split test] [--show-changes N] [--sample FILE]
+    .venv/bin/python bench/bench_quality.py --cows DIR --ugc DIR [--split test]
 
 ``--peers`` also runs codespell (``pip install codespell``) and harper.js
 (``npm install --prefix .peers harper.js``; first suggestion of each Spelling/Typo lint).
 The non-word test needs ``spylls`` (pip) and Hunspell's en_US/en_GB dictionaries
-(Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``).
+(Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``); ``--cows`` es_ES/es_MX
+(Debian ``hunspell-es``).
 """
 
 from __future__ import annotations
