@@ -3,8 +3,9 @@
 The measures (data and licences: ``bench/data/README.md``):
 
 * **clean prose**: the share of well-edited sentences (the react.dev, Vue and Vite
-  documentation in de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool changes at all. Every
-  change there is a change to published text (``bench/data/judged-clean.tsv`` judges each).
+  documentation in de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool
+  changes at all. Every change there is a change to published text
+  (``bench/data/judged-clean.tsv`` judges each).
   A sentence that starts in lower case goes on a sentence of its page: the engine's capital
   on it is left out, as the pipeline does in a document (``engine_fix_in_page``).
 * **learner misspellings**: the Holbrook corpus (secondary-school free writing, misspellings
