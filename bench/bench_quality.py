@@ -23,10 +23,12 @@ The measures (data and licences: ``bench/data/README.md``):
   ``spell-testset2.txt``, the test split; see the README), each misspelling alone as a text.
   Non-words, recall and precision as for Holbrook.
 
-* **learner misspellings in Spanish and Portuguese** (``--cows DIR``, ``--ugc DIR``; either
-  flag prints only these): COWS-L2H's Spanish learner essays with instructors' corrections
-  (non-words: aligned single-word corrections that Hunspell es_ES/es_MX rejects) and
-  UGCNormal's Brazilian Portuguese product reviews (non-words: the annotators' ``O`` tags).
+* **learner misspellings in Spanish, Italian and Portuguese** (``--cows DIR``, ``--valico
+  FILE``, ``--ugc DIR``; any of them prints only these): COWS-L2H's Spanish learner essays
+  with instructors' corrections (non-words: aligned single-word corrections that Hunspell
+  es_ES/es_MX rejects), UD Italian-Valico's learner sentences with their marked corrections
+  (non-words: Hunspell it_IT rejects them) and UGCNormal's Brazilian Portuguese product
+  reviews (non-words: the annotators' ``O`` tags).
   Same figures as for Holbrook; texts alternate between the splits as above.
 
 Run (from the repository root, with the project's venv)::
@@ -34,13 +36,13 @@ Run (from the repository root, with the project's venv)::
     .venv/bin/python bench/bench_quality.py --holbrook PATH/holbrook-tagged.dat
         [--birkbeck DIR] [--peers]
         [--split test] [--show-changes N] [--sample FILE]
-    .venv/bin/python bench/bench_quality.py --cows DIR --ugc DIR [--split test]
+    .venv/bin/python bench/bench_quality.py --cows DIR --valico FILE --ugc DIR [--split test]
 
 ``--peers`` also runs codespell (``pip install codespell``) and harper.js
 (``npm install --prefix .peers harper.js``; first suggestion of each Spelling/Typo lint).
 The non-word test needs ``spylls`` (pip) and Hunspell's en_US/en_GB dictionaries
 (Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``); ``--cows`` es_ES/es_MX
-(Debian ``hunspell-es``).
+(Debian ``hunspell-es``), ``--valico`` it_IT (``hunspell-it``).
 """
 
 from __future__ import annotations
@@ -279,6 +281,40 @@ def parse_ugc(root: Path) -> Lines:
     return out
 
 
+_VALICO_TAG = re.compile(r"<([A-Z]+)><i>(.*?)</i><c>(.*?)</c></\1>")
+
+
+def parse_valico(path: Path) -> Lines:
+    """UD Italian-Valico (``it_valico-ud-test.conllu``): each learner sentence as written
+    (``# text``), its errors the single-word corrections of its ``# err`` line
+    (``<TAG><i>written</i><c>correction</c></TAG>``), capitals aside."""
+    out: Lines = []
+    text = ""
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if raw.startswith("# text = "):
+            text = raw[len("# text = ") :].strip()
+        elif raw.startswith("# err = ") and text:
+            err = raw[len("# err = ") :]
+            parts: list[str] = []
+            errors: list[tuple[int, str, str]] = []
+            pos = 0
+            for m in _VALICO_TAG.finditer(err):
+                parts.append(err[pos : m.start()])
+                written, target = m.group(2).strip(), m.group(3).strip()
+                if (
+                    _WORD.fullmatch(written)
+                    and _WORD.fullmatch(target)
+                    and written.lower() != target.lower()
+                ):
+                    errors.append((len(_WORD.findall("".join(parts))), written, target))
+                parts.append(m.group(2))
+                pos = m.end()
+            if _WORD.findall(text) == _WORD.findall("".join(parts) + err[pos:]):
+                out.append((text, errors))  # the markup agrees with the sentence
+            text = ""
+    return out
+
+
 def hunspell(directory: Path, names: tuple[str, ...]) -> Callable[[str], bool]:
     """Whether any of the named Hunspell dictionaries accepts a word."""
     from spylls.hunspell import Dictionary
@@ -291,12 +327,16 @@ def hunspell(directory: Path, names: tuple[str, ...]) -> Callable[[str], bool]:
 
 
 def other_learners(args: argparse.Namespace) -> None:
-    """Print the learner-text figures of the engine for Spanish (COWS-L2H) and Portuguese
-    (UGCNormal); ``--sample``-like lists of every change with ``--show-changes``."""
+    """Print the learner-text figures of the engine for Spanish (COWS-L2H), Italian (UD
+    Italian-Valico) and Portuguese (UGCNormal); with ``--show-changes N``, up to N changes of
+    each (text number, written, changed to, whether it is the correction) on stderr."""
     sets: list[tuple[str, str, Lines, Callable[[str], bool]]] = []
     if args.cows is not None:
         is_word = hunspell(args.hunspell, ("es_ES", "es_MX"))
         sets.append(("es", "COWS-L2H essays", parse_cows(args.cows), is_word))
+    if args.valico is not None:
+        is_word = hunspell(args.hunspell, ("it_IT",))
+        sets.append(("it", "UD Italian-Valico sentences", parse_valico(args.valico), is_word))
     if args.ugc is not None:
         # The annotators' "O" tag marks the non-words; no dictionary decides.
         sets.append(("pt", "UGCNormal reviews", parse_ugc(args.ugc), lambda _word: False))
@@ -330,8 +370,10 @@ def main() -> None:
                         help="a checkout of COWS-L2H (Spanish learner essays, the README)")
     parser.add_argument("--ugc", type=Path,
                         help="a checkout of UGCNormal (Portuguese reviews, the README)")
+    parser.add_argument("--valico", type=Path,
+                        help="UD Italian-Valico's it_valico-ud-test.conllu (the README)")
     args = parser.parse_args()
-    if args.cows is not None or args.ugc is not None:
+    if args.cows is not None or args.ugc is not None or args.valico is not None:
         other_learners(args)
         return
     tools: dict[str, Fixer] = {"rephrase-ls": engine_fix}
