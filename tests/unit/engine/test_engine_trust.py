@@ -280,3 +280,19 @@ def test_a_word_written_twice_without_its_accents_is_still_a_slip() -> None:
         "Me gusta la música y también el cine. Mi hermano también escucha música."
     )
     assert improve("Estoy así así hoy.", "es") == "Estoy así así hoy."  # so-so
+
+
+def test_a_common_word_without_its_accents_gets_them_though_web_text_drops_them() -> None:
+    # COWS-L2H: "dia" is common in wordfreq's Spanish (accents dropped online), "día" more so.
+    assert improve("Fue un dia muy largo en la escuela.", "es") == (
+        "Fue un día muy largo en la escuela."
+    )
+
+
+def test_french_rectified_spellings_are_kept() -> None:
+    # vuejs-translations/docs-fr writes "apparait" (1990 rectifications: no circumflex on i, u).
+    text = "Celui d'Alice, déplacé en bas de liste, apparait replié."
+    assert improve(text, "fr") == text
+    assert improve("Vous pourriez etre tenté par cette solution.", "fr") == (
+        "Vous pourriez être tenté par cette solution."
+    )

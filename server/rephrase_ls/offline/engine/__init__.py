@@ -225,7 +225,10 @@ def _spelling(
         if word == lower:
             if lang != "en" and _english_phrase(s, start, end, lang):
                 return None
-            return checker.correction(word)
+            corrected = checker.correction(word)
+            if corrected is not None and lang == "fr" and _rectified(word, corrected):
+                return None
+            return corrected
         # A capital: a name, or a sentence's first word (names start sentences too): only a
         # listed misspelling there ("Teh").
         if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
@@ -249,6 +252,15 @@ def _spelling(
             and (word.lower() not in context or _accents_left_out(checker, lang, word))
         }
     return rules.words(s, fix, only=maybe)
+
+
+def _rectified(word: str, corrected: str) -> bool:
+    """Whether ``word`` is the French 1990 rectified spelling of ``corrected``: the same but
+    for the circumflex of i and u (``apparait``, ``connaitre``, ``cout``), which the
+    rectifications drop. Both are correct."""
+    return len(word) == len(corrected) and all(
+        a == b or (a, b) in (("i", "î"), ("u", "û")) for a, b in zip(word, corrected, strict=True)
+    )
 
 
 def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:
