@@ -1,10 +1,13 @@
 """Quality of the offline engine on public data, beside codespell and harper.js.
 
-Two measures (data and licences: ``bench/data/README.md``):
+The measures (data and licences: ``bench/data/README.md``):
 
-* **clean prose**: the share of well-edited sentences (react.dev and Vite documentation in
-  de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool changes at all. Every
-  change there is a change to correct text.
+* **clean prose**: the share of well-edited sentences (the react.dev, Vue and Vite
+  documentation in de, en, es, fr, it, pt; ``bench/data/clean-LANG.txt``) that a tool
+  changes at all. Every change there is a change to published text
+  (``bench/data/judged-clean.tsv`` judges each).
+  A sentence that starts in lower case goes on a sentence of its page: the engine's capital
+  on it is left out, as the pipeline does in a document (``engine_fix_in_page``).
 * **learner misspellings**: the Holbrook corpus (secondary-school free writing, misspellings
   tagged with their corrections), not committed (see the README for how to get it). A
   *non-word* error is a tagged single-word misspelling that Hunspell's en_US and en_GB
@@ -20,16 +23,26 @@ Two measures (data and licences: ``bench/data/README.md``):
   ``spell-testset2.txt``, the test split; see the README), each misspelling alone as a text.
   Non-words, recall and precision as for Holbrook.
 
+* **learner misspellings in Spanish, Italian and Portuguese** (``--cows DIR``, ``--valico
+  FILE``, ``--ugc DIR``; any of them prints only these): COWS-L2H's Spanish learner essays
+  with instructors' corrections (non-words: aligned single-word corrections that Hunspell
+  es_ES/es_MX rejects), UD Italian-Valico's learner sentences with their marked corrections
+  (non-words: Hunspell it_IT rejects them) and UGCNormal's Brazilian Portuguese product
+  reviews (non-words: the annotators' ``O`` tags).
+  Same figures as for Holbrook; texts alternate between the splits as above.
+
 Run (from the repository root, with the project's venv)::
 
     .venv/bin/python bench/bench_quality.py --holbrook PATH/holbrook-tagged.dat
         [--birkbeck DIR] [--peers]
         [--split test] [--show-changes N] [--sample FILE]
+    .venv/bin/python bench/bench_quality.py --cows DIR --valico FILE --ugc DIR [--split test]
 
 ``--peers`` also runs codespell (``pip install codespell``) and harper.js
 (``npm install --prefix .peers harper.js``; first suggestion of each Spelling/Typo lint).
 The non-word test needs ``spylls`` (pip) and Hunspell's en_US/en_GB dictionaries
-(Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``).
+(Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``); ``--cows`` es_ES/es_MX
+(Debian ``hunspell-es``), ``--valico`` it_IT (``hunspell-it``).
 """
 
 from __future__ import annotations
@@ -66,6 +79,19 @@ def clean_sentences(lang: str) -> list[str]:
 
 def engine_fix(texts: list[str], lang: str) -> list[str]:
     return [engine.improve(t, lang) for t in texts]
+
+
+def engine_fix_in_page(texts: list[str], lang: str) -> list[str]:
+    """The engine on clean sentences as the pipeline applies it in their page: a sentence that
+    starts with a lower-case letter goes on a sentence of its page (after a code block, a list
+    or a line the extraction dropped), and the pipeline keeps such a paragraph's first letter
+    as it is (``open_sentence.keep_open_sentence``); the engine alone cannot know."""
+    from rephrase_ls.open_sentence import keep_open_sentence
+
+    return [
+        keep_open_sentence(t, out) if t[:1].islower() else out
+        for t, out in zip(texts, engine_fix(texts, lang), strict=True)
+    ]
 
 
 def codespell_fix(texts: list[str], lang: str) -> list[str]:
@@ -187,6 +213,146 @@ def learner(
     }, log
 
 
+# --- Learner text in other languages (``--cows DIR``, ``--ugc DIR``) -----------------------
+
+Lines = list[tuple[str, list[tuple[int, str, str]]]]
+
+
+def _word_pairs(written: str, corrected: str) -> list[tuple[int, str, str]]:
+    """The single-word corrections from ``written`` to ``corrected`` (word index, written,
+    correction), capitals aside: each word of a one-for-one replacement in a word alignment."""
+    a, b = _WORD.findall(written), _WORD.findall(corrected)
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1:
+            out += [
+                (i1 + k, a[i1 + k], b[j1 + k])
+                for k in range(i2 - i1)
+                if a[i1 + k].lower() != b[j1 + k].lower()
+            ]
+    return out
+
+
+def parse_cows(root: Path) -> Lines:
+    """COWS-L2H (UC Davis Corpus of Written Spanish, L2 and Heritage Speakers): each essay that
+    has an instructor's correction (``PROMPT/TERM/corrected/ID.corrected.txt``; the second
+    corrections, ``… (1).txt``, are left out) as one text, with the single-word corrections of
+    a word alignment as its errors. In a fixed order (sorted paths)."""
+    out: Lines = []
+    essays = {p.as_posix().lower(): p for p in root.glob("*/*/essays/*.txt")}
+    for corrected in sorted(root.glob("*/*/corrected/*.corrected.txt")):
+        name = corrected.parent.parent / "essays" / corrected.name.replace(".corrected", "")
+        essay = essays.get(name.as_posix().lower())  # "…_beautiful" beside "…_Beautiful"
+        if essay is None:
+            continue
+        written = re.sub(r"\s+", " ", essay.read_text(encoding="utf-8", errors="replace")).strip()
+        fixed = corrected.read_text(encoding="utf-8", errors="replace")
+        if written:
+            out.append((written, _word_pairs(written, fixed)))
+    return out
+
+
+_UGC_TAG = re.compile(r"(\S*?)\*([A-Z]{1,2})\[([^\]]*)\]")
+
+
+def parse_ugc(root: Path) -> Lines:
+    """UGCNormal's annotated product reviews (Brazilian Portuguese, ``annotation_data``): each
+    review line as written (tags removed), its errors the words tagged ``O`` (a non-word
+    misspelling, by the annotators) with their correction, single words only."""
+    out: Lines = []
+    for name in ("Buscape_anotado_60_reviews.txt", "ML_anotado_60_reviews.txt"):
+        for raw in (root / "annotation_data" / name).read_text(encoding="utf-8").splitlines():
+            if raw.startswith((">>>", "###")) or raw.strip() in ("Prós:", "Contras:", "Conclusão:"):
+                continue
+            parts: list[str] = []
+            errors: list[tuple[int, str, str]] = []
+            pos = 0
+            for m in _UGC_TAG.finditer(raw):
+                parts.append(raw[pos : m.start()])
+                written, tag, target = m.group(1), m.group(2), m.group(3).strip()
+                if tag == "O" and _WORD.fullmatch(written) and _WORD.fullmatch(target):
+                    errors.append((len(_WORD.findall("".join(parts))), written, target))
+                parts.append(written)
+                pos = m.end()
+            parts.append(raw[pos:])
+            text = re.sub(r"\s+", " ", "".join(parts)).strip().lstrip("- ").strip()
+            if len(_WORD.findall(text)) >= 4:
+                out.append((text, errors))
+    return out
+
+
+_VALICO_TAG = re.compile(r"<([A-Z]+)><i>(.*?)</i><c>(.*?)</c></\1>")
+
+
+def parse_valico(path: Path) -> Lines:
+    """UD Italian-Valico (``it_valico-ud-test.conllu``): each learner sentence as written
+    (``# text``), its errors the single-word corrections of its ``# err`` line
+    (``<TAG><i>written</i><c>correction</c></TAG>``), capitals aside."""
+    out: Lines = []
+    text = ""
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if raw.startswith("# text = "):
+            text = raw[len("# text = ") :].strip()
+        elif raw.startswith("# err = ") and text:
+            err = raw[len("# err = ") :]
+            parts: list[str] = []
+            errors: list[tuple[int, str, str]] = []
+            pos = 0
+            for m in _VALICO_TAG.finditer(err):
+                parts.append(err[pos : m.start()])
+                written, target = m.group(2).strip(), m.group(3).strip()
+                if (
+                    _WORD.fullmatch(written)
+                    and _WORD.fullmatch(target)
+                    and written.lower() != target.lower()
+                ):
+                    errors.append((len(_WORD.findall("".join(parts))), written, target))
+                parts.append(m.group(2))
+                pos = m.end()
+            if _WORD.findall(text) == _WORD.findall("".join(parts) + err[pos:]):
+                out.append((text, errors))  # the markup agrees with the sentence
+            text = ""
+    return out
+
+
+def hunspell(directory: Path, names: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether any of the named Hunspell dictionaries accepts a word."""
+    from spylls.hunspell import Dictionary
+
+    found = [n for n in names if (directory / f"{n}.dic").is_file()]
+    dicts = [Dictionary.from_files(str(directory / n)) for n in found]
+    if not dicts:
+        raise SystemExit(f"no Hunspell dictionary {', '.join(names)} in {directory}")
+    return lambda word: any(d.lookup(word) for d in dicts)
+
+
+def other_learners(args: argparse.Namespace) -> None:
+    """Print the learner-text figures of the engine for Spanish (COWS-L2H), Italian (UD
+    Italian-Valico) and Portuguese (UGCNormal); with ``--show-changes N``, up to N changes of
+    each (text number, written, changed to, whether it is the correction) on stderr."""
+    sets: list[tuple[str, str, Lines, Callable[[str], bool]]] = []
+    if args.cows is not None:
+        is_word = hunspell(args.hunspell, ("es_ES", "es_MX"))
+        sets.append(("es", "COWS-L2H essays", parse_cows(args.cows), is_word))
+    if args.valico is not None:
+        is_word = hunspell(args.hunspell, ("it_IT",))
+        sets.append(("it", "UD Italian-Valico sentences", parse_valico(args.valico), is_word))
+    if args.ugc is not None:
+        # The annotators' "O" tag marks the non-words; no dictionary decides.
+        sets.append(("pt", "UGCNormal reviews", parse_ugc(args.ugc), lambda _word: False))
+    for lang, title, lines, is_word in sets:
+        if args.split != "all":
+            lines = lines[args.split == "test" :: 2]
+        print(f"\nLearner misspellings, {lang} ({title}, {args.split} split, {len(lines)} texts)")
+        print(f"{'tool':14}{'non-words':>10}{'fixed':>9}{'changes':>9}{'precision':>11}")
+        figures, log = learner(lines, lambda texts, _lang, code=lang: engine_fix(texts, code),
+                               is_word)
+        print(f"{'rephrase-ls':14}{figures['nonwords']:>10}{100 * figures['recall']:>8.1f}%"
+              f"{figures['changes']:>9}{100 * figures['precision']:>10.1f}%")
+        for number, old, new, verdict in log[: args.show_changes]:
+            print(f"  [{lang}] {number}\t{old}\t{new}\t{verdict}", file=sys.stderr)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--holbrook", type=Path, help="holbrook-tagged.dat (see the README)")
@@ -200,7 +366,16 @@ def main() -> None:
                         help="print up to N changes per language on clean prose")
     parser.add_argument("--sample", type=Path,
                         help="write every learner-text change (TSV, random order) to judge")
+    parser.add_argument("--cows", type=Path,
+                        help="a checkout of COWS-L2H (Spanish learner essays, the README)")
+    parser.add_argument("--ugc", type=Path,
+                        help="a checkout of UGCNormal (Portuguese reviews, the README)")
+    parser.add_argument("--valico", type=Path,
+                        help="UD Italian-Valico's it_valico-ud-test.conllu (the README)")
     args = parser.parse_args()
+    if args.cows is not None or args.ugc is not None or args.valico is not None:
+        other_learners(args)
+        return
     tools: dict[str, Fixer] = {"rephrase-ls": engine_fix}
     if args.peers:
         tools["codespell"] = codespell_fix
@@ -215,7 +390,7 @@ def main() -> None:
         row = f"{lang:6}{len(texts):>10}"
         for name, fixer in tools.items():
             start = time.perf_counter()
-            outs = fixer(texts, lang)
+            outs = (engine_fix_in_page if fixer is engine_fix else fixer)(texts, lang)
             changed = [(t, o) for t, o in zip(texts, outs, strict=True) if t != o]
             row += f"{100 * len(changed) / len(texts):>13.2f}%"
             if name == "rephrase-ls" and args.show_changes:

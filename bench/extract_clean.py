@@ -6,6 +6,11 @@ the committed files name theirs), then::
 
     python bench/extract_clean.py --lang de --repo ../de.react.dev > bench/data/clean-de.txt
 
+``--repo`` may be a bare repository (``git clone --bare``); ``--under`` names the pages' folder
+(``src`` for Vue's and Vite's docs), ``--name`` the repository in the header line. A language's
+file holds one block per source, each after its header line, appended in turn (so adding a
+source leaves every earlier sentence in its split).
+
 Prose only: front matter, fenced code, JSX/HTML lines, ``:::`` container lines, tables,
 headings and list markers are dropped (each list item is a paragraph); links keep their
 text; inline code keeps its backticks (the engine protects it); HTML entities are decoded.
@@ -107,6 +112,7 @@ def main() -> None:
     parser.add_argument("--repo", required=True, type=Path)
     parser.add_argument("--max", type=int, default=2000)
     parser.add_argument("--under", default="src/content", help="the folder of the pages")
+    parser.add_argument("--name", help="owner/name for the header (default: the folder's name)")
     args = parser.parse_args()
     commit = subprocess.run(
         ["git", "-C", str(args.repo), "rev-parse", "HEAD"],
@@ -116,7 +122,7 @@ def main() -> None:
     seen: set[str] = set()
     unique = [(n, s) for n, s in found if not (s in seen or seen.add(s))]
     random.Random(12).shuffle(unique)
-    print(f"# {args.repo.name} {commit} ({len(unique)} sentences, {args.max} kept)")
+    print(f"# {args.name or args.repo.name} {commit} ({len(unique)} sentences, {args.max} kept)")
     for name, sentence in sorted(unique[: args.max]):
         print(f"{name}\t{sentence}")
 

@@ -18,6 +18,7 @@ from rephrase_ls.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect, is_directive
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
+from rephrase_ls.text.variants_keep import keep_variant_spellings
 
 if TYPE_CHECKING:
     from rephrase_ls.backend import Backend
@@ -318,6 +319,10 @@ async def improve_in_one_language(
             if not code:  # once per document, and only when a paragraph changes
                 code.append(code_words(text, blocks if blocks is not None else paragraphs))
             kept = keep_code_words(span, replacement, code[0])
+            if kept != replacement:
+                replacement, relative = kept, word_edits(span, kept)
+        if replacement != span and mode.keep_variant and mode.target_lang is not None:
+            kept = keep_variant_spellings(span, replacement, mode.target_lang)
             if kept != replacement:
                 replacement, relative = kept, word_edits(span, kept)
         if replacement != span:

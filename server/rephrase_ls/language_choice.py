@@ -37,6 +37,10 @@ class LanguageChoice:
     variants: tuple[str, ...] = ()
     reason: str | None = None
     """Why there are no style choices, in words for the writer."""
+    variant_guessed: bool = False
+    """The language is English or Portuguese but nothing says which variant (detected with
+    no variant spelling, or set as bare ``en``/``pt``): the variant is the setting's, and a
+    plain Improve keeps the document's variant spellings (:mod:`rephrase_ls.text.variants_keep`)."""
 
 
 def resolve_language(
@@ -75,6 +79,7 @@ def resolve_language(
             language, source = service_detected, "service"
         else:
             language, source = None, "unknown"
+    guessed = language is not None and language.strip().lower() in ("en", "pt")
     if language is not None:
         language = normalize_language(
             language, settings.english_variant, settings.portuguese_variant
@@ -93,6 +98,7 @@ def resolve_language(
             source,
             language,
             reason="the service's language list is not loaded yet",
+            variant_guessed=guessed,
         )
     entry = capabilities.find(language)
     if entry is None or not entry.usable_as_target:
@@ -102,6 +108,7 @@ def resolve_language(
             None,
             reason=f"the service cannot improve {language} text with styles or tones; "
             "the default improvement is used",
+            variant_guessed=guessed,
         )
     styles = capabilities.writing_styles(entry.lang)
     tones = capabilities.tones(entry.lang)
@@ -114,4 +121,6 @@ def resolve_language(
     reason = None
     if not styles and not tones:
         reason = f"the service offers no writing styles or tones for {entry.lang}"
-    return LanguageChoice(language, source, entry.lang, styles, tones, variants, reason)
+    return LanguageChoice(
+        language, source, entry.lang, styles, tones, variants, reason, variant_guessed=guessed
+    )

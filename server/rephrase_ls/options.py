@@ -59,6 +59,9 @@ class Mode:
     target_lang: str | None = None
     writing_style: str | None = None
     tone: str | None = None
+    keep_variant: bool = False
+    """Take the answers' variant conversions out (a plain Improve of a document whose variant
+    nobody knows; :func:`rephrase_ls.text.variants_keep.keep_variant_spellings`). Not sent."""
 
     def label(self) -> str:
         """A short description for messages."""
@@ -165,4 +168,5 @@ class ImproveOptions:
             choice.target_lang,
             sent(picked.writing_style, choice.writing_styles),
             sent(picked.tone, choice.tones),
+            keep_variant=choice.variant_guessed and choice.target_lang is not None,
         )

@@ -187,7 +187,11 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
             backend = ls.backends.get(settings)
         except ServiceError:
             backend = None
-        target = offline_target(ls.language_of(doc, settings, backend).language)
+        choice = ls.language_of(doc, settings, backend)
+        language = choice.language
+        if language is not None and choice.variant_guessed:
+            language = language.split("-")[0]  # no variant known: bare en/pt converts nothing
+        target = offline_target(language)
         if target is not None:
 
             def stale() -> bool:

@@ -301,3 +301,47 @@ def test_a_word_s_consonants_and_the_words_that_sound_alike() -> None:
     assert edit_distance("neccasary", "necessary") == 2
     assert edit_distance("teh", "the") == 1  # swapped neighbours: one edit
     assert edit_distance("", "abc") == 3
+
+
+def test_a_word_in_an_english_phrase_of_another_language_is_kept() -> None:
+    # es.react.dev: "text area" is the English term; "área" belongs to a Spanish phrase.
+    sentence = ("Todo text area controlado necesita un controlador de evento `onChange` que "
+                "actualice su valor de manera síncrona.")  # fmt: skip
+    assert improve(sentence, "es") == sentence
+    assert improve("Es un area grande de la ciudad.", "es") == "Es un área grande de la ciudad."
+
+
+def test_a_command_keeps_its_lower_case_at_any_sentence_start() -> None:
+    # vitejs/docs-es: "esbuild" is a tool's name, written in lower case after a full stop.
+    text = ("Desde sus primeras versiones, Vite confió en dos empaquetadores separados. "
+            "esbuild manejaba la compilación rápida durante el desarrollo.")  # fmt: skip
+    assert improve(text, "es") == text
+    assert improve("Vite usa dos empaquetadores. entonces funciona.", "es") == (
+        "Vite usa dos empaquetadores. Entonces funciona."
+    )
+
+
+def test_a_word_written_twice_without_its_accents_is_still_a_slip() -> None:
+    # COWS-L2H (Spanish learner essays) repeat "tambien" and "musica": a word written twice
+    # is meant (a term, a name), but not a common word with its accents left out.
+    text = "Me gusta la musica y tambien el cine. Mi hermano tambien escucha musica."
+    assert improve(text, "es") == (
+        "Me gusta la música y también el cine. Mi hermano también escucha música."
+    )
+    assert improve("Estoy así así hoy.", "es") == "Estoy así así hoy."  # so-so
+
+
+def test_a_common_word_without_its_accents_gets_them_though_web_text_drops_them() -> None:
+    # COWS-L2H: "dia" is common in wordfreq's Spanish (accents dropped online), "día" more so.
+    assert improve("Fue un dia muy largo en la escuela.", "es") == (
+        "Fue un día muy largo en la escuela."
+    )
+
+
+def test_french_rectified_spellings_are_kept() -> None:
+    # vuejs-translations/docs-fr writes "apparait" (1990 rectifications: no circumflex on i, u).
+    text = "Celui d'Alice, déplacé en bas de liste, apparait replié."
+    assert improve(text, "fr") == text
+    assert improve("Vous pourriez etre tenté par cette solution.", "fr") == (
+        "Vous pourriez être tenté par cette solution."
+    )

@@ -21,6 +21,7 @@ from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, iter_
 from rephrase_ls.text.variant_detect import EN_BOTH, detect_variant
 
 from . import lexicon, rules, spelling, styles
+from .edit_shapes import strip_accents
 from .spelling import LANGUAGES, match_case, speller
 
 __all__ = [
@@ -176,6 +177,35 @@ def repeated_words(texts: Sequence[str]) -> frozenset[str]:
     return frozenset(word for word, count in counts.items() if count >= 2)
 
 
+# A neighbour is an English word, not one of the text's language, when English writes it this
+# often (Zipf) and this much more often than the text's language does ("text" in Spanish).
+_ENGLISH_NEIGHBOUR_MIN_ZIPF = 4.0
+_ENGLISH_NEIGHBOUR_LEAD = 1.0
+
+
+def _english_phrase(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether the word at ``start:end`` of a text in ``lang`` (not English) stands in an
+    English phrase: English uses it, and a word beside it (one space away) is English rather
+    than ``lang`` (Spanish "un text area": "area" is not "área" there)."""
+    if lang == "en" or lexicon.zipf("en", s[start:end].lower()) < spelling.LOAN_MIN_ENGLISH_ZIPF:
+        return False
+    first = start - 1
+    while first > 0 and s[first - 1].isalpha():
+        first -= 1
+    stop = end + 1
+    while stop < len(s) and s[stop].isalpha():
+        stop += 1
+    before = s[first : start - 1] if s[start - 1 : start] == " " else ""
+    after = s[end + 1 : stop] if s[end : end + 1] == " " else ""
+    for word in (before.lower(), after.lower()):
+        english = lexicon.zipf("en", word) if word else 0.0
+        if english >= _ENGLISH_NEIGHBOUR_MIN_ZIPF and (
+            english - lexicon.zipf(lang, word) >= _ENGLISH_NEIGHBOUR_LEAD
+        ):
+            return True
+    return False
+
+
 def _spelling(
     s: str,
     lang: str,
@@ -193,7 +223,12 @@ def _spelling(
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")
         if word == lower:
-            return checker.correction(word)
+            if lang != "en" and _english_phrase(s, start, end, lang):
+                return None
+            corrected = checker.correction(word)
+            if corrected is not None and lang == "fr" and _rectified(word, corrected):
+                return None
+            return corrected
         # A capital: a name, or a sentence's first word (names start sentences too): only a
         # listed misspelling there ("Teh").
         if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
@@ -212,11 +247,30 @@ def _spelling(
         counts = Counter(run.lower() for run in runs)
         maybe = {
             word for word in maybe
-            if counts[word.lower()] < 2
+            if (counts[word.lower()] < 2 or _accents_left_out(checker, lang, word))
             and word.lower() not in known_lower
-            and word.lower() not in context
+            and (word.lower() not in context or _accents_left_out(checker, lang, word))
         }
     return rules.words(s, fix, only=maybe)
+
+
+def _rectified(word: str, corrected: str) -> bool:
+    """Whether ``word`` is the French 1990 rectified spelling of ``corrected``: the same but
+    for the circumflex of i and u (``apparait``, ``connaitre``, ``cout``), which the
+    rectifications drop. Both are correct."""
+    return len(word) == len(corrected) and all(
+        a == b or (a, b) in (("i", "î"), ("u", "û")) for a, b in zip(word, corrected, strict=True)
+    )
+
+
+def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:
+    """Whether ``word`` (not English) is a common word written without its accents
+    (``tambien``, ``musica``): a slip even when written twice, as learners repeat it. A term
+    or a name a document repeats has letters of its own, not another word's."""
+    if lang == "en" or word != word.lower() or not word.isascii():
+        return False
+    corrected = checker.correction(word)
+    return corrected is not None and strip_accents(corrected) == word
 
 
 def _common_english(word: str) -> bool:
@@ -336,14 +390,17 @@ def improve(
     shadow = s
 
     def capitalise_first(word: str, end: int) -> bool:
-        # Not a word the lists lack (a command such as "esbuild", a name), nor a label before
-        # code ("optional `options`: An object"): lower case there is the author's.
-        if lexicon.zipf(lang, word.lower()) < spelling.MIN_CANDIDATE_ZIPF:
-            return False
+        # Not a label before code ("optional `options`: An object"); nor, as at every
+        # sentence start, a word the lists lack (a command such as "esbuild", a name:
+        # common() below). A paragraph that goes on an open sentence of its document is the
+        # pipeline's to keep in lower case (open_sentence.py): the engine sees the text alone.
         rest = shadow[end : end + 2].lstrip(" ")
         return not rest.startswith((rules.PROTECTED_MARK, rules.PLACEHOLDER_MARK))
 
-    s = rules.sentence_capitals(s, lang, capitalise_first)
+    def common(word: str) -> bool:
+        return lexicon.zipf(lang, word) >= spelling.MIN_CANDIDATE_ZIPF
+
+    s = rules.sentence_capitals(s, lang, capitalise_first, common)
     if capital_start and s[:1].islower():
         s = s[0].upper() + s[1:]  # a style rule dropped the first word ("Basically, we")
     # Corrections and capitals can create new doubles ("teh the", "the The"): once more, so

@@ -58,9 +58,9 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "en": frozenset({"had", "that", "is", "do", "bye", "very", "really", "so", "ha", "no",
                      "it", "you", "her"}),
     "de": frozenset({"die", "der", "das", "den", "dem", "des", "sie", "ha", "so"}),
-    "es": frozenset({"que", "ja", "no", "sí", "muy"}),
+    "es": frozenset({"que", "ja", "no", "sí", "muy", "así"}),  # "así así": so-so
     "fr": frozenset({"nous", "vous", "que", "ha", "non", "très"}),
-    "it": frozenset({"che", "ha", "no", "molto"}),
+    "it": frozenset({"che", "ha", "no", "molto", "così"}),  # "così così": so-so
     "pt": frozenset({"que", "ha", "não", "muito", "se"}),  # "Se se tornar": if it becomes
 }
 
@@ -291,17 +291,21 @@ def is_sentence_start(s: str, start: int, lang: str) -> bool:
 
 
 def sentence_capitals(
-    s: str, lang: str, first_word: Callable[[str, int], bool] | None = None
+    s: str,
+    lang: str,
+    first_word: Callable[[str, int], bool] | None = None,
+    common: Callable[[str], bool] | None = None,
 ) -> str:
     """Capitalise the first word of each sentence (only all-lower-case words). ``first_word``:
     whether to capitalise the text's first word, given it and the index after it (default:
-    always)."""
+    always); ``common``: whether a word may be capitalised at all (default: every word; a
+    command such as "esbuild" or a name keeps its lower case at a sentence start)."""
 
     def repl(m: re.Match[str]) -> str:
         start = m.start(1)
-        if not is_sentence_start(s, start, lang):
-            return m.group(0)
         word = m.group(1)
+        if not is_sentence_start(s, start, lang) or (common is not None and not common(word)):
+            return m.group(0)
         return m.group(0)[: start - m.start()] + word[0].upper() + word[1:]
 
     out = _AFTER_MARK.sub(repl, s)  # the same length: the first letters upper-case to one

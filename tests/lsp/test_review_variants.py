@@ -1,0 +1,39 @@
+"""Review mode's offline findings keep the spelling variant of a document whose variant
+nothing shows (no "colour → color" finding), over the real protocol."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from .review_support import PULL, SERVER, covered, server_env, start
+
+pytestmark = pytest.mark.asyncio
+
+MIXED = (
+    "The colour of the page is set in the theme file, with teh rest of the styles.\n\n"
+    "The color of the links is set in the same file and can be changed there.\n"
+)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))
+async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_no_variant_finding_in_a_document_of_unknown_variant(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    editor = await start(client, tmp_path, PULL)
+    uri = editor.open("a.md", MIXED)
+    found = await editor.pull(uri)
+    assert [covered(MIXED, d.range) for d in found] == ["teh"]
+    # A document that is British gets its American spelling as a finding.
+    british = MIXED.replace("the theme", "the centre of the grey theme")
+    editor.set_text(uri, british)
+    found = await editor.pull(uri)
+    assert [covered(british, d.range) for d in found] == ["teh", "color"]
