@@ -65,6 +65,9 @@ from rephrase_ls.offline.engine import improve, rules
         ),
         ("She is an user of an unique tool.", "en-us", "She is a user of a unique tool."),
         ("A apple and an banana.", "en-us", "An apple and a banana."),
+        # vowel letters sounding "yoo" (Vue's docs: "a usable"), not only "uni-", "use-"
+        ("It is a usable, unanimous and utopian idea.", "en-us",
+         "It is a usable, unanimous and utopian idea."),
         ("It is a one-off and a European idea.", "en-us", "It is a one-off and a European idea."),
         ("Plan a or b.", "en-us", "Plan a or b."),
         # "an" before a consonant is "a" only where an article stands; after another word

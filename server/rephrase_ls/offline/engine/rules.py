@@ -97,7 +97,8 @@ _A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
 
 # English: vowel letters that sound like consonants, and silent h.
 _CONSONANT_SOUND = re.compile(
-    r"^(?:uni(?!n|mp|nt|nf|ndo)|use|usu|uti|uri|ura|ure|ubiq|eu|ewe|one\b|once\b|ouija)"
+    r"^(?:uni(?!n|mp|nt|nf|ndo)|unan|use|usa|usu|uti|uten|utop|uri|ura|ure|ubiq|uku|eu|ewe"
+    r"|one\b|once\b|ouija)"
 )
 # Words that cannot follow the article: "a" before them is a letter or a label ("plan a or b").
 _NOT_AFTER_ARTICLE: Final = frozenset(
