@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rephrase_ls.code_words import code_words, keep_code_words
-from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
+from rephrase_ls.open_sentence import (
+    continues_sentence,  # noqa: F401  (re-exported: part of this module's interface)
+    keep_open_sentence,
+    keeps_lower_start,
+    prose_ends,
+)
 from rephrase_ls.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect, is_directive
@@ -260,8 +265,10 @@ async def improve_in_one_language(
     and applies nothing.
 
     ``blocks``: the document's prose blocks (by default the paragraphs themselves), to know
-    whether the prose before each paragraph ends a sentence; where it does not, an answer
-    that capitalises the paragraph's first letter keeps it as it is (see
+    whether the prose before each paragraph ends a sentence; where it does not, or where the
+    paragraph is set apart from the running prose (a list item, a heading, a comment, a field;
+    :func:`~rephrase_ls.open_sentence.keeps_lower_start`), an answer that capitalises the
+    paragraph's first letter keeps it as it is (see
     :func:`~rephrase_ls.open_sentence.keep_open_sentence`); and which words the document
     writes in code, which no answer changes (:func:`~rephrase_ls.code_words.keep_code_words`).
     """
@@ -310,7 +317,7 @@ async def improve_in_one_language(
             )
             return
         span = text[paragraph.start : paragraph.end]
-        if replacement != span and continues_sentence(text, paragraph.start, ends_before):
+        if replacement != span and keeps_lower_start(text, paragraph.start, ends_before):
             kept = keep_open_sentence(span, replacement)
             if kept != replacement:
                 replacement, relative = kept, word_edits(span, kept)
