@@ -89,8 +89,7 @@ SOURCES: tuple[Source, ...] = (
     Source("pallets/flask", "BSD-3-Clause", "src/flask/", (".py",), 2, "Python docstrings"),
     Source("Tufte-LaTeX/tufte-latex", "Apache-2.0", "sample-", (".tex",), 2, "LaTeX"),
     Source("kks32/phd-thesis-template", "MIT", "Chapter", (".tex",), 3, "LaTeX thesis"),
-    Source("coreutils/coreutils", "GPL-3.0-or-later", "", ("README", "HACKING"), 3,
-           "plain text"),
+    Source("coreutils/coreutils", "GPL-3.0-or-later", "", ("README", "HACKING"), 3, "plain text"),
 )
 
 
@@ -112,9 +111,7 @@ def git_dir(snapshots: Path, repo: str) -> Path:
 
 
 def git(gd: Path, *args: str) -> bytes:
-    return subprocess.run(
-        ["git", f"--git-dir={gd}", *args], check=True, capture_output=True
-    ).stdout
+    return subprocess.run(["git", f"--git-dir={gd}", *args], check=True, capture_output=True).stdout
 
 
 def select(snapshots: Path) -> list[Document]:
@@ -233,9 +230,7 @@ def improve_all(texts: dict[str, str]) -> dict[str, str]:
             print(f"  cli: {note.replace(str(project) + '/', '')}", file=sys.stderr)
         if status not in (0, 1):
             raise SystemExit(f"rephrase-ls improve failed (exit {status})")
-        return {
-            rel: (project / rel).read_bytes().decode("utf-8") for rel in texts
-        }
+        return {rel: (project / rel).read_bytes().decode("utf-8") for rel in texts}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -271,8 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         total_changes += len(found)
         total_words += words
         name = f"{doc.repo}:{doc.path}"
-        print(f"{name[-70:]:<70} {size / 1024:6.1f} {len(found):4} {words:5} "
-              f"{words * PER / size:6.2f}")
+        print(
+            f"{name[-70:]:<70} {size / 1024:6.1f} {len(found):4} {words:5} "
+            f"{words * PER / size:6.2f}"
+        )
         for c in found:
             rows.append((doc, c))
     print(

@@ -1,0 +1,72 @@
+"""Published documents through the product path: ``rephrase-ls improve --write`` on excerpts of
+real projects' documents (tests/data/markup/real/, see SOURCES.md there), with the embedded
+offline service. Each test guards a class of change that made correct published text worse
+(bench/bench_published.py measures them on whole documents)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rephrase_ls.cli.improve import main
+
+REAL = Path(__file__).resolve().parents[2] / "data" / "markup" / "real"
+
+
+@pytest.fixture
+def improved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Improve a copy of a real document as a user would, with no key and no settings."""
+    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.chdir(project)
+
+    def run(name: str) -> tuple[str, str]:
+        path = project / name
+        shutil.copyfile(REAL / name, path)
+        before = path.read_text(encoding="utf-8")
+        assert main(["--write", str(path)]) == 0
+        return before, path.read_text(encoding="utf-8")
+
+    return run
+
+
+def lines_changed(before: str, after: str) -> list[tuple[str, str]]:
+    return [(a, b) for a, b in zip(before.split("\n"), after.split("\n"), strict=True) if a != b]
+
+
+# -- a lower-case start set apart from the running prose is the writer's style ----------------
+
+
+def test_code_comments_keep_their_lower_case_start(improved) -> None:
+    before, after = improved("requests-utils.py")
+    comments = [line for line in before.splitlines() if re.match(r"\s*# [a-z]", line)]
+    assert len(comments) >= 6  # "# make a check value list…", "# filter out…", "# now check…"
+    assert 'test.replace(".", r"\\.")  # mask dots' in before
+    for line in [*comments, '            test = test.replace(".", r"\\.")  # mask dots']:
+        assert line in after.splitlines(), line
+
+
+def test_lower_case_headings_naming_variables_are_kept(improved) -> None:
+    before, after = improved("mkdocs-themes.md")
+    assert "#### pages\n" in before and "#### page\n" in before
+    assert "#### pages\n" in after and "#### page\n" in after
+    assert "#### base_url\n" in after
+
+
+def test_lower_case_list_items_after_a_full_stop_are_kept(improved) -> None:
+    before, after = improved("flask-viewdecorators.rst")
+    for item in ("1. get the unique", "2. get the value", "3. otherwise the original"):
+        assert item in before and item in after, item
+
+
+def test_an_indented_example_in_a_docstring_keeps_its_lower_case(improved) -> None:
+    before, after = improved("flask-ctx.py")
+    assert "\n        from flask import g\n" in before
+    assert "\n        from flask import g\n" in after
