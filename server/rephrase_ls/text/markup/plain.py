@@ -3,7 +3,14 @@
 On each line the leading indentation and any quote / list prefix (``> ``, ``> > ``, ``- ``,
 ``* ``, ``+ ``, ``1. ``, ``1) ``) stay outside the prose segment, as does trailing whitespace.
 A block ends at a blank line (also a quote line with nothing after ``>``); a list item and a
-change of quote depth start a new block. URLs and e-mail addresses are protected.
+change of quote depth start a new block. URLs and e-mail addresses are protected, and what
+comment prose protects (:mod:`~rephrase_ls.text.markup.code_inline`: identifiers such as
+``gnu_ftp_host-{alpha,beta,stable}``, paths, calls, file names). A line of shell (``$(…)``,
+``${…}``, ``&&``, ``||``, a pipe `` | ``, a backslash ending it, a ``./`` or ``$ ``
+starting it) is not prose: READMEs quote commands in plain text; nor is a line whose words are
+aligned in columns (a table: ``FAQ             Frequently Asked Questions``, a title with a mode
+line after tabs): a tab, three spaces or more, or two after a character that ends no sentence
+(two spaces after a full stop are a house style, not a column).
 
 One pass over the lines, O(n); URLs and addresses are found from their ``://``, ``www.`` and
 ``@`` with ``str.find`` rather than a regex tried at every position.
@@ -14,6 +21,7 @@ from __future__ import annotations
 import re
 
 from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.code_inline import comment_protected
 from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["plain_blocks", "protected_spans"]
@@ -30,6 +38,11 @@ _URL = re.compile(r"(?:https?|ftp)://" + _URL_END)
 _WWW = re.compile(r"www\." + _URL_END)
 _DOMAIN = re.compile(r"@[\w-]+(?:\.[\w-]+)+")
 _SCHEMES = ("https", "http", "ftp")
+# A line of shell: a substitution or ${variable}, && or ||, a pipe between spaces, a continuation
+# backslash at its end, or ./ or a "$ " prompt at its start.
+# Words aligned in columns: a tab, three spaces or more, or two after what ends no sentence.
+_ALIGNED = re.compile(r"\S(?: *\t[ \t]*| {3,})\S|[^\s.!?:;)\]\"'’”]  \S")
+_SHELL = re.compile(r"\$[({]|&&|\|\||[ \t]\|[ \t]|[ \t]\\$|^[ \t]*(?:\./|\$[ \t])")
 _LOCAL_PART = frozenset(".+-_")
 
 
@@ -107,7 +120,9 @@ def plain_blocks(text: str) -> list[ProseBlock]:
                 inside.append((start, end))
             k += 1
         next_protected = k
-        blocks.append(ProseBlock(tuple(segments), tuple(inside)))
+        for start, end in segments:
+            inside.extend(comment_protected(text, start, end))
+        blocks.append(ProseBlock(tuple(segments), _merged(inside)))
         segments.clear()
 
     line_start = 0
@@ -115,6 +130,11 @@ def plain_blocks(text: str) -> list[ProseBlock]:
         line_end = line_start + len(line)
         content = line.rstrip()
         if not content:
+            flush()
+            depth = -1
+            line_start = line_end
+            continue
+        if _SHELL.search(content) is not None or _ALIGNED.search(content) is not None:
             flush()
             depth = -1
             line_start = line_end
@@ -142,6 +162,17 @@ def plain_blocks(text: str) -> list[ProseBlock]:
         line_start = line_end
     flush()
     return blocks
+
+
+def _merged(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """``spans`` sorted, overlapping ones joined."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return tuple(out)
 
 
 register_format("plaintext", plain_blocks, extensions=(".txt", ".text"))
