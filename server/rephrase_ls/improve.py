@@ -12,7 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.code_words import code_words, keep_code_words
+from rephrase_ls.code_words import (
+    code_words,
+    keep_code_words,
+    keep_lower_case_words,
+    lower_case_words,
+)
 from rephrase_ls.open_sentence import (
     continues_sentence,  # noqa: F401  (re-exported: part of this module's interface)
     keep_open_sentence,
@@ -270,7 +275,9 @@ async def improve_in_one_language(
     :func:`~rephrase_ls.open_sentence.keeps_lower_start`), an answer that capitalises the
     paragraph's first letter keeps it as it is (see
     :func:`~rephrase_ls.open_sentence.keep_open_sentence`); and which words the document
-    writes in code, which no answer changes (:func:`~rephrase_ls.code_words.keep_code_words`).
+    writes in code, which no answer changes (:func:`~rephrase_ls.code_words.keep_code_words`),
+    or only ever in lower case, which no answer capitalises
+    (:func:`~rephrase_ls.code_words.keep_lower_case_words`).
     """
     from rephrase_ls.service.capabilities import check_rephrase_options
     from rephrase_ls.text.placeholders import PlaceholderError
@@ -287,6 +294,7 @@ async def improve_in_one_language(
     refused: list[tuple[int, str]] = []
     added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
     code: list[frozenset[str]] = []  # the document's code words, see code_words()
+    lower: list[frozenset[str]] = []  # its words only ever in lower case, lower_case_words()
 
     def finish(index: int) -> None:
         """Rebuild paragraph ``index`` from its answer, or note why it is refused."""
@@ -325,6 +333,12 @@ async def improve_in_one_language(
             if not code:  # once per document, and only when a paragraph changes
                 code.append(code_words(text, blocks if blocks is not None else paragraphs))
             kept = keep_code_words(span, replacement, code[0])
+            if kept != replacement:
+                replacement, relative = kept, word_edits(span, kept)
+        if replacement != span:
+            if not lower:  # once per document, and only when a paragraph changes
+                lower.append(lower_case_words(text))
+            kept = keep_lower_case_words(span, replacement, lower[0])
             if kept != replacement:
                 replacement, relative = kept, word_edits(span, kept)
         if replacement != span:

@@ -70,3 +70,42 @@ def test_an_indented_example_in_a_docstring_keeps_its_lower_case(improved) -> No
     before, after = improved("flask-ctx.py")
     assert "\n        from flask import g\n" in before
     assert "\n        from flask import g\n" in after
+
+
+# -- code and names inside prose: plain text, comments and docstrings -------------------------
+
+
+def test_words_joined_with_no_space_in_a_docstring_are_kept(improved) -> None:
+    before, after = improved("requests-utils.py")
+    assert "    username,password.\n" in before
+    assert "    username,password.\n" in after
+
+
+def test_columns_of_a_plain_text_index_are_kept(improved) -> None:
+    before, after = improved("zlib-INDEX")
+    assert "CMakeLists.txt  cmake build file\n" in before
+    assert after == before
+
+
+def test_a_name_its_owners_write_in_lower_case_stays_so(improved) -> None:
+    before, after = improved("zlib-FAQ")
+    assert "Zlib" not in before
+    for line in ("    Yes. zlib doesn't handle dates.\n", "    zlib is rather portable"):
+        assert line in before and line in after, line
+    assert "Zlib" not in after
+
+
+def test_a_file_extension_keeps_its_dot(improved) -> None:
+    before, after = improved("zlib-FAQ")
+    assert "12. Can zlib handle .Z files?\n" in after
+
+
+def test_a_command_line_in_plain_text_is_not_prose(improved) -> None:
+    from rephrase_ls.text.markup import prose_blocks
+
+    text = (REAL / "zlib-FAQ").read_text(encoding="utf-8")
+    command = text.index("    ./configure\n") + 4
+    blocks = prose_blocks(text, None, "file:///project/FAQ")
+    assert not any(s <= command < e for b in blocks for s, e in b.segments)
+    _, after = improved("zlib-FAQ")
+    assert "    make distclean\n    ./configure\n    make\n" in after
