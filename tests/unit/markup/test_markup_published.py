@@ -96,7 +96,7 @@ def test_a_name_its_owners_write_in_lower_case_stays_so(improved) -> None:
 
 
 def test_a_file_extension_keeps_its_dot(improved) -> None:
-    before, after = improved("zlib-FAQ")
+    _before, after = improved("zlib-FAQ")
     assert "12. Can zlib handle .Z files?\n" in after
 
 
@@ -109,3 +109,22 @@ def test_a_command_line_in_plain_text_is_not_prose(improved) -> None:
     assert not any(s <= command < e for b in blocks for s, e in b.segments)
     _, after = improved("zlib-FAQ")
     assert "    make distclean\n    ./configure\n    make\n" in after
+
+
+def test_the_optional_argument_of_an_unknown_latex_command_is_markup(improved) -> None:
+    from rephrase_ls.text.markup import prose_blocks
+
+    text = (REAL / "tufte-sample-book.tex").read_text(encoding="utf-8")
+    option = "[symmetric,justified,marginals=raggedouter]"
+    at = text.index(option)
+    blocks = prose_blocks(text, None, "file:///project/sample-book.tex")
+    sent = [
+        (max(s, at), min(e, at + len(option)))
+        for b in blocks
+        for s, e in b.segments
+        if s < at + len(option) and at < e
+    ]
+    for s, e in sent:  # where the option is inside a segment, it is protected whole
+        assert any(ps <= s and e <= pe for b in blocks for ps, pe in b.protected), text[s:e]
+    _before, after = improved("tufte-sample-book.tex")
+    assert "\\doccmdnoindex{documentclass}" + option + "\\{tufte-book\\}" in after
