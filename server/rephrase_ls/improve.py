@@ -18,6 +18,7 @@ from rephrase_ls.code_words import (
     keep_lower_case_words,
     lower_case_words,
 )
+from rephrase_ls.house_style import keep_sentence_spacing, two_spaces_between_sentences
 from rephrase_ls.open_sentence import (
     continues_sentence,  # noqa: F401  (re-exported: part of this module's interface)
     keep_open_sentence,
@@ -277,7 +278,8 @@ async def improve_in_one_language(
     :func:`~rephrase_ls.open_sentence.keep_open_sentence`); and which words the document
     writes in code, which no answer changes (:func:`~rephrase_ls.code_words.keep_code_words`),
     or only ever in lower case, which no answer capitalises
-    (:func:`~rephrase_ls.code_words.keep_lower_case_words`).
+    (:func:`~rephrase_ls.code_words.keep_lower_case_words`); and whether it puts two spaces
+    between sentences, which an answer then keeps (:mod:`~rephrase_ls.house_style`).
     """
     from rephrase_ls.service.capabilities import check_rephrase_options
     from rephrase_ls.text.placeholders import PlaceholderError
@@ -295,6 +297,7 @@ async def improve_in_one_language(
     added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
     code: list[frozenset[str]] = []  # the document's code words, see code_words()
     lower: list[frozenset[str]] = []  # its words only ever in lower case, lower_case_words()
+    two_spaces: list[bool] = []  # whether it puts two spaces between sentences (house_style)
 
     def finish(index: int) -> None:
         """Rebuild paragraph ``index`` from its answer, or note why it is refused."""
@@ -341,6 +344,13 @@ async def improve_in_one_language(
             kept = keep_lower_case_words(span, replacement, lower[0])
             if kept != replacement:
                 replacement, relative = kept, word_edits(span, kept)
+        if replacement != span:
+            if not two_spaces:  # once per document, and only when a paragraph changes
+                two_spaces.append(two_spaces_between_sentences(text))
+            if two_spaces[0]:
+                kept = keep_sentence_spacing(span, replacement)
+                if kept != replacement:
+                    replacement, relative = kept, word_edits(span, kept)
         if replacement != span:
             # The edits are relative to the paragraph's own text, which is the span for every
             # paragraph made from the document (Outcome.edits checks it again).

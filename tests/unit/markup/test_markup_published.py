@@ -128,3 +128,43 @@ def test_the_optional_argument_of_an_unknown_latex_command_is_markup(improved) -
         assert any(ps <= s and e <= pe for b in blocks for ps, pe in b.protected), text[s:e]
     _before, after = improved("tufte-sample-book.tex")
     assert "\\doccmdnoindex{documentclass}" + option + "\\{tufte-book\\}" in after
+
+
+# -- the document's house style ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "lines"),
+    [
+        (
+            "flask-viewdecorators.rst",
+            [
+                "certain amount of time.  A decorator would be nice for that.  We're",
+                "request.  Notice that we are using a function that first creates the",
+            ],
+        ),
+        (
+            "zlib-FAQ",
+            [
+                "    avail_out is big enough to allow processing all pending input.  Note that a",
+                "    strm.avail_out returns with zero.  See http://zlib.net/zlib_how.html for a",
+            ],
+        ),
+    ],
+)
+def test_two_spaces_between_sentences_are_kept(improved, name: str, lines: list[str]) -> None:
+    before, after = improved(name)
+    for line in lines:
+        assert line in before.splitlines() and line in after.splitlines(), line
+
+
+def test_which_documents_put_two_spaces_between_sentences() -> None:
+    from rephrase_ls.house_style import two_spaces_between_sentences
+
+    def real(name: str) -> str:
+        return (REAL / name).read_text(encoding="utf-8")
+
+    assert two_spaces_between_sentences(real("flask-viewdecorators.rst"))
+    assert two_spaces_between_sentences(real("zlib-FAQ"))
+    assert not two_spaces_between_sentences(real("mkdocs-themes.md"))
+    assert not two_spaces_between_sentences(real("fastapi-alternatives.md"))
