@@ -31,8 +31,9 @@ root with the project's venv::
     .venv/bin/python bench/bench_published.py --snapshots DIR [--changes] [--tsv FILE]
     .venv/bin/python bench/bench_published.py --snapshots DIR --select   # rewrite the list
 
-``--tsv FILE`` writes every change as ``repo, path, line, old → new`` rows, the form of
-``bench/data/judged-published.tsv`` (whose last column is the hand judgement).
+``--tsv FILE`` writes every change as ``repo, path, line, old, new`` rows (a space shown as
+``␣``, a tab as ``⇥``, a line break as ``⏎``), the form of ``bench/data/judged-published.tsv``,
+whose last columns are the hand judgement (``correct``, ``neutral`` or ``worse``) and why.
 """
 
 from __future__ import annotations
@@ -282,10 +283,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{doc.repo}:{doc.path}:{c.line}: {c.old!r} → {c.new!r}\n    {c.context}")
     if args.tsv:
         with args.tsv.open("w", encoding="utf-8") as out:
-            out.write("repo\tpath\tline\tword\treplacement\tjudgement\n")
+            out.write("repo\tpath\tline\tword\treplacement\tjudgement\twhy\n")
             for doc, c in rows:
-                old, new = (s.replace("\t", " ").replace("\n", "⏎") for s in (c.old, c.new))
-                out.write(f"{doc.repo}\t{doc.path}\t{c.line}\t{old}\t{new}\t\n")
+                old, new = (
+                    s.replace("\t", "⇥").replace("\n", "⏎").replace(" ", "␣")
+                    for s in (c.old, c.new)
+                )
+                out.write(f"{doc.repo}\t{doc.path}\t{c.line}\t{old}\t{new}\t\t\n")
     return 0
 
 
