@@ -6,7 +6,9 @@ either the minimal edits (:class:`Improved`) or why there are none (:class:`NotI
 
     select the paragraphs (text/paragraphs) → widen a cut paragraph to its whole (context for
     the service) → options → the request's mode → the service, through the cache
-    (:mod:`rephrase_ls.improve`) → rebuilt paragraphs → word edits inside the selection.
+    (:mod:`rephrase_ls.improve`) → rebuilt paragraphs → word edits inside the selection, less
+    the respellings into another variant a plain Improve does not make
+    (:mod:`rephrase_ls.variant_spelling`).
 
 It knows nothing of LSP or the terminal: each caller phrases the outcome for its writer.
 """
@@ -157,6 +159,10 @@ async def improve_text(
         raise
     if progress is not None:
         progress.end("done")
-    return Improved(
-        outcome.edits(text), mode, outcome.refused, outcome.detected_language, covers_all
-    )
+    edits = outcome.edits(text)
+    if not options.is_conversion and mode.target_lang is not None:
+        from rephrase_ls.variant_spelling import keep_variant_spellings
+
+        # a plain Improve keeps the document's spelling variant
+        edits = keep_variant_spellings(text, edits, mode.target_lang)
+    return Improved(edits, mode, outcome.refused, outcome.detected_language, covers_all)

@@ -168,3 +168,25 @@ def test_which_documents_put_two_spaces_between_sentences() -> None:
     assert two_spaces_between_sentences(real("zlib-FAQ"))
     assert not two_spaces_between_sentences(real("mkdocs-themes.md"))
     assert not two_spaces_between_sentences(real("fastapi-alternatives.md"))
+
+
+# -- a plain Improve keeps the document's spelling variant ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("phd-thesis-chapter3.tex", "in favour of breaking them"),  # variant not told: en-US asked
+        ("phd-thesis-chapter1.tex", "so beguiled and demoralized by"),  # British: -ize is too
+    ],
+)
+def test_a_plain_improve_keeps_the_spelling_variant(improved, name: str, word: str) -> None:
+    before, after = improved(name)
+    assert word in before and word in after
+
+
+def test_a_word_spelt_unlike_the_rest_of_a_confident_document_is_respelt(improved) -> None:
+    before, after = improved("httpx-code_of_conduct.md")
+    assert "## Inappropriate Behavior" in before  # the document writes "behavior"…
+    assert "respectful**. Behaviours that" in before  # …and once "Behaviours"
+    assert "respectful**. Behaviors that" in after
