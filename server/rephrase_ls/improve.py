@@ -272,7 +272,7 @@ async def improve_in_one_language(
 
     ``blocks``: the document's prose blocks (by default the paragraphs themselves), to know
     whether the prose before each paragraph ends a sentence; where it does not, or where the
-    paragraph is set apart from the running prose (a list item, a heading, a comment, a field;
+    paragraph is set apart from the running prose (a heading, a comment, a field, a deeper indent;
     :func:`~rephrase_ls.open_sentence.keeps_lower_start`), an answer that capitalises the
     paragraph's first letter keeps it as it is (see
     :func:`~rephrase_ls.open_sentence.keep_open_sentence`); and which words the document

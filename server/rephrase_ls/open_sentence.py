@@ -53,10 +53,11 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
     sentence (:func:`continues_sentence`), or it is set apart from the running prose, where a
     lower-case start is the writer's style, not a slip (when in doubt, leave it):
 
-    * something other than white space comes before it on its line: a list marker (``- get
-      the key``, ``2. get the value``), a heading's (``#### pages``: often a name), a comment
-      leader (``# seek to end``, ``#: a reference``), a field's name (``:param value: a
-      string``), a quote marker, a table cell's bar, a command (``\\item[Topic] is dull``);
+    * something other than white space, a list marker and a quote marker comes before it on
+      its line: a heading's marks (``#### pages``: often a name), a comment leader (``# seek to
+      end``, ``#: a reference``), a field's name (``:param value: a string``), a table cell's
+      bar, a command (``\\item[Topic] is dull``). List items and quotes hold running prose:
+      after a full stop, their first letter is capitalised as the answer says;
     * it is a title (a setext or reStructuredText underline follows it);
     * it is indented deeper than the prose before it (a block quote: in a docstring or a plain
       text file, usually an example: ``    git checkout master``, ``    from flask import g``).
@@ -66,7 +67,8 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
     line_start = text.rfind("\n", 0, start) + 1
     lead = text[line_start:start]
     if lead.strip():
-        return True
+        # a list item's or a quote's prose is running prose; any other mark sets it apart
+        return _LIST_OR_QUOTE.fullmatch(lead) is None
     starts, block_ends = ends
     k = bisect_left(starts, start)
     if k < len(starts) and starts[k] == start and _is_heading(text, start, block_ends[k]):
@@ -76,6 +78,10 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
     before = starts[k - 1]
     before_line = text.rfind("\n", 0, before) + 1
     return _column(lead) > _column(text[before_line:before])
+
+
+# What may come before running prose on its line: indentation, quote markers, a list marker.
+_LIST_OR_QUOTE = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
 
 
 def _column(lead: str) -> int:
