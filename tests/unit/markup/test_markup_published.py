@@ -191,3 +191,17 @@ def test_a_word_spelt_unlike_the_rest_of_a_confident_document_is_respelt(improve
     assert "## Inappropriate Behavior" in before  # the document writes "behavior"…
     assert "respectful**. Behaviours that" in before  # …and once "Behaviours"
     assert "respectful**. Behaviors that" in after
+
+
+# -- the engine's word rules on published text ------------------------------------------------
+
+
+def test_an_initialism_keeps_its_article(improved) -> None:
+    before, after = improved("requests-utils.py")
+    line = '    """Given a url with authentication components, extract them into a tuple of'
+    assert line in before.splitlines() and line in after.splitlines()
+
+
+def test_roman_numerals_stay_lower_case(improved) -> None:
+    before, after = improved("tufte-sample-book.tex")
+    assert "(e.g., i, ii, iii,\n" in before and "(e.g., i, ii, iii,\n" in after
