@@ -205,3 +205,14 @@ def test_an_initialism_keeps_its_article(improved) -> None:
 def test_roman_numerals_stay_lower_case(improved) -> None:
     before, after = improved("tufte-sample-book.tex")
     assert "(e.g., i, ii, iii,\n" in before and "(e.g., i, ii, iii,\n" in after
+
+
+def test_a_script_without_extension_is_read_as_its_language(improved) -> None:
+    from rephrase_ls.text.markup import format_for
+
+    text = (REAL / "zlib-configure").read_text(encoding="utf-8")
+    assert text.startswith("#!/bin/sh\n")
+    assert format_for(None, "file:///project/configure", text) == "shellscript"
+    line = 'if "${CROSS_PREFIX}ar" --version >/dev/null 2>/dev/null || test $? -lt 126; then'
+    before, after = improved("zlib-configure")
+    assert line in before.splitlines() and line in after.splitlines()
