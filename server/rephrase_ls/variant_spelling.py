@@ -26,8 +26,14 @@ def _respelling(old: str, new: str, to_target: dict[str, str]) -> bool:
     """Whether ``new`` is ``old`` spelt in the other variant (lower case both)."""
     if to_target.get(old) == new:
         return True
-    # -ize/-ise, -yze/-yse and their forms, which the lists do not all hold
-    return len(old) == len(new) and old.replace("z", "s") == new.replace("z", "s")
+    # -ize/-ise, -yze/-yse and their forms, which the lists do not all hold (not a short word
+    # whose s or z is a slip: "sise" → "size")
+    if len(old) < 6 or len(old) != len(new) or old.replace("z", "s") != new.replace("z", "s"):
+        return False
+    return any(
+        a != b and i > 0 and old[i - 1] in "iy"
+        for i, (a, b) in enumerate(zip(old, new, strict=True))
+    )
 
 
 def keep_variant_spellings(text: str, edits: Sequence[TextEdit], target: str) -> list[TextEdit]:
