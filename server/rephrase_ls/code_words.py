@@ -87,3 +87,43 @@ def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> st
                 parts.extend(old[i1:i2] if gone & code else new[j1:j2])
     parts.append(original[pos:])
     return "".join(parts)
+
+
+def lower_case_words(text: str) -> frozenset[str]:
+    """The words of two letters or more that ``text`` writes in lower case three times or more
+    and never with a capital first letter (words in capitals aside: a title in capitals says
+    nothing): names their owners write in lower case (``zlib``, ``npm``, ``git``), which
+    :func:`keep_lower_case_words` keeps so at a sentence's start too."""
+    lower: dict[str, int] = {}
+    capital: set[str] = set()
+    for run in _LETTER_RUN.findall(text):
+        if len(run) < 2:
+            continue
+        if run.islower():
+            lower[run] = lower.get(run, 0) + 1
+        elif run[0].isupper() and run[1:].islower():
+            capital.add(run.lower())
+    return frozenset(word for word, n in lower.items() if n >= 3 and word not in capital)
+
+
+def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]) -> str:
+    """``replacement`` without the capitals it adds to the first letter of words of ``lower``
+    (:func:`lower_case_words`: ``Yes. zlib doesn't…`` stays so); every other change applied."""
+    parts: list[str] = []
+    pos = 0
+    for edit in word_edits(original, replacement):
+        parts.append(original[pos : edit.start])
+        pos = edit.end
+        changed = original[edit.start : edit.end]
+        new = edit.new_text
+        if len(new) != len(changed) or new.lower() != changed.lower():
+            parts.append(new)
+            continue
+        chars = list(new)
+        for match in _LETTER_RUN.finditer(changed):
+            word, start, end = match.group(), match.start(), match.end()
+            if word in lower and new[start:end] == word[0].upper() + word[1:]:
+                chars[start:end] = word  # only the first letter capitalised (not ok → OK)
+        parts.append("".join(chars))
+    parts.append(original[pos:])
+    return "".join(parts)

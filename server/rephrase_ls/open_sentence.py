@@ -48,6 +48,50 @@ def continues_sentence(text: str, start: int, ends: tuple[list[int], list[int]])
     return end < block_ends[k] or not _is_heading(text, starts[k], block_ends[k])
 
 
+def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) -> bool:
+    """Whether the prose at ``start`` keeps a lower-case first letter: it goes on an open
+    sentence (:func:`continues_sentence`), or it is set apart from the running prose, where a
+    lower-case start is the writer's style, not a slip (when in doubt, leave it):
+
+    * something other than white space, a list marker and a quote marker comes before it on
+      its line: a heading's marks (``#### pages``: often a name), a comment leader (``# seek to
+      end``, ``#: a reference``), a field's name (``:param value: a string``), a table cell's
+      bar, a command (``\\item[Topic] is dull``). List items and quotes hold running prose:
+      after a full stop, their first letter is capitalised as the answer says;
+    * it is a title (a setext or reStructuredText underline follows it);
+    * it is indented deeper than the prose before it (a block quote: in a docstring or a plain
+      text file, usually an example: ``    git checkout master``, ``    from flask import g``).
+    """
+    if continues_sentence(text, start, ends):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    lead = text[line_start:start]
+    if lead.strip():
+        # a list item's or a quote's prose is running prose; any other mark sets it apart
+        return _LIST_OR_QUOTE.fullmatch(lead) is None
+    starts, block_ends = ends
+    k = bisect_left(starts, start)
+    if k < len(starts) and starts[k] == start and _is_heading(text, start, block_ends[k]):
+        return True
+    if k == 0:
+        return False
+    before = starts[k - 1]
+    before_line = text.rfind("\n", 0, before) + 1
+    return _column(lead) > _column(text[before_line:before])
+
+
+# What may come before running prose on its line: indentation, quote markers, a list marker.
+_LIST_OR_QUOTE = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
+
+
+def _column(lead: str) -> int:
+    """The column after ``lead`` (a tab goes to the next multiple of 4, as Markdown counts)."""
+    column = 0
+    for char in lead:
+        column = column + 4 - column % 4 if char == "\t" else column + 1
+    return column
+
+
 # A heading's line: `## Title` (also in a quote), a LaTeX sectioning command; the line under a
 # setext or reStructuredText title.
 _HEADING_LINE = re.compile(r"[ \t]*(?:>[ \t]*)*#{1,6}[ \t]")

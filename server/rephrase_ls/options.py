@@ -9,7 +9,7 @@ are those of :mod:`rephrase_ls.service.models`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
@@ -59,9 +59,14 @@ class Mode:
     target_lang: str | None = None
     writing_style: str | None = None
     tone: str | None = None
-    keep_variant: bool = False
-    """Take the answers' variant conversions out (a plain Improve of a document whose variant
-    nobody knows; :func:`rephrase_ls.text.variants_keep.keep_variant_spellings`). Not sent."""
+    keep_variant: bool = field(default=False, compare=False)
+    """Keep the document's spelling variant: an answer's variant conversions are taken out
+    unless the document allows them (a plain Improve or a style or tone, not a conversion, of a
+    document whose variant the writer did not set;
+    :func:`rephrase_ls.text.variants_keep.keep_variant_spellings`). Not sent, nor part of the
+    cache's key: the answer is the same."""
+    variant_detected: bool = field(default=False, compare=False)
+    """The target's variant was read from the document, not guessed. Not sent."""
 
     def label(self) -> str:
         """A short description for messages."""
@@ -168,5 +173,7 @@ class ImproveOptions:
             choice.target_lang,
             sent(picked.writing_style, choice.writing_styles),
             sent(picked.tone, choice.tones),
-            keep_variant=choice.variant_guessed and choice.target_lang is not None,
+            keep_variant=choice.target_lang is not None
+            and (choice.variant_guessed or choice.source not in ("document", "settings")),
+            variant_detected=not choice.variant_guessed,
         )

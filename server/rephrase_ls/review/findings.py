@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from rephrase_ls.improve import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
-from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
+from rephrase_ls.open_sentence import keep_open_sentence, keeps_lower_start, prose_ends
 from rephrase_ls.review.changes import change_groups
 from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
@@ -382,7 +382,7 @@ def findings(
         start = block.start + prose.start
         if ends is None:
             ends = prose_ends(kept)
-        if continues_sentence(text, start, ends):
+        if keeps_lower_start(text, start, ends):
             paragraph = _paragraph(text, block)
             assert paragraph is not None
             span = paragraph.original

@@ -116,3 +116,29 @@ def test_keep_variant_spellings_keeps_every_other_change() -> None:
         "Eu estou fazendo isso no autocarro, no centro.",
         "pt-BR",
     ) == "Eu estou a fazer isso no ônibus, no centro."
+
+
+def test_a_confident_document_respells_a_stray_word_unless_it_writes_others() -> None:
+    from rephrase_ls.text.variants_keep import document_variant
+
+    american = "The color of the center. The colour of the page."
+    one = document_variant(american, "en-US", confident=True)
+    assert one.others == {"colour"}
+    assert keep_variant_spellings(
+        "The colour of the page.", "The color of the page.", "en-US", one
+    ) == "The color of the page."
+    # a document that writes two British words is mixed: both stay
+    mixed = document_variant(american + " Its centre is grey.", "en-US", confident=True)
+    assert keep_variant_spellings(
+        "The colour of the page.", "The color of the page.", "en-US", mixed
+    ) == "The colour of the page."
+    # nothing told: every conversion is taken out
+    guessed = document_variant(american, "en-US", confident=False)
+    assert keep_variant_spellings(
+        "The colour of the page.", "The color of the page.", "en-US", guessed
+    ) == "The colour of the page."
+    # -ize is British too (Oxford spelling): never respelt -ise
+    british = document_variant("The colour of the centre. We organize it.", "en-GB", True)
+    assert keep_variant_spellings("We organize it.", "We organise it.", "en-GB", british) == (
+        "We organize it."
+    )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rephrase_ls.improve import continues_sentence, keep_open_sentence, prose_ends
+from rephrase_ls.improve import keep_open_sentence, keeps_lower_start, prose_ends
 from rephrase_ls.offline import engine
 from rephrase_ls.review import Finding, findings, offline_target
 from rephrase_ls.text.diff import TextEdit, apply_edits
@@ -67,7 +67,7 @@ def _engine_document(text: str, blocks: list[ProseBlock], target: str) -> str:
             engine.improve(paragraph.prose, target, context_words=context)
         )
         span = text[paragraph.start : paragraph.end]
-        if continues_sentence(text, paragraph.start, ends):
+        if keeps_lower_start(text, paragraph.start, ends):
             replacement = keep_open_sentence(span, replacement)
         edits.append(TextEdit(paragraph.start, paragraph.end, replacement))
     return apply_edits(text, edits)

@@ -92,7 +92,10 @@ _DOUBLED = re.compile(
 # whitespace.
 _TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
-_LOWER_I = re.compile(_EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + ")")
+# (not a roman numeral: "i, ii, iii", "(i)")
+_LOWER_I = re.compile(
+    _EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + r")(?!\)|,\s*ii\b)"
+)
 _A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
 
 # English: vowel letters that sound like consonants, and silent h.
@@ -326,6 +329,8 @@ def _wants_an(word: str) -> bool | None:
     lower = word.lower()
     if len(lower) < 2 and lower not in ("a", "e", "i", "o", "u"):
         return None
+    if len(lower) <= 5 and not any(c in "aeiouy" for c in lower[1:]):
+        return None  # read letter by letter ("url", "html", "sql"): the sound is unsure
     if _VOWEL_SOUND_H.match(lower):
         return True
     if _CONSONANT_SOUND.match(lower):

@@ -115,11 +115,36 @@ _RST_SIGNS = re.compile(
 SNIFF_SAMPLE = 32_768
 
 
+# "#!/bin/sh", "#! /usr/bin/env -S python3 -u": the interpreter's name (after env and its options).
+_SHEBANG = re.compile(r"#![ \t]*(?:[^\s/]*/)*([\w.+-]+)(?:[ \t]+(?:-\S*[ \t]+)*([\w.+-]+))?")
+#: Interpreters of a ``#!`` line (version digits aside) and the format of their scripts.
+_INTERPRETERS = {
+    **dict.fromkeys(("sh", "bash", "zsh", "ksh", "dash", "ash", "mksh"), "shellscript"),
+    "python": "python",
+    "perl": "perl",
+    "ruby": "ruby",
+    "node": "javascript",
+    "nodejs": "javascript",
+    "lua": "lua",
+    "php": "php",
+    "Rscript": "r",
+}
+
+
 def sniff_format(text: str) -> str | None:
-    """``"markdown"`` or ``"restructuredtext"`` when the start of ``text`` shows that markup
-    (two signs or more that only one of them writes, and more of its signs than of the other's),
-    else None (plain text). For documents whose name and languageId say nothing (a ``README``
-    without extension, a ``.txt`` file, an editor's ``plaintext``)."""
+    """The format the content of ``text`` shows: a script's language when it starts with a
+    ``#!`` line naming a known interpreter (``#! /bin/bash``, ``#!/usr/bin/env python3``);
+    ``"markdown"`` or ``"restructuredtext"`` when its start shows that markup (two signs or more
+    that only one of them writes, and more of its signs than of the other's); else None (plain
+    text). For documents whose name and languageId say nothing (a ``README`` without extension,
+    a ``.txt`` file, an editor's ``plaintext``)."""
+    script = _SHEBANG.match(text)
+    if script is not None:
+        interpreter = script.group(2) if script.group(1) == "env" else script.group(1)
+        if interpreter:
+            name = interpreter.rstrip("0123456789.")
+            if name in _INTERPRETERS:
+                return _INTERPRETERS[name]
     sample = text[:SNIFF_SAMPLE]
     markdown = sum(1 for _ in zip(range(20), _MARKDOWN_SIGNS.finditer(sample), strict=False))
     rst = sum(1 for _ in zip(range(20), _RST_SIGNS.finditer(sample), strict=False))

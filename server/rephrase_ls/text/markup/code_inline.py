@@ -1,7 +1,8 @@
 """What comment prose protects: inline code in backticks, URLs, identifiers that are clearly code
-(``snake_case``, ``camelCase``, ``dotted.names``, ``calls()``, ``{braces}``), file paths, reST
-roles, JSDoc tags with their names and ``TODO(x):`` markers. Shared by source code comments,
-Python docstrings and commit messages."""
+(``snake_case``, ``camelCase``, ``dotted.names``, ``calls()``, ``{braces}``, words joined by a
+comma, semicolon or equals sign with no space, ``key=value;other=x``), file paths and
+extensions (``.Z``), reST roles, JSDoc tags with their names and ``TODO(x):`` markers. Shared
+by source code comments, Python docstrings, commit messages and plain text."""
 
 from __future__ import annotations
 
@@ -32,8 +33,11 @@ _PROTECT = re.compile(
             r"(?<!\.)(?<!::)(?<!->)(?<![\w$])[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+\b",
             # dotted.name, a::b
             r"\b\w*_\w+\b",  # snake_case, _private, __dunder__
+            # words joined by "," ";" "=" with no space: username,password, rel=back;type="x"
+            r"(?<![\w.,;=-])\w[\w.-]{0,99}(?:[,;=][\"'\w][\w.\"'/-]{0,99}){1,16}",
             r"\b[a-z]+[A-Z][\w]*\b|\b[A-Z]+[a-z]+[A-Z]\w*\b",  # camelCase, PascalCase
             r"\*{1,2}[A-Za-z_]\w*",  # *args, **kwargs
+            r"(?<!\S)\.[A-Za-z0-9][\w.-]{0,99}",  # .Z, .gitignore: an extension, a dotfile
             r"(?<!\w)(?<!\w-)\b[\w-]+\.(?:py|pyi|js|mjs|ts|tsx|jsx|rs|go|c|h|cc|cpp|hpp|java|lua|sh|md|rst"
             r"|json|toml|ya?ml|txt|cfg|ini|html|css)\b",  # file name
         )

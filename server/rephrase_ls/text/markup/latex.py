@@ -9,7 +9,8 @@ protected.
 Not prose: math environments and display math, verbatim-like environments (``verbatim``,
 ``lstlisting``, ``minted``, ``tabular``, ``tikzpicture``…), comments, the preamble commands.
 Inside prose, inline math, ``\\cite``, ``\\ref``, ``\\label``, ``\\url``, ``\\verb``, every other
-command with its arguments, ``~`` and the other special characters are protected.
+command with its arguments (an unknown one's too: the groups and the ``[…]`` right after it), ``~``
+and the other special characters are protected.
 """
 
 from __future__ import annotations
@@ -64,9 +65,17 @@ def _walk(nodes: Sequence[LatexNode] | None, text: str) -> Iterator[Piece]:
     for node in nodes:
         start, end = node.pos, node.pos + node.len
         if isinstance(node, LatexCharsNode):
-            protect_groups = False
             pos = start
-            for m in _PARAGRAPH_BREAK.finditer(text, start, end):
+            if protect_groups and text.startswith("[", start):
+                # the optional argument of the unknown command: \doccmd{documentclass}[a,b=c]
+                close = text.find("]", start, end)
+                if close >= 0 and _PARAGRAPH_BREAK.search(text, start, close) is None:
+                    yield start, close + 1, _PROTECT
+                    pos = close + 1
+                    if pos == end:
+                        continue  # a group may follow: \cmd[option]{argument}
+            protect_groups = False
+            for m in _PARAGRAPH_BREAK.finditer(text, pos, end):
                 if m.start() > pos:
                     yield pos, m.start(), _PROSE
                 yield m.start(), m.end(), _BREAK

@@ -3,7 +3,14 @@
 On each line the leading indentation and any quote / list prefix (``> ``, ``> > ``, ``- ``,
 ``* ``, ``+ ``, ``1. ``, ``1) ``) stay outside the prose segment, as does trailing whitespace.
 A block ends at a blank line (also a quote line with nothing after ``>``); a list item and a
-change of quote depth start a new block. URLs and e-mail addresses are protected.
+change of quote depth start a new block. URLs and e-mail addresses are protected, and what
+comment prose protects (:mod:`~rephrase_ls.text.markup.code_inline`: identifiers such as
+``gnu_ftp_host-{alpha,beta,stable}``, paths, calls, file names). A line of shell (``$(…)``,
+``${…}``, ``&&``, ``||``, a pipe `` | ``, a backslash ending it, a ``./`` or ``$ ``
+starting it) is not prose: READMEs quote commands in plain text; nor is a line whose words are
+aligned in columns (a table: ``FAQ             Frequently Asked Questions``, a title with a mode
+line after tabs): a tab, three spaces or more, or two after a character that ends no sentence
+(two spaces after a full stop are a house style, not a column).
 
 One pass over the lines, O(n); URLs and addresses are found from their ``://``, ``www.`` and
 ``@`` with ``str.find`` rather than a regex tried at every position.
@@ -14,6 +21,7 @@ from __future__ import annotations
 import re
 
 from rephrase_ls.text.markup.block import ProseBlock
+from rephrase_ls.text.markup.code_inline import comment_protected
 from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["plain_blocks", "protected_spans"]
@@ -30,6 +38,16 @@ _URL = re.compile(r"(?:https?|ftp)://" + _URL_END)
 _WWW = re.compile(r"www\." + _URL_END)
 _DOMAIN = re.compile(r"@[\w-]+(?:\.[\w-]+)+")
 _SCHEMES = ("https", "http", "ftp")
+# A line of shell: a substitution or ${variable}, && or ||, a pipe between spaces, a continuation
+# backslash at its end, or ./ or a "$ " prompt at its start.
+# A run of non-spaces with a sign of code in it (what comment prose protects is looked for
+# only in such runs: plain text is mostly words, and the full search costs ten times more).
+_CODE_CHUNK = re.compile(
+    r"(?<!\S)[^\s_{}()=/<>@`,;.]*(?:[_{}()=/<>@`]|[.,;](?=\w)|[a-z](?=[A-Z]))\S*"
+)
+# Words aligned in columns: a tab, three spaces or more, or two after what ends no sentence.
+_ALIGNED = re.compile(r"\S(?: *\t[ \t]*| {3,})\S|[^\s.!?:;)\]\"'’”]  \S")
+_SHELL = re.compile(r"\$[({]|&&|\|\||[ \t]\|[ \t]|[ \t]\\$|^[ \t]*(?:\./|\$[ \t])")
 _LOCAL_PART = frozenset(".+-_")
 
 
@@ -88,7 +106,12 @@ def protected_spans(text: str) -> list[tuple[int, int]]:
 
 def plain_blocks(text: str) -> list[ProseBlock]:
     """The paragraphs of plain text, as prose blocks."""
-    protected = protected_spans(text)
+    code = [
+        span
+        for chunk in _CODE_CHUNK.finditer(text)
+        for span in comment_protected(text, chunk.start(), chunk.end())
+    ]
+    protected = list(_merged(protected_spans(text) + code)) if code else protected_spans(text)
     next_protected = 0
     blocks: list[ProseBlock] = []
     segments: list[tuple[int, int]] = []
@@ -131,6 +154,10 @@ def plain_blocks(text: str) -> list[ProseBlock]:
             line_depth = match.group("quote").count(">")
             is_item = match.group("list") is not None
         content_end = line_start + len(content)
+        if content_end > content_start and (
+            _is_command(content) or _is_aligned(text, content_start, content_end)
+        ):
+            content_end = content_start  # a command, or columns: not prose
         if content_end > content_start:
             if is_item or line_depth != depth:
                 flush()
@@ -142,6 +169,31 @@ def plain_blocks(text: str) -> list[ProseBlock]:
         line_start = line_end
     flush()
     return blocks
+
+
+def _is_command(line: str) -> bool:
+    """Whether ``line`` is a line of shell (:data:`_SHELL`; cheap tests first)."""
+    return (
+        "$" in line or "&" in line or "|" in line or line.endswith("\\") or "./" in line
+    ) and _SHELL.search(line) is not None
+
+
+def _is_aligned(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is aligned in columns (:data:`_ALIGNED`)."""
+    return (
+        text.find("  ", start, end) >= 0 or text.find("\t", start, end) >= 0
+    ) and _ALIGNED.search(text, start, end) is not None
+
+
+def _merged(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """``spans`` sorted, overlapping ones joined."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return tuple(out)
 
 
 register_format("plaintext", plain_blocks, extensions=(".txt", ".text"))
