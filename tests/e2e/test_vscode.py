@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -11,6 +12,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.vscode_lock import run_folder, vscode_folder_lock
 
 
 def require_tool(name: str) -> str:
@@ -34,17 +37,21 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _run(npm: str, *args: str, cwd: Path = VSCODE, timeout: float = 300) -> str:
-    proc = subprocess.run(
-        [npm, *args],
-        cwd=cwd,
-        env=_env(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+def _run(
+    npm: str, *args: str, cwd: Path = VSCODE, timeout: float = 300, lock: bool = True
+) -> str:
+    """Run npm in ``cwd`` holding the extension folder's lock (unless the caller holds it)."""
+    with vscode_folder_lock() if lock else contextlib.nullcontext():
+        proc = subprocess.run(
+            [npm, *args],
+            cwd=cwd,
+            env=_env(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
     output = proc.stdout + proc.stderr
     command = " ".join(args)
     assert proc.returncode == 0, f"npm {command} failed ({proc.returncode}):\n{output[-6000:]}"
@@ -52,11 +59,16 @@ def _run(npm: str, *args: str, cwd: Path = VSCODE, timeout: float = 300) -> str:
 
 
 @pytest.fixture(scope="module")
-def npm() -> str:
-    """npm, with node_modules installed exactly from package-lock.json."""
+def npm(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """npm, with node_modules installed exactly from package-lock.json (once per run, also
+    when pytest-xdist's workers share this module's tests out)."""
     path = require_tool("npm")
     require_tool("node")
-    _run(path, "ci", "--no-audit", "--no-fund", timeout=900)
+    done = run_folder(tmp_path_factory) / "vscode-npm-ci-done"
+    with vscode_folder_lock():
+        if not done.exists():
+            _run(path, "ci", "--no-audit", "--no-fund", timeout=900, lock=False)
+            done.touch()
     return path
 
 
@@ -87,14 +99,15 @@ def test_engines_check_fails_for_an_older_editor(npm: str, tmp_path: Path) -> No
     package = json.loads((VSCODE / "package.json").read_text())
     package["engines"]["vscode"] = "^1.60.0"
     (tmp_path / "package.json").write_text(json.dumps(package))
-    proc = subprocess.run(
-        ["node", "scripts/check-engines.mjs"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    with vscode_folder_lock():  # node_modules is the extension's own
+        proc = subprocess.run(
+            ["node", "scripts/check-engines.mjs"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
     assert proc.returncode == 1
     assert "needs VS Code ^1.82.0" in proc.stderr
 
