@@ -66,10 +66,36 @@ def npm(tmp_path_factory: pytest.TempPathFactory) -> str:
     require_tool("node")
     done = run_folder(tmp_path_factory) / "vscode-npm-ci-done"
     with vscode_folder_lock():
-        if not done.exists():
+        if not done.exists() and not _installed_from_the_lockfile():
             _run(path, "ci", "--no-audit", "--no-fund", timeout=900, lock=False)
-            done.touch()
+        done.touch()
     return path
+
+
+def _installed_from_the_lockfile() -> bool:
+    """Whether ``node_modules`` is what ``npm ci`` would make: npm's record of what it
+    installed (``node_modules/.package-lock.json``) lists every package of package-lock.json
+    as the lockfile does (those left out are optional ones for other platforms), and the
+    lockfile's dependencies are package.json's (``npm ci`` refuses a lockfile out of step)."""
+    try:
+        lock = json.loads((VSCODE / "package-lock.json").read_text(encoding="utf-8"))
+        installed = json.loads(
+            (VSCODE / "node_modules" / ".package-lock.json").read_text(encoding="utf-8")
+        )
+        manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    wanted = {k: v for k, v in lock.get("packages", {}).items() if k}
+    have = installed.get("packages", {})
+    kinds = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+    root = lock.get("packages", {}).get("", {})
+    return (
+        bool(wanted)
+        and all(wanted.get(name) == entry for name, entry in have.items())
+        and all(entry.get("optional") for name, entry in wanted.items() if name not in have)
+        and all(root.get(kind, {}) == manifest.get(kind, {}) for kind in kinds)
+        and all((VSCODE / name / "package.json").is_file() for name in have)
+    )
 
 
 def test_strict_type_check(npm: str) -> None:
