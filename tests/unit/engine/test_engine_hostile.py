@@ -3,7 +3,10 @@ alternations, long words, many spaces, URL pieces, unclosed quotes, mixed script
 through the offline service's passes (language detection and the engine, per target) and the
 language server's prose extractors at 100,000 characters (LaTeX and Python, whose parsers are
 slow at any size, at 25,000), in child processes that share the generators out: one test per
-share, which pytest-xdist runs side by side.
+share, which pytest-xdist runs side by side. The engine runs for each of the five targets under
+the ``ci`` Hypothesis profile (``.ci/run``); under ``dev``, the default, each input goes to one
+of them in turn (every target still gets a fifth of the inputs, as Hypothesis tests run a fifth
+of their examples).
 
 No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock
 hang guard instead. Every pass is linear, so 100,000 characters take well under a second; a
@@ -21,6 +24,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from tests.hypothesis_profiles import every_case
 
 ROOT = Path(__file__).resolve().parents[3]
 SIZE = 100_000
@@ -45,12 +49,13 @@ slow_formats = ("latex", "python")  # their parsers are slow at any size: a quar
 for target, kwargs in targets:
     improve("Load the lists first.", target, **kwargs)
 print("ready", flush=True)
-for name, make in list(GENERATORS.items())[shard::shards]:
+every_target = sys.argv[5] == "every-target"
+for index, (name, make) in list(enumerate(GENERATORS.items()))[shard::shards]:
     text = make(size)
     assert len(text) == size, name
     print("start", name, flush=True)
     detect_language(text)
-    for target, kwargs in targets:
+    for target, kwargs in targets if every_target else [targets[index % len(targets)]]:
         out = improve(text, target, **kwargs)
         assert isinstance(out, str)
     for fmt in (*formats, *slow_formats):
@@ -66,7 +71,10 @@ print("all done", flush=True)
 def _run_shard(shard: int, shards: int) -> str | None:
     """Run every ``shards``-th generator from ``shard`` in a child; the failure, or None."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(ROOT / "bench"), str(SIZE), str(shard), str(shards)],
+        [
+            sys.executable, "-c", _CHILD, str(ROOT / "bench"), str(SIZE), str(shard), str(shards),
+            "every-target" if every_case() else "one-target",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
