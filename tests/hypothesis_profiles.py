@@ -42,3 +42,9 @@ def load() -> str:
 def examples(ci: int) -> int:
     """``ci`` examples under the ``ci`` profile, as many in proportion under the loaded one."""
     return max(1, ci * settings().max_examples // CI_EXAMPLES)
+
+
+def every_case() -> bool:
+    """Whether the loaded profile runs every case (``ci``); tests that are not Hypothesis's but
+    share a long list of cases out (tests/unit/engine/test_engine_hostile.py) follow it too."""
+    return settings().max_examples >= CI_EXAMPLES

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.cli_in_process import run_in_process
+
 from . import offline_service
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +33,18 @@ def run(
         text=True,
         timeout=120,
     )
+
+
+def run_here(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """As :func:`run`, inside this process (tests/e2e/cli_in_process.py): for the tests about
+    what the command does and says; the README's command, ``--check``/``--write``, ``serve`` and
+    the standard streams (test_cli_streams.py) start the real process."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    base["XDG_CONFIG_HOME"] = str(ROOT / "tests" / "data" / "no-user-config")
+    base.update(env or {})
+    return run_in_process(*args, cwd=cwd or ROOT, env=base)
 
 
 def readme_commands() -> list[str]:
@@ -72,13 +86,13 @@ def test_check_and_write(tmp_path: Path) -> None:
 def test_crlf_is_kept(tmp_path: Path) -> None:
     doc = tmp_path / "crlf.txt"
     doc.write_bytes(b"this is the the plan.\r\nit spans two lines.\r\n")
-    result = run("improve", "--write", str(doc), cwd=tmp_path)
+    result = run_here("improve", "--write", str(doc), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert doc.read_bytes() == b"This is the plan.\r\nIt spans two lines.\r\n"
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
-    result = run("improve", str(tmp_path / "nope.md"), cwd=tmp_path)
+    result = run_here("improve", str(tmp_path / "nope.md"), cwd=tmp_path)
     assert result.returncode == 2
     assert "nope.md: cannot read" in result.stderr
 
@@ -90,7 +104,7 @@ def test_project_file_settings_and_bad_values(tmp_path: Path) -> None:
     )
     doc = tmp_path / "a.md"
     doc.write_text("We do not need it. It is not ready.\n", encoding="utf-8")
-    result = run("improve", str(doc), cwd=tmp_path)
+    result = run_here("improve", str(doc), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "maxConcurrency = 'lots' is not valid" in result.stderr
     assert "apiKey is ignored" in result.stderr
@@ -113,7 +127,7 @@ def test_a_project_file_cannot_pick_the_key_variable(tmp_path: Path) -> None:
     doc = tmp_path / "a.md"
     doc.write_text("this is the the plan.\n", encoding="utf-8")
     try:
-        result = run("improve", str(doc), cwd=tmp_path, env={"GITHUB_TOKEN": "ghp_not_a_key"})
+        result = run_here("improve", str(doc), cwd=tmp_path, env={"GITHUB_TOKEN": "ghp_not_a_key"})
         with pytest.raises(TimeoutError):
             listener.accept()  # nobody connected to the project's service
     finally:
@@ -132,7 +146,7 @@ def test_service_error_leaves_the_file_alone(tmp_path: Path) -> None:
         doc = tmp_path / "a.md"
         doc.write_text("this is the the plan.\n", encoding="utf-8")
         env = {"REPHRASE_API_KEY": "k-secret", "XDG_CONFIG_HOME": str(tmp_path / "config")}
-        result = run("improve", "--write", str(doc), cwd=tmp_path, env=env)
+        result = run_here("improve", "--write", str(doc), cwd=tmp_path, env=env)
     assert result.returncode == 2
     assert "quota" in result.stderr.lower()
     assert "was not changed" in result.stderr
@@ -141,7 +155,7 @@ def test_service_error_leaves_the_file_alone(tmp_path: Path) -> None:
 
 
 def test_style_and_tone_exclude_each_other(tmp_path: Path) -> None:
-    result = run("improve", "--style", "casual", "--tone", "friendly", "x.md", cwd=tmp_path)
+    result = run_here("improve", "--style", "casual", "--tone", "friendly", "x.md", cwd=tmp_path)
     assert result.returncode == 2
     assert "not allowed with argument" in result.stderr
 
@@ -170,7 +184,7 @@ def test_write_keeps_permissions_and_writes_through_links(tmp_path: Path) -> Non
     real.chmod(0o755)
     link = tmp_path / "link.md"
     link.symlink_to(real)
-    result = run("improve", "--write", str(link), cwd=tmp_path)
+    result = run_here("improve", "--write", str(link), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert link.is_symlink()
     assert real.read_text(encoding="utf-8") == "This is the plan.\n"
@@ -181,7 +195,7 @@ def test_an_unusable_key_is_a_clear_error_that_never_shows_the_key(tmp_path: Pat
     doc = tmp_path / "a.md"
     doc.write_text("this is the the plan.\n", encoding="utf-8")
     for key in ("has space-secret", "nön-ascii-secret"):
-        result = run("improve", str(doc), cwd=tmp_path, env={"REPHRASE_API_KEY": key})
+        result = run_here("improve", str(doc), cwd=tmp_path, env={"REPHRASE_API_KEY": key})
         assert result.returncode == 2
         assert "REPHRASE_API_KEY is not valid" in result.stderr
         assert "secret" not in result.stderr and "Traceback" not in result.stderr
@@ -203,7 +217,7 @@ def test_an_unsupported_language_is_left_alone_with_advice(tmp_path: Path) -> No
     doc = tmp_path / "nl.md"
     text = "De trein vertrekt elke tien minuten van het station naar de stad en weer terug.\n"
     doc.write_text(text, encoding="utf-8")
-    result = run("improve", "--write", str(doc), cwd=tmp_path)
+    result = run_here("improve", "--write", str(doc), cwd=tmp_path)
     assert result.returncode == 2
     assert "--language" in result.stderr and "was not changed" in result.stderr
     assert "X-Trace-ID" not in result.stderr  # the library's log lines are not repeated
@@ -217,10 +231,10 @@ def test_a_file_whose_only_prose_is_a_title_is_skipped_not_failed(tmp_path: Path
     title.write_text("# Changes\n\n```\nv1.0.0\n```\n", encoding="utf-8")
     doc = tmp_path / "notes.md"
     doc.write_text("this is the the plan for the week ahead of us.\n", encoding="utf-8")
-    check = run("improve", "--check", str(title), cwd=tmp_path)
+    check = run_here("improve", "--check", str(title), cwd=tmp_path)
     assert check.returncode == 0, check.stderr
     assert "changes.md: skipped: too little prose to tell its language" in check.stderr
-    both = run("improve", "--write", str(title), str(doc), cwd=tmp_path)
+    both = run_here("improve", "--write", str(title), str(doc), cwd=tmp_path)
     assert both.returncode == 0, both.stderr
     assert doc.read_text(encoding="utf-8") == "This is the plan for the week ahead of us.\n"
     assert title.read_text(encoding="utf-8") == "# Changes\n\n```\nv1.0.0\n```\n"
@@ -231,7 +245,7 @@ def test_markup_too_deep_to_read_is_a_clear_error_and_the_run_goes_on(tmp_path: 
     deep.write_text("\\begin{document}" + "{" * 5000 + "x" + "}" * 5000 + "\\end{document}\n")
     doc = tmp_path / "notes.md"
     doc.write_text("this is the the plan for the week ahead of us.\n", encoding="utf-8")
-    result = run("improve", "--write", str(deep), str(doc), cwd=tmp_path)
+    result = run_here("improve", "--write", str(deep), str(doc), cwd=tmp_path)
     assert result.returncode == 2
     assert "deep.tex: this LaTeX document nests groups or environments too deeply" in result.stderr
     assert "Traceback" not in result.stderr
@@ -249,7 +263,7 @@ def test_a_passage_in_another_language_is_left_alone_and_the_rest_improved(tmp_p
         f"{quote}\n\nthis is the end of the the document.\n",
         encoding="utf-8",
     )
-    result = run("improve", "--write", str(doc), cwd=tmp_path)
+    result = run_here("improve", "--write", str(doc), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "paragraph 2 (line 3" in result.stderr and "it is in de" in result.stderr
     assert doc.read_text(encoding="utf-8") == (

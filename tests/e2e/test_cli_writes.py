@@ -1,4 +1,4 @@
-"""``rephrase-ls improve --write`` in a repository someone else prepared: the real CLI process.
+"""``rephrase-ls improve --write`` in a repository someone else prepared.
 
 Planted links at the temporary names, a file edited while the service is slow, read-only,
 hard-linked and other users' files, and links leading out of the project: each either writes the
@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from rephrase_ls.safe_write import temp_names
+from tests.e2e.cli_in_process import run_in_process
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -31,6 +32,12 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+def run_here(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """As :func:`run`, inside this process (tests/e2e/cli_in_process.py)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REPHRASE_")}
+    return run_in_process(*args, cwd=cwd, env=env)
 
 
 ORIGINAL = "this is the the plan.\n"
@@ -71,7 +78,7 @@ def test_links_planted_at_all_but_one_temp_name_are_not_followed(
         (project / name).symlink_to(target)
         victims[name] = target
     before = _listing(project)
-    result = run("improve", "--write", str(doc), cwd=project)
+    result = run_here("improve", "--write", str(doc), cwd=project)
     assert result.returncode == 0, result.stderr
     assert doc.read_text(encoding="utf-8") == IMPROVED
     for name, target in victims.items():
@@ -89,7 +96,7 @@ def test_every_temp_name_taken_refuses_and_follows_none(project: Path, tmp_path:
     bashrc = _victim(tmp_path, ".bashrc")
     for name in temp_names(doc.name):
         (project / name).symlink_to(bashrc)
-    result = run("improve", "--write", str(doc), cwd=project)
+    result = run_here("improve", "--write", str(doc), cwd=project)
     assert result.returncode == 2
     assert "cannot create a temporary file" in result.stderr
     assert "remove them" in result.stderr and "Nothing was written" in result.stderr
@@ -102,7 +109,7 @@ def test_a_link_out_of_the_project_is_refused(project: Path, tmp_path: Path) -> 
     diary.write_text(ORIGINAL, encoding="utf-8")  # prose the service would improve
     link = project / "README.md"
     link.symlink_to(diary)
-    result = run("improve", "--write", str(link), cwd=project)
+    result = run_here("improve", "--write", str(link), cwd=project)
     assert result.returncode == 2
     assert f"is a symbolic link to {diary}" in result.stderr
     assert "outside the project" in result.stderr and "it was not read" in result.stderr
@@ -110,13 +117,13 @@ def test_a_link_out_of_the_project_is_refused(project: Path, tmp_path: Path) -> 
     # Reading is refused too: what --diff or --check read would go to the service (a link
     # planted as docs/x.md -> ~/.aws/credentials would send the user's keys).
     for mode in ((), ("--diff",), ("--check",)):
-        shown = run("improve", *mode, str(link), cwd=project)
+        shown = run_here("improve", *mode, str(link), cwd=project)
         assert shown.returncode == 2, (mode, shown.stderr)
         assert f"{link} is a symbolic link to {diary}" in shown.stderr
         assert "outside the project" in shown.stderr and "not read" in shown.stderr
         assert shown.stdout == ""
     # The target named by its own path is the user's choice: it is read.
-    own = run("improve", str(diary), cwd=project)
+    own = run_here("improve", str(diary), cwd=project)
     assert own.returncode == 0 and "+This is the plan." in own.stdout
 
 
@@ -128,7 +135,7 @@ def test_a_folder_link_out_of_the_project_is_not_read(project: Path, tmp_path: P
     own = project / "notes.md"
     own.write_text(ORIGINAL, encoding="utf-8")
     for mode in ("--diff", "--check", "--write"):
-        result = run("improve", mode, "docs/credentials", "notes.md", cwd=project)
+        result = run_here("improve", mode, "docs/credentials", "notes.md", cwd=project)
         assert result.returncode == 2, (mode, result.stderr)
         assert f"docs/credentials is a symbolic link to {secret}" in result.stderr
         assert "not read" in result.stderr
@@ -141,7 +148,7 @@ def test_read_only_file_is_refused_and_unchanged(project: Path) -> None:
     doc = project / "notes.md"
     doc.write_text(ORIGINAL, encoding="utf-8")
     doc.chmod(0o444)
-    result = run("improve", "--write", str(doc), cwd=project)
+    result = run_here("improve", "--write", str(doc), cwd=project)
     assert result.returncode == 2
     assert "is read-only" in result.stderr and "nothing was written" in result.stderr
     assert doc.read_text(encoding="utf-8") == ORIGINAL
@@ -152,7 +159,7 @@ def test_mode_is_kept(project: Path) -> None:
     doc = project / "notes.md"
     doc.write_text(ORIGINAL, encoding="utf-8")
     doc.chmod(0o604)
-    result = run("improve", "--write", str(doc), cwd=project)
+    result = run_here("improve", "--write", str(doc), cwd=project)
     assert result.returncode == 0, result.stderr
     assert doc.read_text(encoding="utf-8") == IMPROVED
     assert doc.stat().st_mode & 0o7777 == 0o604
@@ -165,7 +172,7 @@ def test_owner_and_group_are_kept(project: Path) -> None:
     doc = project / "notes.md"
     doc.write_text(ORIGINAL, encoding="utf-8")
     os.chown(doc, 4321, 4322)
-    result = run("improve", "--write", str(doc), cwd=project)
+    result = run_here("improve", "--write", str(doc), cwd=project)
     assert result.returncode == 0, result.stderr
     assert doc.read_text(encoding="utf-8") == IMPROVED
     st = doc.stat()
@@ -177,7 +184,7 @@ def test_hard_linked_file_is_refused_and_keeps_its_links(project: Path) -> None:
     doc.write_text(ORIGINAL, encoding="utf-8")
     other = project / "copy.md"
     os.link(doc, other)
-    result = run("improve", "--write", str(doc), cwd=project)
+    result = run_here("improve", "--write", str(doc), cwd=project)
     assert result.returncode == 2
     assert "has 2 hard links" in result.stderr and "nothing was written" in result.stderr
     assert doc.read_text(encoding="utf-8") == ORIGINAL
@@ -309,13 +316,13 @@ def test_a_link_to_another_repository_is_refused(project: Path, tmp_path: Path) 
     (project / "docs").symlink_to(sibling)
     (project / "vendor").symlink_to(sibling.parent)
     for named in ("docs/README.md", "vendor/mine/README.md"):
-        result = run("improve", "--write", named, cwd=project)
+        result = run_here("improve", "--write", named, cwd=project)
         assert result.returncode == 2, result.stderr
         assert f"is a symbolic link to {theirs}" in result.stderr
         assert "it was not read" in result.stderr
         assert theirs.read_text(encoding="utf-8") == ORIGINAL
     # The other project's own path is its own root: written there.
-    result = run("improve", "--write", str(theirs), cwd=project)
+    result = run_here("improve", "--write", str(theirs), cwd=project)
     assert result.returncode == 0, result.stderr
     assert theirs.read_text(encoding="utf-8") == IMPROVED
 
@@ -343,12 +350,12 @@ def test_a_folder_link_out_of_an_archive_without_marker_is_refused(tmp_path: Pat
     theirs = _victim(tmp_path, "README.md")
     theirs.write_text(ORIGINAL, encoding="utf-8")
     (archive / "docs").symlink_to(theirs.parent)
-    result = run("improve", "--write", "docs/README.md", cwd=archive)
+    result = run_here("improve", "--write", "docs/README.md", cwd=archive)
     assert result.returncode == 2, result.stderr
     assert f"is a symbolic link to {theirs}" in result.stderr
     assert theirs.read_text(encoding="utf-8") == ORIGINAL
     own = archive / "notes.md"
     own.write_text(ORIGINAL, encoding="utf-8")
-    result = run("improve", "--write", "notes.md", cwd=archive)
+    result = run_here("improve", "--write", "notes.md", cwd=archive)
     assert result.returncode == 0, result.stderr
     assert own.read_text(encoding="utf-8") == IMPROVED

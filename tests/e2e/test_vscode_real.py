@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 from rephrase_ls.offline.engine import improve
+from tests.e2e.vscode_lock import vscode_folder_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 VSCODE = ROOT / "editor-clients" / "vscode"
@@ -118,11 +119,12 @@ def vsix(host: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> P
          "--out", str(out)]
     )
     for args in steps:
-        proc = subprocess.run(
-            [npm, *args, "--no-audit", "--no-fund"] if args == ["ci"] else [npm, *args],
-            cwd=VSCODE, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-            timeout=900, check=False,
-        )
+        with vscode_folder_lock():
+            proc = subprocess.run(
+                [npm, *args, "--no-audit", "--no-fund"] if args == ["ci"] else [npm, *args],
+                cwd=VSCODE, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                timeout=900, check=False,
+            )
         assert proc.returncode == 0, f"npm {' '.join(args)}:\n{proc.stdout}\n{proc.stderr}"
     return out
 

@@ -5,12 +5,13 @@ answers ``workspace/applyEdit`` the way editors do (refusing an edit pinned to a
 and applies edits with its own position arithmetic, so the server's conversions are checked
 against an independent implementation.
 
-The ``editor`` fixture shares one server per editor profile among all the tests of a run (a
-server takes a second or more to start; most tests take milliseconds): each test gets a workspace
-folder of its own (``workspace/didChangeWorkspaceFolders``), so its project file, editor settings
-and documents are its own, and sees only what the server says from its start. A test runs in the
-VS Code profile alone unless marked ``every_profile`` (or ``profiles(...)``). Tests that need a
-server set up otherwise (environment, flags, client capabilities, a service) start their own.
+The ``editor`` fixture shares one server per editor profile among all the tests of a run's
+process (of each pytest-xdist worker; a server takes a second or more to start, most tests take
+milliseconds): each test gets a workspace folder of its own
+(``workspace/didChangeWorkspaceFolders``), so its project file, editor settings and documents are
+its own, and sees only what the server says from its start. A test runs in the VS Code profile
+alone unless marked ``every_profile`` (or ``profiles(...)``). Tests that need a server set up
+otherwise (environment, flags, client capabilities, a service) start their own.
 """
 
 from __future__ import annotations
@@ -308,7 +309,7 @@ def install_apply_edit(
 
 @dataclass
 class Shared:
-    """One server of one editor profile, shared by the tests of the whole run."""
+    """One server of one editor profile, shared by the tests of this process (xdist worker)."""
 
     profile: str
     #: The position encoding the server chose from the client's offer.
@@ -392,8 +393,8 @@ async def editor_server(
     lsp_client: LanguageClient,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[None]:
-    """One server per editor profile for the whole run. Each test brings its own workspace
-    folder (``workspace/didChangeWorkspaceFolders``) and documents: see :func:`editor`."""
+    """One server per editor profile for this process's tests. Each test brings its own
+    workspace folder (``workspace/didChangeWorkspaceFolders``) and documents: see :func:`editor`."""
     profile: str = request.param
     root = tmp_path_factory.mktemp(f"{profile}-root")
     shared = Shared(profile)

@@ -7,6 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -149,13 +151,25 @@ describe('against the real server', function () {
   });
 
   it('gives the server the address from user settings as launch options', async () => {
-    fake.setSettings('rephrase', '', { serverUrl: 'http://127.0.0.1:9', tone: 'friendly' });
-    const { session, docUri } = await start('secret-test-key-5678');
-    const info = (await session.connection.sendRequest('workspace/executeCommand', {
-      command: 'rephrase.listStyles',
-      arguments: [docUri],
-    })) as { backend: string; current: { tone: string | null } };
-    assert.equal(info.backend, 'http://127.0.0.1:9');
-    assert.equal(info.current.tone, 'friendly');
+    // A loopback service that refuses the key (403 is not retried): the server learns at once
+    // that it cannot list the languages, instead of retrying an address nobody listens on.
+    const refusing = http.createServer((_request, response) => {
+      response.writeHead(403, { 'Content-Type': 'application/json' });
+      response.end('{"message":"Wrong key."}');
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+    try {
+      fake.setSettings('rephrase', '', { serverUrl: url, tone: 'friendly' });
+      const { session, docUri } = await start('secret-test-key-5678');
+      const info = (await session.connection.sendRequest('workspace/executeCommand', {
+        command: 'rephrase.listStyles',
+        arguments: [docUri],
+      })) as { backend: string; current: { tone: string | null } };
+      assert.equal(info.backend, url);
+      assert.equal(info.current.tone, 'friendly');
+    } finally {
+      refusing.close();
+    }
   });
 });
