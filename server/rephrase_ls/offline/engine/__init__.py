@@ -278,6 +278,13 @@ def _common_english(word: str) -> bool:
     return lexicon.zipf("en", word) >= spelling.MIN_CANDIDATE_ZIPF
 
 
+def _spoken_english(word: str) -> bool:
+    """Whether the lower-case ``word`` is said as a word: pyspellchecker's English list, drawn
+    from film subtitles, has it ``MIN_CANDIDATE_COUNT``+ times ("old", "end"; not "url",
+    "html", "sql", which are read letter by letter)."""
+    return spelling.speller("en").freq.get(word, 0) >= spelling.MIN_CANDIDATE_COUNT
+
+
 def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str]) -> str:
     def swap(word: str, start: int) -> str | None:
         lower = word.lower()
@@ -386,7 +393,7 @@ def improve(
         s = rule(s, lang)
     if lang == "en":
         s = rules.english_i(s)
-        s = rules.english_articles(s, _common_english)
+        s = rules.english_articles(s, _common_english, _spoken_english)
     shadow = s
 
     def capitalise_first(word: str, end: int) -> bool:
