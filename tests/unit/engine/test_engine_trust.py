@@ -345,3 +345,26 @@ def test_french_rectified_spellings_are_kept() -> None:
     assert improve("Vous pourriez etre tenté par cette solution.", "fr") == (
         "Vous pourriez être tenté par cette solution."
     )
+
+
+def test_the_inflection_of_a_clipped_term_is_not_a_slip() -> None:
+    # Sphinx's changelog (doc/changes/4.3.rst, BSD-2-Clause): "parens" is paren+s (written,
+    # as is "paren"); "parents" only adds a letter to that stem. Learners' "lauging",
+    # "agences", which nobody writes, are still fixed.
+    sentence = "An index entry with parens was registered for the method."
+    assert improve(sentence, "en-us") == sentence
+    assert spelling.speller("en").correction("parens") is None
+    assert improve("They were lauging at the joke.", "en-us") == "They were laughing at the joke."
+
+
+def test_an_unknown_word_in_a_list_of_words_without_function_words_is_kept() -> None:
+    # coreutils' README (GPL-3.0-or-later) lists its commands: a list, not a sentence, so an
+    # unknown word there is a name ("hostid" is not "hosted"). The same slip in a sentence
+    # is fixed.
+    listing = ("The programs that can be built with this package are:\n\n"
+               "  du echo env expand expr factor false fmt fold groups head hostid hostname\n"
+               "  id install join kill link ln logname ls md5sum mkdir mkfifo mknod mktemp")
+    assert improve(listing, "en-us") == listing
+    assert improve("We wantid to go home before the rain.", "en-us") == (
+        "We wanted to go home before the rain."
+    )

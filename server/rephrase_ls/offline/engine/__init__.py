@@ -206,6 +206,29 @@ def _english_phrase(s: str, start: int, end: int, lang: str) -> bool:
     return False
 
 
+# A word among many with no function word near it (no word of Zipf 6+ in its language: "the",
+# "of", "der", "de") is in a list of terms, not a sentence: coreutils' README lists its
+# commands ("du echo env expand expr factor false fmt fold groups head hostid hostname"),
+# where an unknown word is a name ("hostid" is not "hosted"). Learner sentences always have one.
+_LIST_WINDOW = 6  # words each side
+_LIST_MIN_WORDS = 8  # a list only when this many words are around the word
+_FUNCTION_WORD_ZIPF = 6.0
+_PLAIN_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _in_word_list(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether the word at ``start:end`` of ``s`` stands among ``_LIST_MIN_WORDS``+ words
+    (``_LIST_WINDOW`` each side) none of which is a function word: a list of names or
+    commands, not prose."""
+    reach = 40 * _LIST_WINDOW
+    before = _PLAIN_WORD.findall(s[max(0, start - reach) : start])[-_LIST_WINDOW:]
+    after = _PLAIN_WORD.findall(s[end : end + reach])[:_LIST_WINDOW]
+    around = before + after
+    return len(around) >= _LIST_MIN_WORDS and all(
+        lexicon.zipf(lang, word.lower()) < _FUNCTION_WORD_ZIPF for word in around
+    )
+
+
 def _spelling(
     s: str,
     lang: str,
@@ -222,6 +245,8 @@ def _spelling(
         end = start + len(word)
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")
+        if _in_word_list(s, start, end, lang):
+            return None
         if word == lower:
             if lang != "en" and _english_phrase(s, start, end, lang):
                 return None

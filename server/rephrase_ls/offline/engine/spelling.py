@@ -352,6 +352,8 @@ class Speller:
             margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
+        if found is not None and _clipped_inflection(self.lang, word, found):
+            return None
         if found is not None and not self._beats_alternatives(word, found, listing):
             return None
         return found
@@ -645,6 +647,28 @@ def _seen_stem(lang: str, word: str) -> bool:
                 for ending in stems
             ):
                 return True
+    return False
+
+
+def _clipped_inflection(lang: str, word: str, found: str) -> bool:
+    """Whether ``found`` only adds a letter at the end of ``word``'s stem before a regular
+    ending (``_INFLECTIONS``), and wordfreq lists both ``word`` and that stem: ``word`` is
+    then the inflection of a clipped word, a term ("parens": *paren*, short for parenthesis,
+    plural; not "parents"), not a slip (learners' "lauging" and "agences" are not written)."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if len(found) != len(word) + 1 or lexicon.zipf(lang, word) == 0.0:
+        return False
+    for suffix, stems in _INFLECTIONS.get(lang, ()):
+        if "" not in stems or not word.endswith(suffix) or not found.endswith(suffix):
+            continue
+        stem = word[: -len(suffix)]
+        if (
+            len(stem) >= 3
+            and found[: len(stem)] == stem
+            and lexicon.zipf(lang, stem) > 0.0
+        ):
+            return True
     return False
 
 
