@@ -70,6 +70,7 @@ _PT_A_INFINITIVE = re.compile(
 _PT_MIN_COUNT = 100
 # Characters written as apostrophes; a word glued to one is part of a longer word.
 _APOSTROPHES = frozenset("'’´`ʼ‘")
+_HANDLE_MARKS = frozenset("@#")
 
 
 def _parse_target(target_lang: str) -> tuple[str, str]:
@@ -245,6 +246,8 @@ def _spelling(
         end = start + len(word)
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")
+        if start > 0 and s[start - 1] in _HANDLE_MARKS:
+            return None  # a user name or a tag ("@yyogo", "#wontfix"), not a word
         if _in_word_list(s, start, end, lang):
             return None
         if word == lower:

@@ -47,6 +47,7 @@ held-out split are in docs/offline-engine.md. Lists load lazily, once per langua
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from functools import cache
@@ -437,6 +438,7 @@ class Speller:
             or lexicon.zipf(lang, found) < ONLY_WORD_MIN_ZIPF
             or not plain_slip(word, found)
             or known_misspellings(lang).alternatives(word)
+            or _drops_inner_y(word, found)
         ):
             return None
         return found
@@ -483,6 +485,8 @@ class Speller:
             if cand in self.freq and cand != found:
                 rivals = max(rivals, lexicon.zipf(lang, cand))
         if found is None or best < EDIT_MIN_CANDIDATE_ZIPF or best - rivals < DOMINANCE_ZIPF:
+            return None
+        if _drops_inner_y(word, found):
             return None
         return found
 
@@ -670,6 +674,19 @@ def _clipped_inflection(lang: str, word: str, found: str) -> bool:
         ):
             return True
     return False
+
+
+# A y between two consonants ("system", "hyphen", "zypper") marks a Greek or foreign word, a
+# name or a product: learners do not write it for another vowel (none of the tier 5 and 6
+# corrections of Holbrook and Birkbeck drops one), so an unseen word with one is no slip of a
+# word without it ("zypper" is not "zipper", "hypens" is not "happens").
+_INNER_Y: Final = re.compile(r"[^aeiouy]y[^aeiouy]")
+
+
+def _drops_inner_y(word: str, found: str) -> bool:
+    """Whether ``word`` has a y between consonants (``_INNER_Y``) and ``found`` has fewer."""
+    kept = len(_INNER_Y.findall(word))
+    return kept > 0 and len(_INNER_Y.findall(found)) < kept
 
 
 def _derived(lang: str, word: str) -> bool:
