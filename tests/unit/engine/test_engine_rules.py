@@ -70,6 +70,10 @@ from rephrase_ls.offline.engine import improve, rules
          "It is a usable, unanimous and utopian idea."),
         ("It is a one-off and a European idea.", "en-us", "It is a one-off and a European idea."),
         ("Plan a or b.", "en-us", "Plan a or b."),
+        # a short word with no vowel after its first letter is read letter by letter ("a url",
+        # "an html": left) unless it is a word people say (Holbrook: "a old man")
+        ("He saw a old man at a end of a url in an html page.", "en-us",
+         "He saw an old man at an end of a url in an html page."),
         # "an" before a consonant is "a" only where an article stands; after another word
         # it may be "and" left short (Holbrook: "My dad is big an strong")
         ("My dad is big an strong.", "en-us", "My dad is big an strong."),

@@ -70,6 +70,7 @@ _PT_A_INFINITIVE = re.compile(
 _PT_MIN_COUNT = 100
 # Characters written as apostrophes; a word glued to one is part of a longer word.
 _APOSTROPHES = frozenset("'’´`ʼ‘")
+_HANDLE_MARKS = frozenset("@#")
 
 
 def _parse_target(target_lang: str) -> tuple[str, str]:
@@ -206,6 +207,29 @@ def _english_phrase(s: str, start: int, end: int, lang: str) -> bool:
     return False
 
 
+# A word among many with no function word near it (no word of Zipf 6+ in its language: "the",
+# "of", "der", "de") is in a list of terms, not a sentence: coreutils' README lists its
+# commands ("du echo env expand expr factor false fmt fold groups head hostid hostname"),
+# where an unknown word is a name ("hostid" is not "hosted"). Learner sentences always have one.
+_LIST_WINDOW = 6  # words each side
+_LIST_MIN_WORDS = 8  # a list only when this many words are around the word
+_FUNCTION_WORD_ZIPF = 6.0
+_PLAIN_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _in_word_list(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether the word at ``start:end`` of ``s`` stands among ``_LIST_MIN_WORDS``+ words
+    (``_LIST_WINDOW`` each side) none of which is a function word: a list of names or
+    commands, not prose."""
+    reach = 40 * _LIST_WINDOW
+    before = _PLAIN_WORD.findall(s[max(0, start - reach) : start])[-_LIST_WINDOW:]
+    after = _PLAIN_WORD.findall(s[end : end + reach])[:_LIST_WINDOW]
+    around = before + after
+    return len(around) >= _LIST_MIN_WORDS and all(
+        lexicon.zipf(lang, word.lower()) < _FUNCTION_WORD_ZIPF for word in around
+    )
+
+
 def _spelling(
     s: str,
     lang: str,
@@ -222,6 +246,10 @@ def _spelling(
         end = start + len(word)
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")
+        if start > 0 and s[start - 1] in _HANDLE_MARKS:
+            return None  # a user name or a tag ("@yyogo", "#wontfix"), not a word
+        if _in_word_list(s, start, end, lang):
+            return None
         if word == lower:
             if lang != "en" and _english_phrase(s, start, end, lang):
                 return None
@@ -276,6 +304,13 @@ def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:
 def _common_english(word: str) -> bool:
     """Whether the lower-case ``word`` is a common English word (its sound is then known)."""
     return lexicon.zipf("en", word) >= spelling.MIN_CANDIDATE_ZIPF
+
+
+def _spoken_english(word: str) -> bool:
+    """Whether the lower-case ``word`` is said as a word: pyspellchecker's English list, drawn
+    from film subtitles, has it ``MIN_CANDIDATE_COUNT``+ times ("old", "end"; not "url",
+    "html", "sql", which are read letter by letter)."""
+    return spelling.speller("en").freq.get(word, 0) >= spelling.MIN_CANDIDATE_COUNT
 
 
 def _map_words(s: str, lang: str, mapping: dict[str, str], keep: frozenset[str]) -> str:
@@ -386,7 +421,7 @@ def improve(
         s = rule(s, lang)
     if lang == "en":
         s = rules.english_i(s)
-        s = rules.english_articles(s, _common_english)
+        s = rules.english_articles(s, _common_english, _spoken_english)
     shadow = s
 
     def capitalise_first(word: str, end: int) -> bool:

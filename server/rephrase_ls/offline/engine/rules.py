@@ -324,12 +324,17 @@ def english_i(s: str) -> str:
     return _LOWER_I.sub("I", s)
 
 
-def _wants_an(word: str) -> bool | None:
-    """Whether ``word`` takes "an" (by sound); ``None`` when unsure."""
+def _wants_an(word: str, spoken: Callable[[str], bool] | None = None) -> bool | None:
+    """Whether ``word`` takes "an" (by sound); ``None`` when unsure. ``spoken``: whether a
+    lower-case word is one people say (then it is read as a word: "old", "end", "arm")."""
     lower = word.lower()
     if len(lower) < 2 and lower not in ("a", "e", "i", "o", "u"):
         return None
-    if len(lower) <= 5 and not any(c in "aeiouy" for c in lower[1:]):
+    if (
+        len(lower) <= 5
+        and not any(c in "aeiouy" for c in lower[1:])
+        and (spoken is None or not spoken(lower))
+    ):
         return None  # read letter by letter ("url", "html", "sql"): the sound is unsure
     if _VOWEL_SOUND_H.match(lower):
         return True
@@ -352,11 +357,17 @@ def _article_position(s: str, start: int) -> bool:
     return m is not None and m.group(0).lower().replace("’", "'") in _BEFORE_ARTICLE
 
 
-def english_articles(s: str, common: Callable[[str], bool] | None = None) -> str:
+def english_articles(
+    s: str,
+    common: Callable[[str], bool] | None = None,
+    spoken: Callable[[str], bool] | None = None,
+) -> str:
     """ "a" before a vowel sound -> "an", and "an" before a consonant sound -> "a" where an
     article stands (:func:`_article_position`; elsewhere "an" may be "and" left short).
     ``common``: whether a lower-case word is a common word; when given, the article before
-    any other word (an acronym read letter by letter, "an swc plugin") is left alone."""
+    any other word (an acronym read letter by letter, "an swc plugin") is left alone.
+    ``spoken``: whether a word is one people say; a short word with no vowel after its first
+    letter is read letter by letter ("url", "html") unless it is ("old", "end")."""
 
     def repl(m: re.Match[str]) -> str:
         article, space, word = m.group(1), m.group(2), m.group(3)
@@ -364,7 +375,7 @@ def english_articles(s: str, common: Callable[[str], bool] | None = None) -> str
             return m.group(0)  # "a b c", "plan a or b": a letter, not the article
         if common is not None and not common(word.lower()):
             return m.group(0)
-        wants = _wants_an(word)
+        wants = _wants_an(word, spoken)
         if wants is None:
             return m.group(0)
         if not wants and not _article_position(s, m.start(1)):

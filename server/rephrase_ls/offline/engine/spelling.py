@@ -47,6 +47,7 @@ held-out split are in docs/offline-engine.md. Lists load lazily, once per langua
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from functools import cache
@@ -352,6 +353,8 @@ class Speller:
             margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
+        if found is not None and _clipped_inflection(self.lang, word, found):
+            return None
         if found is not None and not self._beats_alternatives(word, found, listing):
             return None
         return found
@@ -435,6 +438,7 @@ class Speller:
             or lexicon.zipf(lang, found) < ONLY_WORD_MIN_ZIPF
             or not plain_slip(word, found)
             or known_misspellings(lang).alternatives(word)
+            or _drops_inner_y(word, found)
         ):
             return None
         return found
@@ -481,6 +485,8 @@ class Speller:
             if cand in self.freq and cand != found:
                 rivals = max(rivals, lexicon.zipf(lang, cand))
         if found is None or best < EDIT_MIN_CANDIDATE_ZIPF or best - rivals < DOMINANCE_ZIPF:
+            return None
+        if _drops_inner_y(word, found):
             return None
         return found
 
@@ -646,6 +652,41 @@ def _seen_stem(lang: str, word: str) -> bool:
             ):
                 return True
     return False
+
+
+def _clipped_inflection(lang: str, word: str, found: str) -> bool:
+    """Whether ``found`` only adds a letter at the end of ``word``'s stem before a regular
+    ending (``_INFLECTIONS``), and wordfreq lists both ``word`` and that stem: ``word`` is
+    then the inflection of a clipped word, a term ("parens": *paren*, short for parenthesis,
+    plural; not "parents"), not a slip (learners' "lauging" and "agences" are not written)."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if len(found) != len(word) + 1 or lexicon.zipf(lang, word) == 0.0:
+        return False
+    for suffix, stems in _INFLECTIONS.get(lang, ()):
+        if "" not in stems or not word.endswith(suffix) or not found.endswith(suffix):
+            continue
+        stem = word[: -len(suffix)]
+        if (
+            len(stem) >= 3
+            and found[: len(stem)] == stem
+            and lexicon.zipf(lang, stem) > 0.0
+        ):
+            return True
+    return False
+
+
+# A y between two consonants ("system", "hyphen", "zypper") marks a Greek or foreign word, a
+# name or a product: learners do not write it for another vowel (none of the tier 5 and 6
+# corrections of Holbrook and Birkbeck drops one), so an unseen word with one is no slip of a
+# word without it ("zypper" is not "zipper", "hypens" is not "happens").
+_INNER_Y: Final = re.compile(r"[^aeiouy]y[^aeiouy]")
+
+
+def _drops_inner_y(word: str, found: str) -> bool:
+    """Whether ``word`` has a y between consonants (``_INNER_Y``) and ``found`` has fewer."""
+    kept = len(_INNER_Y.findall(word))
+    return kept > 0 and len(_INNER_Y.findall(found)) < kept
 
 
 def _derived(lang: str, word: str) -> bool:
