@@ -1,0 +1,139 @@
+"""The document's guards on an answer: what a paragraph's answer may not change, whatever the
+service (or the offline engine) says, because of what the rest of the document shows.
+
+One chain, :func:`guard`, used by Improve (:mod:`rephrase_ls.improve`) for each answer and by
+review mode's offline findings (:mod:`rephrase_ls.review.findings`) for each paragraph the engine
+changes, so that a finding never proposes what Improve would not do. In order:
+
+1. a paragraph that goes on an open sentence, or is set apart from the running prose, keeps its
+   lower-case start (:mod:`rephrase_ls.open_sentence`);
+2. a word the document writes in code is not changed in the prose
+   (:func:`~rephrase_ls.code_words.keep_code_words`);
+3. when the request keeps the document's variant (``keep_variant``: a plain Improve of a document
+   whose variant the writer did not set), variant conversions are taken out unless the document
+   allows them (:mod:`rephrase_ls.text.variants_keep`);
+4. a word the document writes only in lower case is not capitalised
+   (:func:`~rephrase_ls.code_words.keep_lower_case_words`);
+5. a document that puts two spaces between sentences keeps them
+   (:mod:`rephrase_ls.house_style`).
+
+The document-level facts these read are kept in a :class:`DocumentFacts`, each computed on first
+use, once per version of the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from rephrase_ls.code_words import (
+    code_words,
+    keep_code_words,
+    keep_lower_case_words,
+    lower_case_words,
+)
+from rephrase_ls.house_style import keep_sentence_spacing, two_spaces_between_sentences
+from rephrase_ls.open_sentence import keep_open_sentence, keeps_lower_start, prose_ends
+from rephrase_ls.text.variants_keep import DocumentVariant, document_variant, keep_variant_spellings
+
+if TYPE_CHECKING:
+    from rephrase_ls.text.markup import ProseBlock
+    from rephrase_ls.text.paragraphs import Paragraph
+
+__all__ = ["DocumentFacts", "VariantFacts", "guard"]
+
+
+class VariantFacts(Protocol):
+    """What a request says of the spelling variant: the target it asks for (``en-US``, or None
+    when it sends none), whether an answer's variant conversions are taken out
+    (``keep_variant``), and whether the target's variant was read from the document
+    (``variant_detected``). :class:`rephrase_ls.options.Mode` is one."""
+
+    @property
+    def target_lang(self) -> str | None: ...
+
+    @property
+    def keep_variant(self) -> bool: ...
+
+    @property
+    def variant_detected(self) -> bool: ...
+
+
+class DocumentFacts:
+    """What the guards read of one version of a document, each fact computed on first use.
+
+    ``blocks``: the document's prose blocks (or the paragraphs themselves), as the pipeline has
+    them (without the ``rephrase: language=xx`` directives).
+    """
+
+    def __init__(self, text: str, blocks: Sequence[ProseBlock | Paragraph]) -> None:
+        self.text = text
+        self.blocks = blocks
+        self._ends: tuple[list[int], list[int]] | None = None
+        self._code: frozenset[str] | None = None
+        self._lower: frozenset[str] | None = None
+        self._two_spaces: bool | None = None
+        self._variants: dict[tuple[str, bool], DocumentVariant] = {}
+
+    @property
+    def ends(self) -> tuple[list[int], list[int]]:
+        """The blocks' starts and ends (:func:`~rephrase_ls.open_sentence.prose_ends`)."""
+        if self._ends is None:
+            self._ends = prose_ends(self.blocks)
+        return self._ends
+
+    @property
+    def code(self) -> frozenset[str]:
+        """The words the document writes in code (:func:`~rephrase_ls.code_words.code_words`)."""
+        if self._code is None:
+            self._code = code_words(self.text, self.blocks)
+        return self._code
+
+    @property
+    def lower(self) -> frozenset[str]:
+        """The words it writes only in lower case
+        (:func:`~rephrase_ls.code_words.lower_case_words`)."""
+        if self._lower is None:
+            self._lower = lower_case_words(self.text)
+        return self._lower
+
+    @property
+    def two_spaces(self) -> bool:
+        """Whether it puts two spaces between sentences
+        (:func:`~rephrase_ls.house_style.two_spaces_between_sentences`)."""
+        if self._two_spaces is None:
+            self._two_spaces = two_spaces_between_sentences(self.text)
+        return self._two_spaces
+
+    def variant(self, target: str, detected: bool) -> DocumentVariant:
+        """What it says of the variant ``target``
+        (:func:`~rephrase_ls.text.variants_keep.document_variant`)."""
+        key = (target, detected)
+        found = self._variants.get(key)
+        if found is None:
+            found = self._variants[key] = document_variant(self.text, target, detected)
+        return found
+
+
+def guard(
+    start: int, span: str, replacement: str, variant: VariantFacts, facts: DocumentFacts
+) -> str:
+    """``replacement`` for the paragraph whose text ``span`` starts at ``start`` in
+    ``facts.text``, with what the document's guards keep (see the module's docstring) kept as
+    in ``span``; every other change is applied. ``variant``: the request's variant facts
+    (a :class:`~rephrase_ls.options.Mode`)."""
+    if replacement == span:
+        return replacement
+    if keeps_lower_start(facts.text, start, facts.ends):
+        replacement = keep_open_sentence(span, replacement)
+    if replacement != span:
+        replacement = keep_code_words(span, replacement, facts.code)
+    target = variant.target_lang
+    if replacement != span and variant.keep_variant and target is not None:
+        document = facts.variant(target, variant.variant_detected)
+        replacement = keep_variant_spellings(span, replacement, target, document)
+    if replacement != span:
+        replacement = keep_lower_case_words(span, replacement, facts.lower)
+    if replacement != span and facts.two_spaces:
+        replacement = keep_sentence_spacing(span, replacement)
+    return replacement
