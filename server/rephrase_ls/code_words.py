@@ -29,6 +29,12 @@ def _words_of(code: str) -> list[str]:
     ]
 
 
+def code_word_parts(run: str) -> list[str]:
+    """The words of a letter run as :func:`code_words` and :func:`keep_code_words` compare them
+    (lower case, camelCase split, one letter aside)."""
+    return _words_of(run)
+
+
 def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset[str]:
     """The words the document ``text`` writes outside its prose: in code blocks, inline code,
     identifiers, URLs and paths (everything outside the ``blocks``' prose, and their

@@ -23,10 +23,12 @@ use, once per version of the document.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from rephrase_ls.code_words import (
+    code_word_parts,
     code_words,
     keep_code_words,
     keep_lower_case_words,
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
     from rephrase_ls.text.markup import ProseBlock
     from rephrase_ls.text.paragraphs import Paragraph
 
-__all__ = ["DocumentFacts", "VariantFacts", "guard"]
+__all__ = ["DocumentFacts", "VariantFacts", "guard", "may_act"]
 
 
 class VariantFacts(Protocol):
@@ -137,3 +139,38 @@ def guard(
     if replacement != span and facts.two_spaces:
         replacement = keep_sentence_spacing(span, replacement)
     return replacement
+
+
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+
+
+def may_act(
+    start: int,
+    changes: Iterable[tuple[str, str]],
+    variant: VariantFacts,
+    facts: DocumentFacts,
+) -> bool:
+    """Whether :func:`guard` may keep something of an answer whose changes to the paragraph at
+    ``start`` are ``changes`` (each the original words and what replaces them, as review mode's
+    findings have them): False when none of the guards can act on them, so that a paragraph's
+    answer need not be rebuilt. Reads only the facts a change could need."""
+    if keeps_lower_start(facts.text, start, facts.ends):
+        return True
+    capitalised: set[str] = set()
+    new_words = spaces = False
+    for original, replacement in changes:
+        old = _LETTER_RUN.findall(original)
+        if any(word in facts.code for run in old for word in code_word_parts(run)):
+            return True
+        new = _LETTER_RUN.findall(replacement)
+        said = set(old)
+        capitalised.update(
+            lower for run in new if (lower := run[0].lower() + run[1:]) != run and lower in said
+        )
+        new_words = new_words or bool({w.lower() for w in new} - {w.lower() for w in old})
+        spaces = spaces or "  " in original
+    if capitalised and not capitalised.isdisjoint(facts.lower):
+        return True
+    if new_words and variant.keep_variant and variant.target_lang is not None:
+        return True
+    return spaces and facts.two_spaces

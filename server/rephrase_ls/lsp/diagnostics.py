@@ -168,7 +168,7 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
     from rephrase_ls.memory import release_free_memory
-    from rephrase_ls.review import ReviewCancelled, findings, offline_target
+    from rephrase_ls.review import ReviewCancelled, findings, review_mode
     from rephrase_ls.service.errors import ServiceError
 
     rs = review_state(ls)
@@ -187,12 +187,10 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
             backend = ls.backends.get(settings)
         except ServiceError:
             backend = None
-        choice = ls.language_of(doc, settings, backend)
-        language = choice.language
-        if language is not None and choice.variant_guessed:
-            language = language.split("-")[0]  # no variant known: bare en/pt converts nothing
-        target = offline_target(language)
-        if target is not None:
+        # as a plain Improve asks: its target, and what it keeps of the document's variant
+        mode = review_mode(settings, ls.language_of(doc, settings, backend))
+        if mode is not None and mode.target_lang is not None:
+            target = mode.target_lang
 
             def stale() -> bool:
                 return _version_of(ls, uri) != version
@@ -211,6 +209,8 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 words=settings.words,
                                 cache=rs.cache,
                                 cancelled=stale,
+                                keep_variant=mode.keep_variant,
+                                variant_detected=mode.variant_detected,
                             )
                     finally:
                         if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:
