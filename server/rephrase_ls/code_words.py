@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -100,16 +101,15 @@ def lower_case_words(text: str) -> frozenset[str]:
     and never with a capital first letter (words in capitals aside: a title in capitals says
     nothing): names their owners write in lower case (``zlib``, ``npm``, ``git``), which
     :func:`keep_lower_case_words` keeps so at a sentence's start too."""
-    lower: dict[str, int] = {}
-    capital: set[str] = set()
-    for run in _LETTER_RUN.findall(text):
-        if len(run) < 2:
-            continue
-        if run.islower():
-            lower[run] = lower.get(run, 0) + 1
-        elif run[0].isupper() and run[1:].islower():
-            capital.add(run.lower())
-    return frozenset(word for word, n in lower.items() if n >= 3 and word not in capital)
+    runs = Counter(_LETTER_RUN.findall(text))  # counted in C: each distinct run looked at once
+    capital = {
+        run.lower() for run in runs if run[0].isupper() and len(run) > 1 and run[1:].islower()
+    }
+    return frozenset(
+        run
+        for run, n in runs.items()
+        if n >= 3 and len(run) > 1 and run.islower() and run not in capital
+    )
 
 
 def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]) -> str:

@@ -23,8 +23,9 @@ use, once per version of the document.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from rephrase_ls.code_words import (
@@ -32,7 +33,6 @@ from rephrase_ls.code_words import (
     code_words,
     keep_code_words,
     keep_lower_case_words,
-    lower_case_words,
 )
 from rephrase_ls.house_style import keep_sentence_spacing, two_spaces_between_sentences
 from rephrase_ls.open_sentence import keep_open_sentence, keeps_lower_start, prose_ends
@@ -43,6 +43,32 @@ if TYPE_CHECKING:
     from rephrase_ls.text.paragraphs import Paragraph
 
 __all__ = ["DocumentFacts", "VariantFacts", "guard", "may_act"]
+
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _runs(text: str, word: str) -> Iterator[int]:
+    """Where ``word`` stands in ``text`` as a whole letter run (no letter either side)."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not _LETTER.match(text, at - 1)) and not _LETTER.match(text, end):
+            yield at
+        at = text.find(word, at + 1)
+
+
+def _only_lower(text: str, word: str) -> bool:
+    """Whether ``word`` is one of :func:`~rephrase_ls.code_words.lower_case_words` of ``text``:
+    two letters or more in lower case, written so three times or more, never with a capital
+    first letter and the rest in lower case."""
+    if len(word) < 2 or not word.islower():
+        return False
+    for first in {word[0].upper(), word[0].title()}:
+        capital = first + word[1:]
+        if len(first) == 1 and first != word[0] and next(_runs(text, capital), None) is not None:
+            return False
+    return sum(1 for _ in itertools.islice(_runs(text, word), 3)) == 3
 
 
 class VariantFacts(Protocol):
@@ -73,7 +99,7 @@ class DocumentFacts:
         self.blocks = blocks
         self._ends: tuple[list[int], list[int]] | None = None
         self._code: frozenset[str] | None = None
-        self._lower: frozenset[str] | None = None
+        self._lower: dict[str, bool] = {}
         self._two_spaces: bool | None = None
         self._variants: dict[tuple[str, bool], DocumentVariant] = {}
 
@@ -91,13 +117,19 @@ class DocumentFacts:
             self._code = code_words(self.text, self.blocks)
         return self._code
 
-    @property
-    def lower(self) -> frozenset[str]:
-        """The words it writes only in lower case
-        (:func:`~rephrase_ls.code_words.lower_case_words`)."""
-        if self._lower is None:
-            self._lower = lower_case_words(self.text)
-        return self._lower
+    def lower_case(self, words: Iterable[str]) -> frozenset[str]:
+        """Those of ``words`` that it writes only in lower case, as
+        :func:`~rephrase_ls.code_words.lower_case_words` has them, each word looked up alone
+        (a few finds in the text: the words a paragraph's answer capitalises, not all of the
+        document's)."""
+        found = []
+        for word in words:
+            known = self._lower.get(word)
+            if known is None:
+                known = self._lower[word] = _only_lower(self.text, word)
+            if known:
+                found.append(word)
+        return frozenset(found)
 
     @property
     def two_spaces(self) -> bool:
@@ -134,14 +166,25 @@ def guard(
     if replacement != span and variant.keep_variant and target is not None:
         document = facts.variant(target, variant.variant_detected)
         replacement = keep_variant_spellings(span, replacement, target, document)
-    if replacement != span:
-        replacement = keep_lower_case_words(span, replacement, facts.lower)
+    if replacement != span and (capitalised := _capitalised(span, replacement)):
+        lower = facts.lower_case(capitalised)
+        if lower:
+            replacement = keep_lower_case_words(span, replacement, lower)
     if replacement != span and facts.two_spaces:
         replacement = keep_sentence_spacing(span, replacement)
     return replacement
 
 
-_LETTER_RUN = re.compile(r"[^\W\d_]+")
+def _capitalised(original: str, replacement: str) -> set[str]:
+    """The words of ``original`` (two letters or more) whose form with a capital first letter
+    ``replacement`` writes: those :func:`~rephrase_ls.code_words.keep_lower_case_words` may
+    keep."""
+    said = set(_LETTER_RUN.findall(original))
+    return {
+        lower
+        for run in _LETTER_RUN.findall(replacement)
+        if len(run) > 1 and (lower := run[0].lower() + run[1:]) != run and lower in said
+    }
 
 
 def may_act(
@@ -157,20 +200,18 @@ def may_act(
     if keeps_lower_start(facts.text, start, facts.ends):
         return True
     capitalised: set[str] = set()
-    new_words = spaces = False
+    spaces = conversions = False
+    target = variant.target_lang if variant.keep_variant else None
     for original, replacement in changes:
-        old = _LETTER_RUN.findall(original)
-        if any(word in facts.code for run in old for word in code_word_parts(run)):
+        if any(w in facts.code for r in _LETTER_RUN.findall(original) for w in code_word_parts(r)):
             return True
-        new = _LETTER_RUN.findall(replacement)
-        said = set(old)
-        capitalised.update(
-            lower for run in new if (lower := run[0].lower() + run[1:]) != run and lower in said
-        )
-        new_words = new_words or bool({w.lower() for w in new} - {w.lower() for w in old})
+        capitalised |= _capitalised(original, replacement)
         spaces = spaces or "  " in original
-    if capitalised and not capitalised.isdisjoint(facts.lower):
-        return True
-    if new_words and variant.keep_variant and variant.target_lang is not None:
+        # a variant conversion, which the guard takes out unless the document allows it
+        conversions = conversions or (
+            target is not None
+            and keep_variant_spellings(original, replacement, target) != replacement
+        )
+    if conversions or (capitalised and facts.lower_case(capitalised)):
         return True
     return spaces and facts.two_spaces
