@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from rephrase_ls.code_words import (
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from rephrase_ls.text.markup import ProseBlock
     from rephrase_ls.text.paragraphs import Paragraph
 
-__all__ = ["DocumentFacts", "VariantFacts", "guard", "may_act"]
+__all__ = ["DocumentFacts", "Signals", "VariantFacts", "guard", "may_act", "signals"]
 
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -187,31 +188,53 @@ def _capitalised(original: str, replacement: str) -> set[str]:
     }
 
 
-def may_act(
-    start: int,
-    changes: Iterable[tuple[str, str]],
-    variant: VariantFacts,
-    facts: DocumentFacts,
-) -> bool:
-    """Whether :func:`guard` may keep something of an answer whose changes to the paragraph at
-    ``start`` are ``changes`` (each the original words and what replaces them, as review mode's
-    findings have them): False when none of the guards can act on them, so that a paragraph's
-    answer need not be rebuilt. Reads only the facts a change could need."""
-    if keeps_lower_start(facts.text, start, facts.ends):
-        return True
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """What a paragraph's changes offer the guards, whatever the rest of the document says
+    (:func:`signals`; kept with review mode's cached findings)."""
+
+    code: frozenset[str]
+    """The words of the changed text, as code words are compared."""
+    capitalised: frozenset[str]
+    """The words the changes give a capital first letter."""
+    spaces: bool
+    """A change covers two spaces or more."""
+    conversions: bool
+    """A change converts between the variants of the target."""
+
+
+_NO_SIGNALS = Signals(frozenset(), frozenset(), False, False)
+
+
+def signals(changes: Iterable[tuple[str, str]], target: str | None) -> Signals:
+    """The :class:`Signals` of ``changes`` (each the original words and what replaces them, as
+    review mode's findings have them) for a request to ``target``."""
+    code: set[str] = set()
     capitalised: set[str] = set()
     spaces = conversions = False
-    target = variant.target_lang if variant.keep_variant else None
     for original, replacement in changes:
-        if any(w in facts.code for r in _LETTER_RUN.findall(original) for w in code_word_parts(r)):
-            return True
+        code.update(w for run in _LETTER_RUN.findall(original) for w in code_word_parts(run))
         capitalised |= _capitalised(original, replacement)
         spaces = spaces or "  " in original
-        # a variant conversion, which the guard takes out unless the document allows it
         conversions = conversions or (
             target is not None
             and keep_variant_spellings(original, replacement, target) != replacement
         )
-    if conversions or (capitalised and facts.lower_case(capitalised)):
+    if not (code or capitalised or spaces or conversions):
+        return _NO_SIGNALS  # one object for every paragraph without findings
+    return Signals(frozenset(code), frozenset(capitalised), spaces, conversions)
+
+
+def may_act(start: int, found: Signals, variant: VariantFacts, facts: DocumentFacts) -> bool:
+    """Whether :func:`guard` may keep something of the answer for the paragraph at ``start``
+    whose changes give ``found`` (:func:`signals`): False when no guard can act on them, so
+    that the paragraph's answer need not be rebuilt. Reads only the facts a change needs."""
+    if keeps_lower_start(facts.text, start, facts.ends):
         return True
-    return spaces and facts.two_spaces
+    if not found.code.isdisjoint(facts.code):
+        return True
+    if found.conversions and variant.keep_variant and variant.target_lang is not None:
+        return True  # taken out unless the document allows it
+    if found.capitalised and facts.lower_case(found.capitalised):
+        return True
+    return found.spaces and facts.two_spaces

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from rephrase_ls.guards import DocumentFacts, guard, may_act
+from rephrase_ls.guards import DocumentFacts, Signals, guard, may_act, signals
 from rephrase_ls.improve import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
@@ -182,7 +182,7 @@ class ReviewCache:
             raise ValueError("max_chars must not be negative")
         self.engine_runs = 0
         self._blocks: _Lru[_BlockKey, _Prose] = _Lru(max_chars)
-        self._results: _Lru[_ResultKey, _Result] = _Lru(max_chars)
+        self._results: _Lru[_ResultKey, tuple[_Result, Signals]] = _Lru(max_chars)
 
     def __len__(self) -> int:
         """The number of paragraphs whose findings are kept."""
@@ -402,21 +402,23 @@ def findings(
     for block, block_key, prose in entries:
         context = [w for w in prose.words if w in repeated] if repeated else []
         key_of_result: _ResultKey = (_result_digest(block_key, target, context), known)
-        result = cache._results.get(key_of_result)
-        if result is None:
+        cached = cache._results.get(key_of_result)
+        if cached is None:
             if cancelled is not None and cancelled():
                 raise ReviewCancelled
             paragraph = _paragraph(text, block)
             assert paragraph is not None
             result = _compute(paragraph, block, target, known, frozenset(context))
+            cached = (result, signals(((f.original, f.replacement) for f in result), target))
             cache.engine_runs += 1
-            cache._results.put(key_of_result, result, block.end - block.start)
+            cache._results.put(key_of_result, cached, block.end - block.start)
+        result, found = cached
         if not result:
             continue
         start = block.start + prose.start
         # The guards read the whole document: applied here, after the cache, so that a fact
         # another paragraph changed (a word now written in code there) counts at once.
-        if may_act(start, ((f.original, f.replacement) for f in result), variant, facts):
+        if may_act(start, found, variant, facts):
             paragraph = _paragraph(text, block)
             assert paragraph is not None
             span = paragraph.original

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rephrase_ls.code_words import lower_case_words
-from rephrase_ls.guards import DocumentFacts, guard, may_act
+from rephrase_ls.guards import DocumentFacts, guard, may_act, signals
 from rephrase_ls.options import Mode
 from rephrase_ls.review import ReviewCache, findings
 from rephrase_ls.text.markup import prose_blocks
@@ -55,14 +55,14 @@ def test_the_guards_keep_what_the_document_shows() -> None:
         "It works.  git will recieve the data.  Done."
     )
     changes = [("  git", " Git"), ("recieve", "receive"), ("teh", "the")]
-    assert may_act(start, changes, PLAIN, facts)
-    assert not may_act(start, [("teh", "the")], PLAIN, facts)
+    assert may_act(start, signals(changes, "en-US"), PLAIN, facts)
+    assert not may_act(start, signals([("teh", "the")], "en-US"), PLAIN, facts)
 
 
 def test_may_act_on_a_variant_conversion_only_when_the_variant_is_kept() -> None:
     text = "The colour is set here.\n"
     facts = DocumentFacts(text, prose_blocks(text, "markdown"))
-    conversion = [("colour", "color")]
+    conversion = signals([("colour", "color")], "en-US")
     assert not may_act(0, conversion, PLAIN, facts)
     kept = Mode("en-US", keep_variant=True)
     assert may_act(0, conversion, kept, facts)
