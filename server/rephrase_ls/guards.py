@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from rephrase_ls.text.markup import ProseBlock
     from rephrase_ls.text.paragraphs import Paragraph
 
-__all__ = ["DocumentFacts", "Signals", "VariantFacts", "guard", "may_act", "signals"]
+__all__ = ["DocumentFacts", "Signals", "VariantFacts", "facts_key", "guard", "may_act", "signals"]
 
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -223,6 +223,26 @@ def signals(changes: Iterable[tuple[str, str]], target: str | None) -> Signals:
     if not (code or capitalised or spaces or conversions):
         return _NO_SIGNALS  # one object for every paragraph without findings
     return Signals(frozenset(code), frozenset(capitalised), spaces, conversions)
+
+
+def facts_key(
+    start: int, found: Signals, variant: VariantFacts, facts: DocumentFacts
+) -> tuple[object, ...]:
+    """The facts of the document :func:`guard` reads for the paragraph at ``start`` whose
+    changes give ``found``: equal keys, the same guarded answer (review mode caches it so)."""
+    target = variant.target_lang
+    document = (
+        facts.variant(target, variant.variant_detected)
+        if found.conversions and variant.keep_variant and target is not None
+        else None
+    )
+    return (
+        keeps_lower_start(facts.text, start, facts.ends),
+        found.code & facts.code,
+        facts.lower_case(found.capitalised) if found.capitalised else None,
+        found.spaces and facts.two_spaces,
+        None if document is None else (document.confident, document.others),
+    )
 
 
 def may_act(start: int, found: Signals, variant: VariantFacts, facts: DocumentFacts) -> bool:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from rephrase_ls.guards import DocumentFacts, Signals, guard, may_act, signals
+from rephrase_ls.guards import DocumentFacts, Signals, facts_key, guard, may_act, signals
 from rephrase_ls.improve import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
@@ -169,9 +169,11 @@ class _Lru(Generic[K, V]):
 
 
 class ReviewCache:
-    """Per-paragraph work kept between calls of :func:`findings`: each block's words and each
-    paragraph's findings, in two tables that each stand for at most ``max_chars`` characters
-    of blocks, the least recently used dropped first.
+    """Per-paragraph work kept between calls of :func:`findings`: each block's words, each
+    paragraph's findings from the engine, and those the guards kept of them (keyed by the facts
+    of the document the guards read for that paragraph, :func:`rephrase_ls.guards.facts_key`),
+    in three tables that each stand for at most ``max_chars`` characters of blocks, the least
+    recently used dropped first.
 
     ``engine_runs`` counts the paragraphs the engine improved (cache misses), for tests and
     the benchmark.
@@ -183,6 +185,7 @@ class ReviewCache:
         self.engine_runs = 0
         self._blocks: _Lru[_BlockKey, _Prose] = _Lru(max_chars)
         self._results: _Lru[_ResultKey, tuple[_Result, Signals]] = _Lru(max_chars)
+        self._guarded: _Lru[tuple[_ResultKey, tuple[object, ...]], _Result] = _Lru(max_chars)
 
     def __len__(self) -> int:
         """The number of paragraphs whose findings are kept."""
@@ -190,13 +193,14 @@ class ReviewCache:
 
     @property
     def chars(self) -> int:
-        """The characters of the blocks the two tables stand for."""
-        return self._blocks.chars + self._results.chars
+        """The characters of the blocks the three tables stand for."""
+        return self._blocks.chars + self._results.chars + self._guarded.chars
 
     def clear(self) -> None:
         """Forget everything (say, after the engine's word lists changed)."""
         self._blocks.clear()
         self._results.clear()
+        self._guarded.clear()
 
 
 def offline_target(language: str | None) -> str | None:
@@ -419,13 +423,21 @@ def findings(
         # The guards read the whole document: applied here, after the cache, so that a fact
         # another paragraph changed (a word now written in code there) counts at once.
         if may_act(start, found, variant, facts):
-            paragraph = _paragraph(text, block)
-            assert paragraph is not None
-            span = paragraph.original
-            replacement = _applied(span, result)
-            guarded = guard(start, span, replacement, variant, facts)
-            if guarded != replacement:
-                result = _classified(paragraph, block, span, word_edits(span, guarded), target)
+            key_of_guarded = (key_of_result, facts_key(start, found, variant, facts))
+            held = cache._guarded.get(key_of_guarded)
+            if held is None:
+                paragraph = _paragraph(text, block)
+                assert paragraph is not None
+                span = paragraph.original
+                replacement = _applied(span, result)
+                guarded = guard(start, span, replacement, variant, facts)
+                if guarded != replacement:
+                    edits = word_edits(span, guarded)
+                    held = _classified(paragraph, block, span, edits, target)
+                else:
+                    held = result
+                cache._guarded.put(key_of_guarded, held, block.end - block.start)
+            result = held
         out += [
             Finding(start + f.start, start + f.end, f.original, f.replacement, f.code, f.message)
             for f in result
