@@ -4,9 +4,11 @@ findings after **Review with the service**, one diagnostic per finding.
 Clients that pull diagnostics (``textDocument/diagnostic``) get them as answers; the others get
 ``textDocument/publishDiagnostics``. After an edit the offline review waits :data:`DEBOUNCE`
 seconds of quiet, then runs :func:`rephrase_ls.review.findings` in a worker thread (listing code
-actions never waits for it), asked before each paragraph whether a newer version arrived (then
-it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`). A document
-longer than the ``diagnosticsMaxSize`` setting is not reviewed offline (the writer is told once).
+actions never waits for it), with the target and variant facts a plain Improve of the document
+has (:func:`rephrase_ls.review.review_mode`), so that its findings are what Improve would do;
+asked before each paragraph whether a newer version arrived (then it stops). Only the changed
+paragraphs are improved again (the :class:`ReviewCache`). A document longer than the
+``diagnosticsMaxSize`` setting is not reviewed offline (the writer is told once).
 
 The service's findings are kept with the text they were made on and carried through each edit:
 one whose words the edit touched is dropped, the others move with the text.
