@@ -112,9 +112,7 @@ def lower_case_words(text: str) -> frozenset[str]:
     )
 
 
-def keep_lower_case_words(
-    original: str, replacement: str, lower: frozenset[str]
-) -> str:
+def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]) -> str:
     """``replacement`` without the capitals it adds to the first letter of words of ``lower``
     (:func:`lower_case_words`: ``Yes. zlib doesn't…`` stays so), also where the same change
     tidies the spaces or punctuation around the word (``done.  zlib`` → ``done. Zlib``); every
