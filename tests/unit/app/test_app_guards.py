@@ -87,3 +87,12 @@ def test_a_cached_paragraph_follows_a_fact_another_paragraph_changes() -> None:
     found = findings(text, prose_blocks(text, "markdown"), target_lang="en-US", cache=cache)
     assert [f.original for f in found] == ["recieve", "teh"]
     assert cache.engine_runs == runs + 1
+    # another word in code: what the guards kept for the first one is not reused
+    other = prose + "\nAnother paragraph: `teh()`.\n"
+    found = findings(other, prose_blocks(other, "markdown"), target_lang="en-US", cache=cache)
+    assert [f.original for f in found] == ["recieve"]
+    found = findings(
+        with_code, prose_blocks(with_code, "markdown"), target_lang="en-US", cache=cache
+    )
+    assert [f.original for f in found] == ["teh"]
+    assert cache.engine_runs == runs + 2
