@@ -16,8 +16,13 @@ inline code). Figures, in CPU time of this process (``time.process_time``):
   The budget is checked on the median: on a machine shared with other work a single edit can
   take longer (a garbage collection of the whole process lands in it now and then).
 
-Run by hand: ``python bench/bench_diagnostics.py [--size 200000] [--edits 30] [--seed 1]``. Not
-a test.
+With ``--keep-variant`` the findings are asked as the server asks them for a document whose
+variant was detected (``keep_variant``, ``variant_detected``: a plain Improve's, see
+:func:`rephrase_ls.review.review_mode`), so the guard of the document's variant spellings runs
+on every paragraph with a variant finding.
+
+Run by hand: ``python bench/bench_diagnostics.py [--size 200000] [--edits 30] [--seed 1]
+[--keep-variant]``. Not a test.
 """
 
 from __future__ import annotations
@@ -57,16 +62,17 @@ def _edit(text: str, rng: random.Random, paragraphs: list[tuple[int, int]]) -> s
             return text[: word.start()] + rng.choice(_REPLACEMENTS) + text[word.end() :]
 
 
-def run(size: int, edits: int, seed: int) -> int:
+def run(size: int, edits: int, seed: int, keep_variant: bool = False) -> int:
     text = markdown_document(size, seed).text
+    variant = {"keep_variant": keep_variant, "variant_detected": keep_variant}
     rng = random.Random(seed)
     blocks = prose_blocks(text, "markdown")
     started = time.process_time()
-    first = findings(text, blocks, target_lang="en-US", cache=ReviewCache())
+    first = findings(text, blocks, target_lang="en-US", cache=ReviewCache(), **variant)
     first_ms = _cpu_ms(started)
     cache = ReviewCache()
     started = time.process_time()
-    found = findings(text, blocks, target_lang="en-US", cache=cache)
+    found = findings(text, blocks, target_lang="en-US", cache=cache, **variant)
     cold_ms = _cpu_ms(started)
     assert found == first
     paragraphs = cache.engine_runs
@@ -91,7 +97,7 @@ def run(size: int, edits: int, seed: int) -> int:
         started = time.process_time()
         blocks = prose_blocks(text, "markdown")
         parsed = time.process_time()
-        findings(text, blocks, target_lang="en-US", cache=cache)
+        findings(text, blocks, target_lang="en-US", cache=cache, **variant)
         done = time.process_time()
         blocks_ms.append((parsed - started) * 1000)
         findings_ms.append((done - parsed) * 1000)
@@ -128,10 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=200_000, help="bytes of Markdown")
     parser.add_argument("--edits", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--keep-variant", action="store_true", help="as for a document whose variant was detected"
+    )
     args = parser.parse_args(argv)
     if args.edits < 1 or args.size < 1000:
         parser.error("--edits must be at least 1 and --size at least 1000")
-    return run(args.size, args.edits, args.seed)
+    return run(args.size, args.edits, args.seed, args.keep_variant)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from rephrase_ls.text.diff import word_edits
@@ -27,6 +28,12 @@ def _words_of(code: str) -> list[str]:
         for part in _CAMEL_HUMP.split(run)
         if len(part) > 1
     ]
+
+
+def code_word_parts(run: str) -> list[str]:
+    """The words of a letter run as :func:`code_words` and :func:`keep_code_words` compare them
+    (lower case, camelCase split, one letter aside)."""
+    return _words_of(run)
 
 
 def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset[str]:
@@ -94,36 +101,41 @@ def lower_case_words(text: str) -> frozenset[str]:
     and never with a capital first letter (words in capitals aside: a title in capitals says
     nothing): names their owners write in lower case (``zlib``, ``npm``, ``git``), which
     :func:`keep_lower_case_words` keeps so at a sentence's start too."""
-    lower: dict[str, int] = {}
-    capital: set[str] = set()
-    for run in _LETTER_RUN.findall(text):
-        if len(run) < 2:
-            continue
-        if run.islower():
-            lower[run] = lower.get(run, 0) + 1
-        elif run[0].isupper() and run[1:].islower():
-            capital.add(run.lower())
-    return frozenset(word for word, n in lower.items() if n >= 3 and word not in capital)
+    runs = Counter(_LETTER_RUN.findall(text))  # counted in C: each distinct run looked at once
+    capital = {
+        run.lower() for run in runs if run[0].isupper() and len(run) > 1 and run[1:].islower()
+    }
+    return frozenset(
+        run
+        for run, n in runs.items()
+        if n >= 3 and len(run) > 1 and run.islower() and run not in capital
+    )
 
 
 def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]) -> str:
     """``replacement`` without the capitals it adds to the first letter of words of ``lower``
-    (:func:`lower_case_words`: ``Yes. zlib doesn't…`` stays so); every other change applied."""
+    (:func:`lower_case_words`: ``Yes. zlib doesn't…`` stays so), also where the same change
+    tidies the spaces or punctuation around the word (``done.  zlib`` → ``done. Zlib``); every
+    other change applied."""
     parts: list[str] = []
     pos = 0
     for edit in word_edits(original, replacement):
         parts.append(original[pos : edit.start])
         pos = edit.end
-        changed = original[edit.start : edit.end]
+        old = _LETTER_RUN.findall(original, edit.start, edit.end)
         new = edit.new_text
-        if len(new) != len(changed) or new.lower() != changed.lower():
-            parts.append(new)
+        if len(old) != len(_LETTER_RUN.findall(new)) or any(
+            a.lower() != b.lower() for a, b in zip(old, _LETTER_RUN.findall(new), strict=True)
+        ):
+            parts.append(new)  # the words themselves change, not only their case
             continue
-        chars = list(new)
-        for match in _LETTER_RUN.finditer(changed):
-            word, start, end = match.group(), match.start(), match.end()
-            if word in lower and new[start:end] == word[0].upper() + word[1:]:
-                chars[start:end] = word  # only the first letter capitalised (not ok → OK)
-        parts.append("".join(chars))
+        said = iter(old)
+
+        def back(match: re.Match[str], said: Iterator[str] = said) -> str:
+            word, was = match.group(), next(said)
+            # only the first letter capitalised (not ok → OK)
+            return was if was in lower and word == was[0].upper() + was[1:] else word
+
+        parts.append(_LETTER_RUN.sub(back, new))
     parts.append(original[pos:])
     return "".join(parts)

@@ -12,15 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.code_words import (
-    code_words,
-    keep_code_words,
-    keep_lower_case_words,
-    lower_case_words,
-)
-from rephrase_ls.house_style import keep_sentence_spacing, two_spaces_between_sentences
-from rephrase_ls.open_sentence import (
-    continues_sentence,  # noqa: F401  (re-exported: part of this module's interface)
+from rephrase_ls.guards import DocumentFacts, guard
+from rephrase_ls.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
+    continues_sentence,
     keep_open_sentence,
     keeps_lower_start,
     prose_ends,
@@ -29,11 +23,6 @@ from rephrase_ls.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect, is_directive
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
-from rephrase_ls.text.variants_keep import (
-    DocumentVariant,
-    document_variant,
-    keep_variant_spellings,
-)
 
 if TYPE_CHECKING:
     from rephrase_ls.backend import Backend
@@ -275,24 +264,19 @@ async def improve_in_one_language(
     (named in ``refused``); the others go on. Service errors propagate: the caller shows them
     and applies nothing.
 
-    ``blocks``: the document's prose blocks (by default the paragraphs themselves), to know
-    whether the prose before each paragraph ends a sentence; where it does not, or where the
-    paragraph is set apart from the running prose (a heading, a comment, a field, a deeper indent;
-    :func:`~rephrase_ls.open_sentence.keeps_lower_start`), an answer that capitalises the
-    paragraph's first letter keeps it as it is (see
-    :func:`~rephrase_ls.open_sentence.keep_open_sentence`); and which words the document
-    writes in code, which no answer changes (:func:`~rephrase_ls.code_words.keep_code_words`),
-    or only ever in lower case, which no answer capitalises
-    (:func:`~rephrase_ls.code_words.keep_lower_case_words`); and whether it puts two spaces
-    between sentences, which an answer then keeps (:mod:`~rephrase_ls.house_style`). A plain
-    Improve (``mode.keep_variant``) keeps the document's spelling variant
-    (:mod:`~rephrase_ls.text.variants_keep`).
+    Each answer goes through the document's guards (:func:`rephrase_ls.guards.guard`, the
+    chain review mode's findings use too): a lower-case start after an open sentence or set
+    apart from the running prose, the words the document writes in code or only in lower case,
+    its spelling variant (a plain Improve, ``mode.keep_variant``) and two spaces between
+    sentences are kept. ``blocks``: the document's prose blocks (by default the paragraphs
+    themselves), which the guards read the document with.
     """
     from rephrase_ls.service.capabilities import check_rephrase_options
     from rephrase_ls.text.placeholders import PlaceholderError
 
     outcome = Outcome()
-    ends_before = prose_ends(blocks if blocks is not None else paragraphs)
+    # what the guards read of the document, each fact computed once, when an answer needs it
+    facts = DocumentFacts(text, blocks if blocks is not None else paragraphs)
     clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
     if len(clip_of) != len(paragraphs):
         raise ValueError(f"{len(clip_of)} clips for {len(paragraphs)} paragraphs")
@@ -302,10 +286,6 @@ async def improve_in_one_language(
     detected: Counter[str] = Counter()
     refused: list[tuple[int, str]] = []
     added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
-    code: list[frozenset[str]] = []  # the document's code words, see code_words()
-    lower: list[frozenset[str]] = []  # its words only ever in lower case, lower_case_words()
-    variant: list[DocumentVariant] = []  # what it says of its variant, document_variant()
-    two_spaces: list[bool] = []  # whether it puts two spaces between sentences (house_style)
 
     def finish(index: int) -> None:
         """Rebuild paragraph ``index`` from its answer, or note why it is refused."""
@@ -336,35 +316,9 @@ async def improve_in_one_language(
             )
             return
         span = text[paragraph.start : paragraph.end]
-        if replacement != span and keeps_lower_start(text, paragraph.start, ends_before):
-            kept = keep_open_sentence(span, replacement)
-            if kept != replacement:
-                replacement, relative = kept, word_edits(span, kept)
-        if replacement != span:
-            if not code:  # once per document, and only when a paragraph changes
-                code.append(code_words(text, blocks if blocks is not None else paragraphs))
-            kept = keep_code_words(span, replacement, code[0])
-            if kept != replacement:
-                replacement, relative = kept, word_edits(span, kept)
-        if replacement != span and mode.keep_variant and mode.target_lang is not None:
-            if not variant:  # once per document, and only when a paragraph changes
-                variant.append(document_variant(text, mode.target_lang, mode.variant_detected))
-            kept = keep_variant_spellings(span, replacement, mode.target_lang, variant[0])
-            if kept != replacement:
-                replacement, relative = kept, word_edits(span, kept)
-        if replacement != span:
-            if not lower:  # once per document, and only when a paragraph changes
-                lower.append(lower_case_words(text))
-            kept = keep_lower_case_words(span, replacement, lower[0])
-            if kept != replacement:
-                replacement, relative = kept, word_edits(span, kept)
-        if replacement != span:
-            if not two_spaces:  # once per document, and only when a paragraph changes
-                two_spaces.append(two_spaces_between_sentences(text))
-            if two_spaces[0]:
-                kept = keep_sentence_spacing(span, replacement)
-                if kept != replacement:
-                    replacement, relative = kept, word_edits(span, kept)
+        kept = guard(paragraph.start, span, replacement, mode, facts)
+        if kept != replacement:
+            replacement, relative = kept, word_edits(span, kept)
         if replacement != span:
             # The edits are relative to the paragraph's own text, which is the span for every
             # paragraph made from the document (Outcome.edits checks it again).

@@ -15,7 +15,9 @@ from .review_support import PULL, PUSH, SERVER, covered, server_env, start
 
 pytestmark = pytest.mark.asyncio
 
-TEXT = "# Notes\n\nI recieved teh letter yesterday.\n\n```\nteh code\n```\n"
+# The code block's slip is not one of the prose's: a word written in code is never a finding
+# in prose (tests/lsp/test_review_guards.py).
+TEXT = "# Notes\n\nI recieved teh letter yesterday.\n\n```\nwrok code\n```\n"
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))

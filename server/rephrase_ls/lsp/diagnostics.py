@@ -4,9 +4,11 @@ findings after **Review with the service**, one diagnostic per finding.
 Clients that pull diagnostics (``textDocument/diagnostic``) get them as answers; the others get
 ``textDocument/publishDiagnostics``. After an edit the offline review waits :data:`DEBOUNCE`
 seconds of quiet, then runs :func:`rephrase_ls.review.findings` in a worker thread (listing code
-actions never waits for it), asked before each paragraph whether a newer version arrived (then
-it stops). Only the changed paragraphs are improved again (the :class:`ReviewCache`). A document
-longer than the ``diagnosticsMaxSize`` setting is not reviewed offline (the writer is told once).
+actions never waits for it), with the target and variant facts a plain Improve of the document
+has (:func:`rephrase_ls.review.review_mode`), so that its findings are what Improve would do;
+asked before each paragraph whether a newer version arrived (then it stops). Only the changed
+paragraphs are improved again (the :class:`ReviewCache`). A document longer than the
+``diagnosticsMaxSize`` setting is not reviewed offline (the writer is told once).
 
 The service's findings are kept with the text they were made on and carried through each edit:
 one whose words the edit touched is dropped, the others move with the text.
@@ -168,7 +170,7 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
     from rephrase_ls.memory import release_free_memory
-    from rephrase_ls.review import ReviewCancelled, findings, offline_target
+    from rephrase_ls.review import ReviewCancelled, findings, review_mode
     from rephrase_ls.service.errors import ServiceError
 
     rs = review_state(ls)
@@ -187,12 +189,10 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
             backend = ls.backends.get(settings)
         except ServiceError:
             backend = None
-        choice = ls.language_of(doc, settings, backend)
-        language = choice.language
-        if language is not None and choice.variant_guessed:
-            language = language.split("-")[0]  # no variant known: bare en/pt converts nothing
-        target = offline_target(language)
-        if target is not None:
+        # as a plain Improve asks: its target, and what it keeps of the document's variant
+        mode = review_mode(settings, ls.language_of(doc, settings, backend))
+        if mode is not None and mode.target_lang is not None:
+            target = mode.target_lang
 
             def stale() -> bool:
                 return _version_of(ls, uri) != version
@@ -211,6 +211,8 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 words=settings.words,
                                 cache=rs.cache,
                                 cancelled=stale,
+                                keep_variant=mode.keep_variant,
+                                variant_detected=mode.variant_detected,
                             )
                     finally:
                         if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:

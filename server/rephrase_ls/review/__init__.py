@@ -25,6 +25,7 @@ from rephrase_ls.review.findings import (
     ReviewCancelled,
     findings,
     offline_target,
+    review_mode,
 )
 
 __all__ = [
@@ -44,4 +45,5 @@ __all__ = [
     "describe",
     "findings",
     "offline_target",
+    "review_mode",
 ]

@@ -9,16 +9,21 @@ edits; the edits are cut into change groups (:mod:`.changes`), each a :class:`Fi
 
 What Improve would leave alone is left alone here too: a paragraph in another language than the
 target (a quotation: the service refuses to improve and translate at once), the
-``rephrase: language=xx`` directive, and the capital the engine gives the first word of a
-paragraph that goes on a sentence left open before it (``dass:`` before a list).
+``rephrase: language=xx`` directive, and whatever the document's guards keep
+(:func:`rephrase_ls.guards.guard`, the one chain Improve applies to each answer): the lower-case
+start of a paragraph that goes on an open sentence (``dass:`` before a list) or is set apart,
+a word the document writes in code or only in lower case (``zlib``), its spelling variant
+(``keep_variant``) and its two spaces between sentences.
 
 Work is kept in a :class:`ReviewCache`: each block's words, keyed by a digest of the block's text
 and markup (wherever it is in the document), and each paragraph's findings, keyed by that, the
 target, the known words and the context words the paragraph contains. After an edit only the
 paragraphs whose text changed (and those holding a word that became, or stopped being, written
-twice) are improved again. The cache holds no text of the document: a paragraph is rebuilt from
-its block when the engine improves it, and its findings are kept relative to its start, so that
-a reviewed 1 MB document costs the cache ~3 MB.
+twice) are improved again. The cache holds the engine's findings; the guards, which read the
+whole document, are applied after it, to the paragraphs whose findings one of them may act on
+(:func:`rephrase_ls.guards.may_act`). The cache holds no text of the document: a paragraph is
+rebuilt from its block when the engine improves it, and its findings are kept relative to its
+start, so that a reviewed 1 MB document costs the cache ~3 MB.
 """
 
 from __future__ import annotations
@@ -30,13 +35,14 @@ import sys
 from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from rephrase_ls.guards import DocumentFacts, Signals, facts_key, guard, may_act, signals
 from rephrase_ls.improve import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
-from rephrase_ls.open_sentence import keep_open_sentence, keeps_lower_start, prose_ends
+from rephrase_ls.options import ImproveOptions, Mode
 from rephrase_ls.review.changes import change_groups
 from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
@@ -45,9 +51,18 @@ from rephrase_ls.text.paragraphs import Paragraph
 from rephrase_ls.text.placeholders import PlaceholderError
 
 if TYPE_CHECKING:
+    from rephrase_ls.language_choice import LanguageChoice
+    from rephrase_ls.settings import Settings
     from rephrase_ls.text.markup import ProseBlock
 
-__all__ = ["Finding", "ReviewCache", "ReviewCancelled", "findings", "offline_target"]
+__all__ = [
+    "Finding",
+    "ReviewCache",
+    "ReviewCancelled",
+    "findings",
+    "offline_target",
+    "review_mode",
+]
 
 Span = tuple[int, int]
 
@@ -154,9 +169,11 @@ class _Lru(Generic[K, V]):
 
 
 class ReviewCache:
-    """Per-paragraph work kept between calls of :func:`findings`: each block's words and each
-    paragraph's findings, in two tables that each stand for at most ``max_chars`` characters
-    of blocks, the least recently used dropped first.
+    """Per-paragraph work kept between calls of :func:`findings`: each block's words, each
+    paragraph's findings from the engine, and those the guards kept of them (keyed by the facts
+    of the document the guards read for that paragraph, :func:`rephrase_ls.guards.facts_key`),
+    in three tables that each stand for at most ``max_chars`` characters of blocks, the least
+    recently used dropped first.
 
     ``engine_runs`` counts the paragraphs the engine improved (cache misses), for tests and
     the benchmark.
@@ -167,7 +184,8 @@ class ReviewCache:
             raise ValueError("max_chars must not be negative")
         self.engine_runs = 0
         self._blocks: _Lru[_BlockKey, _Prose] = _Lru(max_chars)
-        self._results: _Lru[_ResultKey, _Result] = _Lru(max_chars)
+        self._results: _Lru[_ResultKey, tuple[_Result, Signals]] = _Lru(max_chars)
+        self._guarded: _Lru[tuple[_ResultKey, tuple[object, ...]], _Result] = _Lru(max_chars)
 
     def __len__(self) -> int:
         """The number of paragraphs whose findings are kept."""
@@ -175,13 +193,14 @@ class ReviewCache:
 
     @property
     def chars(self) -> int:
-        """The characters of the blocks the two tables stand for."""
-        return self._blocks.chars + self._results.chars
+        """The characters of the blocks the three tables stand for."""
+        return self._blocks.chars + self._results.chars + self._guarded.chars
 
     def clear(self) -> None:
         """Forget everything (say, after the engine's word lists changed)."""
         self._blocks.clear()
         self._results.clear()
+        self._guarded.clear()
 
 
 def offline_target(language: str | None) -> str | None:
@@ -191,6 +210,19 @@ def offline_target(language: str | None) -> str | None:
         return None
     target = language.strip().lower().replace("_", "-")
     return target if target in engine.SUPPORTED_TARGETS else None
+
+
+def review_mode(settings: Settings, choice: LanguageChoice) -> Mode | None:
+    """What the offline review of a document in ``choice``'s language asks of the engine: the
+    request a plain Improve makes (:meth:`~rephrase_ls.options.ImproveOptions.mode`: its target
+    and what it keeps of the document's variant), its target as the engine takes it
+    (:func:`offline_target`; the language itself when the service takes no target for it); None
+    when the engine does not review that language."""
+    mode = ImproveOptions().mode(settings, choice)
+    target = offline_target(mode.target_lang or choice.language)
+    if target is None:
+        return None
+    return replace(mode, target_lang=target)
 
 
 def _block_key(text: str, block: ProseBlock) -> _BlockKey:
@@ -321,6 +353,8 @@ def findings(
     words: Iterable[str] = (),
     cache: ReviewCache | None = None,
     cancelled: Callable[[], bool] | None = None,
+    keep_variant: bool = False,
+    variant_detected: bool = False,
 ) -> list[Finding]:
     """The offline engine's findings for the prose ``blocks`` of ``text``, in document order.
 
@@ -331,9 +365,12 @@ def findings(
     converted). ``cache``: keeps per-paragraph work between calls (one per server, shared by
     documents); without it every paragraph is improved. ``cancelled``: asked before each
     paragraph the engine improves; when it answers true, :class:`ReviewCancelled` is raised.
+    ``keep_variant``, ``variant_detected``: as the :class:`~rephrase_ls.options.Mode` of a plain
+    Improve of the document has them (:meth:`rephrase_ls.options.ImproveOptions.mode`): whether
+    the engine's variant conversions are taken out unless the document allows them, and whether
+    its variant was read from it (:mod:`rephrase_ls.text.variants_keep`).
 
-    Applying every finding's edit gives, paragraph by paragraph, what Improve with the offline
-    engine gives.
+    Applying every finding's edit gives what Improve with the offline engine gives.
     """
     target = offline_target(target_lang)
     if target is None:
@@ -363,33 +400,44 @@ def findings(
             repeated.update(prose.repeated)
             repeated.update(seen.intersection(prose.words))
             seen.update(prose.words)
-    ends: tuple[list[int], list[int]] | None = None
+    variant = Mode(target_lang, keep_variant=keep_variant, variant_detected=variant_detected)
+    facts = DocumentFacts(text, kept)
     out: list[Finding] = []
     for block, block_key, prose in entries:
         context = [w for w in prose.words if w in repeated] if repeated else []
         key_of_result: _ResultKey = (_result_digest(block_key, target, context), known)
-        result = cache._results.get(key_of_result)
-        if result is None:
+        cached = cache._results.get(key_of_result)
+        if cached is None:
             if cancelled is not None and cancelled():
                 raise ReviewCancelled
             paragraph = _paragraph(text, block)
             assert paragraph is not None
             result = _compute(paragraph, block, target, known, frozenset(context))
+            cached = (result, signals(((f.original, f.replacement) for f in result), target))
             cache.engine_runs += 1
-            cache._results.put(key_of_result, result, block.end - block.start)
+            cache._results.put(key_of_result, cached, block.end - block.start)
+        result, found = cached
         if not result:
             continue
         start = block.start + prose.start
-        if ends is None:
-            ends = prose_ends(kept)
-        if keeps_lower_start(text, start, ends):
-            paragraph = _paragraph(text, block)
-            assert paragraph is not None
-            span = paragraph.original
-            replacement = _applied(span, result)
-            open_start = keep_open_sentence(span, replacement)
-            if open_start != replacement:
-                result = _classified(paragraph, block, span, word_edits(span, open_start), target)
+        # The guards read the whole document: applied here, after the cache, so that a fact
+        # another paragraph changed (a word now written in code there) counts at once.
+        if may_act(start, found, variant, facts):
+            key_of_guarded = (key_of_result, facts_key(start, found, variant, facts))
+            held = cache._guarded.get(key_of_guarded)
+            if held is None:
+                paragraph = _paragraph(text, block)
+                assert paragraph is not None
+                span = paragraph.original
+                replacement = _applied(span, result)
+                guarded = guard(start, span, replacement, variant, facts)
+                if guarded != replacement:
+                    edits = word_edits(span, guarded)
+                    held = _classified(paragraph, block, span, edits, target)
+                else:
+                    held = result
+                cache._guarded.put(key_of_guarded, held, block.end - block.start)
+            result = held
         out += [
             Finding(start + f.start, start + f.end, f.original, f.replacement, f.code, f.message)
             for f in result

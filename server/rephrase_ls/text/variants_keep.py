@@ -97,7 +97,7 @@ def document_variant(text: str, target: str, confident: bool) -> DocumentVariant
         to_target = portuguese_map(target)
     else:
         return UNKNOWN
-    words = {word.lower() for word in _WORD.findall(text)}
+    words = {word.lower() for word in set(_WORD.findall(text))}  # each distinct word once
     return DocumentVariant(confident, frozenset(w for w in words if w in to_target))
 
 

@@ -3,17 +3,27 @@ with slips inserted: ranges, replacements, codes, protected markup, clean docume
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
+from tests.unit.app.fakes import FakeBackend
 
-from rephrase_ls.improve import keep_open_sentence, keeps_lower_start, prose_ends
+from rephrase_ls.improve import ImprovementCache, without_directives
+from rephrase_ls.language_choice import LanguageChoice, resolve_language
 from rephrase_ls.offline import engine
-from rephrase_ls.review import Finding, findings, offline_target
-from rephrase_ls.text.diff import TextEdit, apply_edits
+from rephrase_ls.offline.request import ApiError, process_fields
+from rephrase_ls.options import ImproveOptions
+from rephrase_ls.pipeline import Improved, improve_text
+from rephrase_ls.review import Finding, findings, offline_target, review_mode
+from rephrase_ls.service.errors import BadRequest
+from rephrase_ls.service.models import Improvement
+from rephrase_ls.settings import Settings
+from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import ProseBlock, prose_blocks
-from rephrase_ls.text.paragraphs import Paragraph
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "markup" / "real"
 
@@ -30,10 +40,11 @@ SLIPS = [
 ]  # fmt: skip
 # Slips inside protected markup: inline code, a link's address, a fenced code block.
 PROTECTED_SLIPS = [
-    ("using Django underneath,", "using Django underneath (`teh teh recieved`),"),
-    ("many different frameworks,", "many different [frameworks](https://example.com/teh/teh),"),
+    ("using Django underneath,", "using Django underneath (`thier thier recieved`),"),
+    ("many different frameworks,", "many different [frameworks](https://example.com/thier/x),"),
 ]
-CODE_BLOCK = "\n```python\n# teh teh recieved\nvalue = 'teh  teh'\n```\n"
+# (not "teh": a word the document writes in code is never changed in its prose, see guards.py)
+CODE_BLOCK = "\n```python\n# thier thier recieved\nvalue = 'thier  thier'\n```\n"
 
 
 def _read(name: str) -> str:
@@ -52,25 +63,46 @@ def _findings(text: str, language_id: str = "markdown", target: str = "en-US") -
     return findings(text, prose_blocks(text, language_id), target_lang=target)
 
 
-def _engine_document(text: str, blocks: list[ProseBlock], target: str) -> str:
-    """What Improve with the offline engine makes of every paragraph, computed on its own:
-    each paragraph's prose improved with the context words of the whole document, rebuilt,
-    with the open-sentence rule the pipeline applies."""
-    paragraphs = [
-        p for b in blocks if (p := Paragraph.from_segments(text, b.segments, b.protected))
-    ]
-    context = engine.repeated_words([p.prose for p in paragraphs])
-    ends = prose_ends(blocks)
-    edits = []
-    for paragraph in paragraphs:
-        replacement = paragraph.rebuild(
-            engine.improve(paragraph.prose, target, context_words=context)
+@dataclass
+class OfflineService:
+    """The offline service's own request handling (validation, language check, the engine with
+    the request's context words), called in process: the whole document in one request."""
+
+    async def rephrase(
+        self, texts: list[str], *, target_lang: str | None, writing_style: str | None,
+        tone: str | None, **_kw: Any,
+    ) -> list[Improvement]:  # fmt: skip
+        fields = {"text": texts, "target_lang": target_lang}
+        fields.update({k: v for k, v in (("writing_style", writing_style), ("tone", tone)) if v})
+        try:
+            answers, _ = process_fields(fields, False, frozenset())
+        except ApiError as exc:
+            raise BadRequest(exc.message, service_message=exc.message) from exc
+        return [Improvement.from_json(answer) for answer in answers]
+
+
+def _improved(text: str, blocks: list[ProseBlock], choice: LanguageChoice) -> str:
+    """What a plain Improve of the whole document gives with the offline service (the product's
+    pipeline, :func:`~rephrase_ls.pipeline.improve_text`, guards and all)."""
+    outcome = asyncio.run(
+        improve_text(
+            text, without_directives(text, blocks), None, ImproveOptions(),
+            FakeBackend(OfflineService()),  # type: ignore[arg-type]
+            settings=Settings(), language=choice, cache=ImprovementCache(),
         )
-        span = text[paragraph.start : paragraph.end]
-        if keeps_lower_start(text, paragraph.start, ends):
-            replacement = keep_open_sentence(span, replacement)
-        edits.append(TextEdit(paragraph.start, paragraph.end, replacement))
-    return apply_edits(text, edits)
+    )  # fmt: skip
+    assert isinstance(outcome, Improved), outcome
+    return apply_edits(text, outcome.edits)
+
+
+def _reviewed(text: str, blocks: list[ProseBlock], choice: LanguageChoice) -> list[Finding]:
+    """The offline findings as review mode asks for them in ``choice``'s language."""
+    mode = review_mode(Settings(), choice)
+    assert mode is not None and mode.target_lang is not None
+    return findings(
+        text, blocks, target_lang=mode.target_lang, keep_variant=mode.keep_variant,
+        variant_detected=mode.variant_detected,
+    )  # fmt: skip
 
 
 def test_each_slip_is_one_finding_over_its_words_with_its_code() -> None:
@@ -106,17 +138,18 @@ def _written_twice() -> str:
     return text.replace("including Mozilla", "including recieved Mozilla")
 
 
-def test_the_edits_give_what_the_engine_gives() -> None:
-    for name, language_id, target, slips in [
-        ("fastapi-alternatives.md", "markdown", "en-us", _with_slips),
-        ("fastapi-alternatives.md", "markdown", "en-us", _written_twice),
-        ("docutils-quickstart.rst", "restructuredtext", "en-us", None),
+def test_the_edits_give_what_improve_gives() -> None:
+    for name, language_id, language, slips in [
+        ("fastapi-alternatives.md", "markdown", "en-US", _with_slips),
+        ("fastapi-alternatives.md", "markdown", "en-US", _written_twice),
+        ("docutils-quickstart.rst", "restructuredtext", "en-US", None),
         ("fastapi-de-async.md", "markdown", "de", None),
     ]:
         text = slips() if slips else _read(name)
         blocks = prose_blocks(text, language_id)
-        found = findings(text, blocks, target_lang=target)
-        expected = _engine_document(text, blocks, target)
+        choice = LanguageChoice(language, "settings", language)
+        found = _reviewed(text, blocks, choice)
+        expected = _improved(text, blocks, choice)
         assert expected != text or not found
         assert apply_edits(text, [f.edit() for f in found]) == expected, name
 
@@ -127,13 +160,13 @@ def test_nothing_in_protected_markup_or_outside_prose_is_flagged() -> None:
     found = _findings(text)
     protected = [span for block in blocks for span in block.protected]
     segments = [span for block in blocks for span in block.segments]
-    assert any("teh" in text[s:e] for s, e in protected)  # the slips are protected
+    assert any("thier" in text[s:e] for s, e in protected)  # the slips are protected
     for finding in found:
         assert not any(s < finding.end and e > finding.start for s, e in protected), finding
         assert any(s <= finding.start and finding.end <= e for s, e in segments), finding
     code_block = text.rindex(CODE_BLOCK)
     assert all(f.end <= code_block for f in found)
-    assert not any("recieved" in f.original or "teh teh" in f.original for f in found)
+    assert not any("recieved" in f.original or "thier" in f.original for f in found)
 
 
 @pytest.mark.parametrize(
@@ -157,17 +190,14 @@ def test_applying_every_finding_leaves_none() -> None:
 
 
 def test_published_slips_of_a_real_document() -> None:
-    """docutils' quickstart (public domain) as published: British spelling and two spaces
-    after two sentences; in en-US both are findings, in en-GB only the spaces."""
+    """docutils' quickstart (public domain) as published: British spelling, and two spaces
+    between sentences all through (its house style, which Improve keeps: no finding); in en-US
+    the spelling is a finding, in en-GB nothing is."""
     text = _read("docutils-quickstart.rst")
+    assert text.count(".  ") >= 2
     american = [(f.code, f.original) for f in _findings(text, "restructuredtext", "en-us")]
-    assert american == [
-        ("variant", "recognised"),
-        ("spacing", "enough).  Paragraphs"),
-        ("spacing", "edge.  Paragraphs"),
-    ]
-    british = [(f.code, f.original) for f in _findings(text, "restructuredtext", "en-gb")]
-    assert british == american[1:]
+    assert american == [("variant", "recognised")]
+    assert _findings(text, "restructuredtext", "en-gb") == []
 
 
 def test_a_paragraph_in_another_language_is_left_alone() -> None:
@@ -227,6 +257,7 @@ def test_offline_target_and_unsupported_languages() -> None:
 DATA = REAL.parent
 
 
+@pytest.mark.parametrize("language_set", [False, True], ids=["detected", "set"])
 @pytest.mark.parametrize(
     "path",
     sorted(
@@ -234,13 +265,20 @@ DATA = REAL.parent
     ),
     ids=lambda p: p.name,
 )
-def test_every_markup_document_keeps_the_invariants(path: Path) -> None:
+def test_every_markup_document_keeps_the_invariants(path: Path, language_set: bool) -> None:
     """Every format of tests/data/markup: findings sorted and disjoint, each over its original
-    text, inside prose, never over protected text; together they give the engine's result."""
+    text, inside prose, never over protected text; together they give what Improve with the
+    offline service gives, the document's guards included (its code words, its lower-case
+    names, its two spaces between sentences, its variant: detected from the document, or the
+    language set)."""
     text = path.read_text(encoding="utf-8")
     blocks = prose_blocks(text, None, path.as_uri())
-    target = "de" if "-de-" in path.name else "en-us"
-    found = findings(text, blocks, target_lang=target)
+    if language_set:
+        language = "de" if "-de-" in path.name else "en-US"
+        choice = LanguageChoice(language, "settings", language)
+    else:
+        choice = resolve_language(text, Settings(), None)
+    found = _reviewed(text, blocks, choice)
     protected = [span for block in blocks for span in block.protected]
     for finding, following in pairwise(found):
         assert finding.end <= following.start
@@ -248,4 +286,4 @@ def test_every_markup_document_keeps_the_invariants(path: Path) -> None:
         assert text[finding.start : finding.end] == finding.original
         assert not any(s < finding.end and e > finding.start for s, e in protected)
         assert any(b.start <= finding.start and finding.end <= b.end for b in blocks)
-    assert apply_edits(text, [f.edit() for f in found]) == _engine_document(text, blocks, target)
+    assert apply_edits(text, [f.edit() for f in found]) == _improved(text, blocks, choice)

@@ -10,7 +10,7 @@ from rephrase_ls.text.diff import apply_edits, word_edits
 from rephrase_ls.text.markup import prose_blocks
 
 TEXT = (
-    "# Title\n\nI recieved teh letter, it was was late.\n\n```\nteh code\n```\n\n"
+    "# Title\n\nI recieved teh letter, it was was late.\n\n```\nwrok code\n```\n\n"
     "> Thier reply\n> came.\n"
 )
 
@@ -27,7 +27,7 @@ def test_edits_become_the_findings_the_offline_review_gives() -> None:
 
 def test_an_edit_outside_the_prose_is_not_a_finding() -> None:
     blocks = prose_blocks(TEXT, "markdown")
-    start = TEXT.index("teh code")
+    start = TEXT.index("wrok code")
     from rephrase_ls.text.diff import TextEdit
 
     assert edit_findings(TEXT, blocks, [TextEdit(start, start + 3, "the")], "en-us") == []
