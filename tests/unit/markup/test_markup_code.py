@@ -214,3 +214,12 @@ def test_unknown_language_is_a_clear_error() -> None:
 def test_crlf_source() -> None:
     source = "# One comment line\r\n# and another.\r\nx = 1\r\n"
     assert joined(source, blocks_of(source, "python")) == ["One comment line and another."]
+
+
+def test_plain_text_protects_addresses_and_long_runs_whole() -> None:
+    # a run of 100+ characters without a space is no word (a hash, a rule, data): protected
+    # whole, not searched sign by sign; an e-mail address from its whole local part
+    digest = "sha512-" + "aB3/x+Yz" * 16
+    text = f"Mail jane.doe+x@example.org with the digest {digest} attached.\n"
+    blocks = prose_blocks(text, "plaintext", "file:///notes.txt")
+    assert protected(text, blocks) == ["jane.doe+x@example.org", digest]

@@ -36,7 +36,8 @@ _PREFIX = re.compile(
 _URL_END = r"[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}]"
 _URL = re.compile(r"(?:https?|ftp)://" + _URL_END)
 _WWW = re.compile(r"www\." + _URL_END)
-_DOMAIN = re.compile(r"@[\w-]+(?:\.[\w-]+)+")
+# An e-mail address: its whole local part (letters, digits, . + - _), @, a dotted domain.
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _SCHEMES = ("https", "http", "ftp")
 # A line of shell: a substitution or ${variable}, && or ||, a pipe between spaces, a continuation
 # backslash at its end, or ./ or a "$ " prompt at its start.
@@ -47,8 +48,9 @@ _CODE_CHUNK = re.compile(
 )
 # Words aligned in columns: a tab, three spaces or more, or two after what ends no sentence.
 _ALIGNED = re.compile(r"\S(?: *\t[ \t]*| {3,})\S|[^\s.!?:;)\]\"'’”]  \S")
+#: Longer runs without a space are protected whole, not searched for code signs.
+_LONGEST_WORD = 100
 _SHELL = re.compile(r"\$[({]|&&|\|\||[ \t]\|[ \t]|[ \t]\\$|^[ \t]*(?:\./|\$[ \t])")
-_LOCAL_PART = frozenset(".+-_")
 
 
 def _lines(text: str) -> list[str]:
@@ -85,15 +87,8 @@ def protected_spans(text: str) -> list[tuple[int, int]]:
                 found.append(match.span())
                 after = max(after, match.end())
         position = text.find("www.", after)
-    position = text.find("@")
-    while position >= 0:
-        start = position
-        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in _LOCAL_PART):
-            start -= 1
-        match = _DOMAIN.match(text, position) if start < position else None
-        if match is not None:
-            found.append((start, match.end()))
-        position = text.find("@", position + 1)
+    if "@" in text:
+        found.extend(match.span() for match in _EMAIL.finditer(text))
     found.sort()
     spans: list[tuple[int, int]] = []
     for start, end in found:
@@ -109,7 +104,11 @@ def plain_blocks(text: str) -> list[ProseBlock]:
     code = [
         span
         for chunk in _CODE_CHUNK.finditer(text)
-        for span in comment_protected(text, chunk.start(), chunk.end())
+        for span in (
+            [chunk.span()]  # no word runs this long without a space: a hash, a rule, data
+            if chunk.end() - chunk.start() > _LONGEST_WORD
+            else comment_protected(text, chunk.start(), chunk.end())
+        )
     ]
     protected = list(_merged(protected_spans(text) + code)) if code else protected_spans(text)
     next_protected = 0
@@ -186,10 +185,11 @@ def _is_aligned(text: str, start: int, end: int) -> bool:
 
 
 def _merged(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """``spans`` sorted, overlapping ones joined."""
+    """``spans`` sorted, overlapping and touching ones joined (a run of code signs, ``a@a@a``,
+    is one protected span, not one per sign)."""
     out: list[tuple[int, int]] = []
     for start, end in sorted(spans):
-        if out and start < out[-1][1]:
+        if out and start <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], end))
         else:
             out.append((start, end))
