@@ -127,5 +127,8 @@ async def test_list_styles_answers_when_the_service_does_not_answer_in_time(
         # Asked again while the first load still waits: the same prompt answer.
         again = await _list(editor, uri)
         assert again["confirmed"] is False and again["writingStyles"] == result["writingStyles"]
+        # Said once: a completion may ask on every keystroke.
+        await wait_for(lambda: _warnings(client))
+        assert len([w for w in _warnings(client) if silent_url in w]) == 1
     finally:
         await client.shutdown_session()

@@ -58,11 +58,14 @@ async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
             known = "the styles and tones the service's interface specifies for the language"
         else:
             known = "the last language list the service sent"
-        ls.say(
+        message = (
             f"The service's language list could not be loaded: {unavailable.message} "
-            f"The style and tone choices shown are {known}, not confirmed by the service.",
-            types.MessageType.Warning,
+            f"The style and tone choices shown are {known}, not confirmed by the service."
         )
+        # Shown once per error: a completion may ask on every keystroke, and each answer
+        # carries the error in ``unavailable``.
+        key = f"listStyles|{backend.description}|{unavailable.message}|{known}"
+        ls.say_once(key, message, types.MessageType.Warning)
         if not writing_styles and not tones and caps is None:
             reason = f"the service's language list could not be loaded ({unavailable.message})"
     return {
