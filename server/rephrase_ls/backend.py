@@ -38,11 +38,16 @@ class Backend:
     """Distinct for every distinct configuration (key, address, known words): results cached
     for one backend are never served for another."""
 
-    async def write_capabilities(self) -> tuple[Capabilities | None, ServiceError | None]:
+    async def write_capabilities(
+        self, wait: float | None = None
+    ) -> tuple[Capabilities | None, ServiceError | None]:
         """The write product's capability list; when it cannot be loaded, the last one known
-        (None when none is) and why it could not."""
+        (None when none is) and why it could not. ``wait``: answer within that many seconds
+        (the load goes on in the background; see ``CapabilityStore.get_within``)."""
         from rephrase_ls.service.errors import ServiceError
 
+        if wait is not None:
+            return await self.capabilities.get_within("write", wait)
         try:
             return await self.capabilities.get("write"), None
         except ServiceError as exc:

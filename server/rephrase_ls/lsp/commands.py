@@ -17,7 +17,6 @@ from rephrase_ls.lsp.arguments import (
     max_args,
     open_uri,
     range_arg,
-    write_caps,
 )
 
 if TYPE_CHECKING:
@@ -25,27 +24,64 @@ if TYPE_CHECKING:
     from rephrase_ls.service.models import Language
 
 
+#: How long ``rephrase.listStyles`` waits for the service's language list before it answers
+#: with what is known: the writer is waiting on a picker or a completion.
+LIST_STYLES_WAIT = 2.0
+
+
 async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
-    """``rephrase.listStyles [uri]``."""
+    """``rephrase.listStyles [uri]``.
+
+    Answers within :data:`LIST_STYLES_WAIT` seconds. When the service's language list cannot
+    be had by then (the service cannot be reached, or is slow; its loading goes on in the
+    background), the choices are the last known list's, else those the interface specifies for
+    the language; ``confirmed`` is then false, ``unavailable`` says why, and the writer is
+    shown what happened and what to check.
+    """
+    from lsprotocol import types
+
+    from rephrase_ls.service.capabilities import specified_choices
+
     max_args(args, 1, "rephrase.listStyles")
     uri = open_uri(arg(args, 0, "uri", str))
     if uri not in ls.workspace.text_documents:
         raise invalid(f"argument 1 (uri): {uri} is not open in the editor")
-    settings, backend, caps = await write_caps(ls, uri)
+    settings = await ls.settings.for_uri(uri)
+    backend = ls.backends.get(settings)
+    caps, unavailable = await backend.write_capabilities(wait=LIST_STYLES_WAIT)
     choice = choice_for(ls, uri, settings, backend)
     targets = sorted(lang.lang for lang in caps.targets()) if caps is not None else []
+    writing_styles, tones, reason = choice.writing_styles, choice.tones, choice.reason
+    if unavailable is not None:
+        if caps is None and choice.language is not None:
+            writing_styles, tones = specified_choices(choice.language)
+            known = "the styles and tones the service's interface specifies for the language"
+        else:
+            known = "the last language list the service sent"
+        message = (
+            f"The service's language list could not be loaded: {unavailable.message} "
+            f"The style and tone choices shown are {known}, not confirmed by the service."
+        )
+        # Shown once per error: a completion may ask on every keystroke, and each answer
+        # carries the error in ``unavailable``.
+        key = f"listStyles|{backend.description}|{unavailable.message}|{known}"
+        ls.say_once(key, message, types.MessageType.Warning)
+        if not writing_styles and not tones and caps is None:
+            reason = f"the service's language list could not be loaded ({unavailable.message})"
     return {
         "language": choice.language,
         "languageSource": choice.source,
         "targetLang": choice.target_lang,
-        "supported": bool(choice.writing_styles or choice.tones),
-        "reason": choice.reason,
-        "writingStyles": list(choice.writing_styles),
-        "tones": list(choice.tones),
+        "supported": bool(writing_styles or tones),
+        "reason": reason,
+        "writingStyles": list(writing_styles),
+        "tones": list(tones),
         "variants": list(choice.variants),
         "current": {"writingStyle": settings.writing_style, "tone": settings.tone},
         "targets": targets,
         "backend": backend.description,
+        "confirmed": unavailable is None and caps is not None,
+        "unavailable": unavailable.message if unavailable is not None else None,
     }
 
 

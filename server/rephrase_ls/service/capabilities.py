@@ -17,7 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rephrase_ls.service.config import ServiceConfig
-from rephrase_ls.service.errors import InvalidRequest, NotConfigured, ServiceError
+from rephrase_ls.service.errors import (
+    InvalidRequest,
+    NotConfigured,
+    RequestTimeout,
+    ServiceError,
+)
 from rephrase_ls.service.models import (
     DEFAULT_STYLE,
     PREFER_PREFIX,
@@ -194,6 +199,19 @@ class V2Languages:
         return lang is not None and lang.supports_formality
 
 
+#: Target languages the interface names for writing styles and tones (section 2.5, the
+#: ``writing_style`` and ``tone`` parameters).
+SPECIFIED_STYLE_TARGETS = ("de", "en-GB", "en-US")
+
+
+def specified_choices(language: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The writing styles and tones the interface specifies for ``language`` as a target:
+    what can be offered, unconfirmed, when the service's own list cannot be had."""
+    if _key(language) in {_key(lang) for lang in SPECIFIED_STYLE_TARGETS}:
+        return WRITING_STYLES, TONES
+    return (), ()
+
+
 def check_rephrase_options(
     capabilities: Capabilities | None,
     target_lang: str | None,
@@ -290,6 +308,8 @@ class CapabilityStore:
         self._clock = clock if clock is not None else time.monotonic
         self._entries: dict[tuple[str, str, str], _Entry] = {}
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
+        #: Loads started by :meth:`get_within` that its caller stopped waiting for.
+        self._loading: dict[tuple[str, str, str], asyncio.Task[Any]] = {}
 
     @property
     def ttl(self) -> float:
@@ -350,6 +370,39 @@ class CapabilityStore:
             return self.peek(product), exc
         assert isinstance(value, Capabilities)
         return value, error
+
+    async def get_within(
+        self, product: str, wait: float
+    ) -> tuple[Capabilities | None, ServiceError | None]:
+        """:meth:`get_or_last_known`, waiting at most ``wait`` seconds: for a command the
+        writer is waiting on. When the load takes longer (the service does not answer, or its
+        connection errors are being retried with backoff), the answer is the last known
+        snapshot (None when there is none) and the latest attempt's error, or a time-out naming
+        the address; the load goes on in the background and fills the cache when it succeeds.
+        """
+        key = self._cache_key("v3", product)
+        if key is None:
+            return await self.get_or_last_known(product)
+        entry = self._entries.get(key)
+        if entry is not None and self._fresh(entry):
+            assert isinstance(entry.value, Capabilities)
+            return entry.value, entry.error
+        task = self._loading.get(key)
+        if task is None:
+            task = asyncio.create_task(self.get_or_last_known(product))
+            self._loading[key] = task
+            task.add_done_callback(lambda _: self._loading.pop(key, None))
+        done, _ = await asyncio.wait({task}, timeout=wait)
+        if task in done:
+            result: tuple[Capabilities | None, ServiceError | None] = task.result()
+            return result
+        failure = getattr(self.client, "last_failure", None)
+        if isinstance(failure, ServiceError):
+            return self.peek(product), failure
+        return self.peek(product), RequestTimeout(
+            f"The service at {self.client.base_url} has not sent its {product} language list "
+            f"within {wait:.3g} s; check the server URL and the network."
+        )
 
     async def _fetch(self, product: str) -> Capabilities:
         client = self.client

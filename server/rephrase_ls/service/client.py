@@ -157,6 +157,11 @@ class ServiceClient:
         return self._http.base_url
 
     @property
+    def last_failure(self) -> ServiceError | None:
+        """The latest failed attempt still being retried (see ``ServiceTransport.last_failure``)."""
+        return self._http.last_failure
+
+    @property
     def uses_resource_parameter(self) -> bool:
         """True once the service said the ``product`` parameter was renamed ``resource``."""
         return self._product_param == "resource"

@@ -153,6 +153,10 @@ class ServiceTransport:
         self._clock = clock if clock is not None else time.monotonic
         self._base_url: str | None = None
         self._base_error: NotConfigured | None = None
+        #: The error of the latest attempt that failed and is being retried (a connection
+        #: refused, a time-out, a 5xx), None once an attempt succeeds: what a caller that stops
+        #: waiting early can tell the writer while the retries go on.
+        self.last_failure: ServiceError | None = None
         try:
             url = config.base_url
         except NotConfigured as exc:
@@ -307,8 +311,11 @@ class ServiceTransport:
                 what=what,
             )
             if isinstance(outcome, httpx.Response):
+                self.last_failure = None
                 return outcome
             error = outcome
+            if error.retryable:
+                self.last_failure = error
             status = error.status if error.status is not None else type(error).__name__
             error.retries = retry
             if not error.retryable or retry >= self.config.max_retries:

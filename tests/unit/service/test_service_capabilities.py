@@ -387,3 +387,54 @@ async def test_store_failure_cancels_the_other_fetches(fake_time: FakeTime) -> N
     with pytest.raises(ServerError):
         await store.get("write")
     assert sorted(cancelled) == ["/v3/languages", "/v3/languages/exceptions"]
+
+
+async def test_get_within_answers_in_time_and_the_load_goes_on(fake_time: FakeTime) -> None:
+    import asyncio
+
+    from rephrase_ls.service.errors import RequestTimeout
+
+    service = Service()
+    gate = asyncio.Event()
+
+    async def slow(request: httpx.Request) -> httpx.Response:
+        await gate.wait()
+        return service(request)
+
+    client = mock_client(slow, fake_time, max_retries=0)
+    store = CapabilityStore(client, clock=fake_time.clock)
+    caps, error = await store.get_within("write", 0.05)
+    assert caps is None and isinstance(error, RequestTimeout)
+    assert client.base_url in error.message and "check the server URL" in error.message
+    # Asked again while loading: joins the same load rather than starting another.
+    caps, error = await store.get_within("write", 0.05)
+    assert caps is None and isinstance(error, RequestTimeout)
+    gate.set()
+    caps, error = await store.get_within("write", 5.0)
+    assert caps is not None and error is None and caps.writing_styles("de") == WRITING_STYLES
+    assert len(service.calls) == 3
+
+
+async def test_get_within_gives_the_last_copy_and_the_error_being_retried(
+    fake_time: FakeTime,
+) -> None:
+    import asyncio
+
+    service = Service()
+    never = asyncio.Event()
+
+    async def backoff(seconds: float) -> None:
+        await never.wait()  # the retries wait longer than the caller
+
+    client = mock_client(service, fake_time, capability_ttl=10.0, max_retries=5)
+    client._http._sleep = backoff
+    store = CapabilityStore(client, clock=fake_time.clock)
+    known = await store.get("write")
+    service.fail = True
+    fake_time.now += 11
+    caps, error = await store.get_within("write", 0.05)
+    assert caps is known
+    assert isinstance(error, ServerError) and "down" in error.message
+    assert client.last_failure is error
+    for task in list(store._loading.values()):
+        task.cancel()
