@@ -99,8 +99,11 @@ def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> st
 def lower_case_words(text: str) -> frozenset[str]:
     """The words of two letters or more that ``text`` writes in lower case three times or more
     and never with a capital first letter (words in capitals aside: a title in capitals says
-    nothing): names their owners write in lower case (``zlib``, ``npm``, ``git``), which
+    nothing), and that are no common word of a language (``this`` at a sentence start is a
+    slip): names their owners write in lower case (``zlib``, ``npm``, ``git``), which
     :func:`keep_lower_case_words` keeps so at a sentence's start too."""
+    from rephrase_ls.text.detect import is_common_word
+
     runs = Counter(_LETTER_RUN.findall(text))  # counted in C: each distinct run looked at once
     capital = {
         run.lower() for run in runs if run[0].isupper() and len(run) > 1 and run[1:].islower()
@@ -108,7 +111,11 @@ def lower_case_words(text: str) -> frozenset[str]:
     return frozenset(
         run
         for run, n in runs.items()
-        if n >= 3 and len(run) > 1 and run.islower() and run not in capital
+        if n >= 3
+        and len(run) > 1
+        and run.islower()
+        and run not in capital
+        and not is_common_word(run)
     )
 
 

@@ -62,8 +62,10 @@ def _runs(text: str, word: str) -> Iterator[int]:
 def _only_lower(text: str, word: str) -> bool:
     """Whether ``word`` is one of :func:`~rephrase_ls.code_words.lower_case_words` of ``text``:
     two letters or more in lower case, written so three times or more, never with a capital
-    first letter and the rest in lower case."""
-    if len(word) < 2 or not word.islower():
+    first letter and the rest in lower case, and no common word of a language."""
+    from rephrase_ls.text.detect import is_common_word
+
+    if len(word) < 2 or not word.islower() or is_common_word(word):
         return False
     for first in {word[0].upper(), word[0].title()}:
         capital = first + word[1:]

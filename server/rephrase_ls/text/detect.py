@@ -96,6 +96,12 @@ def _profiles() -> _Profiles:
     return _Profiles(langs, index, tuple(probs), tuple(floors))
 
 
+def is_common_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is among the most frequent words of a language the
+    profiles know (``this``, ``die``, ``cargo``; not ``zlib``, ``git``, ``npm``)."""
+    return word in _profiles().index
+
+
 def words(text: str) -> Iterator[tuple[str, bool]]:
     """The plain words of ``text`` with whether each is capitalised inside a sentence. What the
     tokenizer protects (code, links, quotes, words with digits, placeholders) does not vote;

@@ -40,6 +40,19 @@ def test_a_name_at_the_start_of_the_text_and_at_its_end() -> None:
     assert DocumentFacts("zlibs zlibs zlibs", []).lower_case({"zlib"}) == frozenset()
 
 
+def test_a_common_word_written_in_lower_case_is_no_name() -> None:
+    # "this" written mid-sentence again and again still gets its capital at a sentence start
+    text = "I like this. And this, and this too.\n\nthis is a slip.\n"
+    assert "this" not in lower_case_words(text)
+    assert DocumentFacts(text, []).lower_case({"this"}) == frozenset()
+    start = text.index("this is")
+    span = text[start:].rstrip("\n")
+    blocks = prose_blocks(text, "markdown")
+    assert guard(start, span, "This is a slip.", PLAIN, DocumentFacts(text, blocks)) == (
+        "This is a slip."
+    )
+
+
 def test_the_guards_keep_what_the_document_shows() -> None:
     text = (
         "Call `recieve()` first.  The git tool is small and git is portable.\n\n"
