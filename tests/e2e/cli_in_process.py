@@ -41,8 +41,11 @@ def run_in_process(
     stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="", errors="backslashreplace")
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
-    library = logging.getLogger("rephrase_ls")
-    saved_level = library.level
+    # what the CLI's commands may set (the server's run() replaces the root's handlers and
+    # quietens pygls and httpx): put back after, for the next test of this process
+    loggers = [logging.getLogger(name) for name in ("rephrase_ls", "pygls", "httpx", "")]
+    saved_levels = [logger.level for logger in loggers]
+    saved_handlers = list(logging.getLogger().handlers)
     last_resort = logging.StreamHandler(stderr)
     last_resort.setLevel(logging.WARNING)
     root = logging.getLogger()
@@ -62,7 +65,9 @@ def run_in_process(
                     code = 1
     finally:
         root.removeHandler(last_resort)
-        library.setLevel(saved_level)
+        root.handlers[:] = saved_handlers
+        for logger, level in zip(loggers, saved_levels, strict=True):
+            logger.setLevel(level)
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)

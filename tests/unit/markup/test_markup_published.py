@@ -5,6 +5,7 @@ offline service. Each test guards a class of change that made correct published 
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -26,6 +27,9 @@ def improved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     monkeypatch.chdir(project)
+    # the CLI quietens the library's logger for its process: not for the next tests of this one
+    library = logging.getLogger("rephrase_ls")
+    monkeypatch.setattr(library, "level", library.level)
 
     def run(name: str) -> tuple[str, str]:
         path = project / name
