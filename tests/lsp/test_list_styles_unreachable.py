@@ -43,6 +43,7 @@ def silent_url() -> Iterator[str]:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
+    listener.settimeout(0.1)  # closing does not wake a blocked accept(): it looks at stop
     held: list[socket.socket] = []
     stop = threading.Event()
 
@@ -50,6 +51,8 @@ def silent_url() -> Iterator[str]:
         while not stop.is_set():
             try:
                 conn, _ = listener.accept()
+            except TimeoutError:
+                continue
             except OSError:
                 return
             held.append(conn)
