@@ -204,10 +204,11 @@ def _established(port: int) -> bool:
 
 @pytest.fixture
 def slow_service() -> Iterator[tuple[str, int]]:
-    """The offline service on loopback, answering each rephrase request after 4 s."""
+    """The offline service on loopback, answering each rephrase request after 1.5 s (the
+    tests act within milliseconds of the connection)."""
     service = subprocess.Popen(
         [sys.executable, "-m", "rephrase_ls", "offline-service", "--port", "0",
-         "--latency", "4000", "--workers", "0"],
+         "--latency", "1500", "--workers", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -245,7 +246,7 @@ def test_a_line_typed_while_the_service_is_slow_survives(
         text=True,
     )
     try:
-        # The CLI reads the file before it connects; once connected it waits 4 s for the answer.
+        # The CLI reads the file before it connects; once connected it waits 1.5 s for the answer.
         deadline = time.monotonic() + 60
         while not _established(port):
             assert cli.poll() is None, cli.communicate()
