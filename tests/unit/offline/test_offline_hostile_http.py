@@ -198,8 +198,8 @@ def test_an_incomplete_request_is_closed_after_the_request_timeout(
 
 def test_the_request_timeout_does_not_limit_the_answer() -> None:
     """The time the service takes to answer (here its latency, 4 request timeouts) is not cut."""
-    with offline_service("--key", KEY, "--workers", "0", "--request-timeout", "0.5",
-                         "--latency", "2000") as (url, _proc), \
+    with offline_service("--key", KEY, "--workers", "0", "--request-timeout", "0.2",
+                         "--latency", "800") as (url, _proc), \
             httpx.Client(base_url=url, headers=AUTH, timeout=30) as client:
         first = client.post("/v2/write/rephrase", json={"text": [EN], "target_lang": "en-US"})
         assert first.status_code == 200
