@@ -19,8 +19,9 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
 SERVER = [sys.executable, "-m", "rephrase_ls"]
-#: A client that pulls diagnostics (Neovim 0.11 announces textDocument.diagnostic).
-PULL = "neovim@v0.11.0"
+#: A client that pulls diagnostics (Neovim, from 0.11, announces textDocument.diagnostic), as
+#: the shared servers of tests/lsp/conftest.py name it.
+PULL = "neovim"
 #: A client that does not: it is pushed textDocument/publishDiagnostics.
 PUSH = "visual-studio-code"
 
