@@ -16,11 +16,12 @@ otherwise (environment, flags, client capabilities, a service) start their own.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -125,6 +126,16 @@ class Editor:
     apply_delay: float = 0.0
     #: The editor profile the client plays (``pytest_lsp.client_capabilities``).
     profile: str = "visual-studio-code"
+    #: ``textDocument/publishDiagnostics`` for this editor's documents, in the order received.
+    published: list[types.PublishDiagnosticsParams] = field(default_factory=list)
+    #: What the server declared at ``initialize``.
+    server_capabilities: types.ServerCapabilities | None = None
+
+    @property
+    def pulls(self) -> bool:
+        """The profile pulls diagnostics (``textDocument/diagnostic``) rather than being pushed
+        them."""
+        return client_capabilities(self.profile).text_document.diagnostic is not None  # type: ignore[union-attr]
 
     def uri(self, name: str) -> str:
         return (self.root / name).as_uri()
@@ -158,6 +169,9 @@ class Editor:
 
     def text(self, uri: str) -> str:
         return self.buffers[uri].text
+
+    def version(self, uri: str) -> int:
+        return self.buffers[uri].version
 
     def apply(self, edit: types.WorkspaceEdit) -> types.ApplyWorkspaceEditResult:
         """Apply a workspace edit atomically, refusing it when pinned to an old version."""
@@ -198,14 +212,56 @@ class Editor:
     async def code_actions(
         self, uri: str, start: tuple[int, int], end: tuple[int, int], only: list[str] | None = None
     ) -> list[types.CodeAction]:
+        rng = types.Range(types.Position(*start), types.Position(*end))
+        return await self.actions(uri, rng, only=only)
+
+    async def actions(
+        self,
+        uri: str,
+        rng: types.Range,
+        diagnostics: list[types.Diagnostic] | None = None,
+        only: list[str] | None = None,
+    ) -> list[types.CodeAction]:
+        """The code actions for ``rng``, the editor showing ``diagnostics`` there."""
         result = await self.client.text_document_code_action_async(
             types.CodeActionParams(
                 text_document=types.TextDocumentIdentifier(uri=uri),
-                range=types.Range(types.Position(*start), types.Position(*end)),
-                context=types.CodeActionContext(diagnostics=[], only=only),
+                range=rng,
+                context=types.CodeActionContext(diagnostics=diagnostics or [], only=only),
             )
         )
         return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+    async def pull(self, uri: str) -> list[types.Diagnostic]:
+        """``textDocument/diagnostic``: the document's diagnostics, pulled."""
+        report = await self.client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        full = types.RelatedFullDocumentDiagnosticReport | types.FullDocumentDiagnosticReport
+        assert isinstance(report, full)
+        return list(report.items)
+
+    def pushed(self, uri: str) -> list[types.Diagnostic] | None:
+        """The diagnostics last pushed for ``uri`` for its current version (None: none yet)."""
+        for params in reversed(self.published):
+            if params.uri == uri:
+                if params.version is not None and params.version != self.version(uri):
+                    return None
+                return list(params.diagnostics)
+        return None
+
+    async def diagnostics(
+        self, uri: str, until: Callable[[list[types.Diagnostic]], bool] = lambda d: True
+    ) -> list[types.Diagnostic]:
+        """The document's diagnostics as this editor gets them (pulled or pushed), once
+        ``until`` holds of them (at most 20 s)."""
+        found = None
+        for _ in range(200):
+            found = await self.pull(uri) if self.pulls else self.pushed(uri)
+            if found is not None and until(found):
+                return found
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"diagnostics of {uri} never matched; last {found!r}")
 
     async def run_action(self, action: types.CodeAction) -> None:
         """What an editor does when the writer picks an action."""
@@ -285,10 +341,19 @@ def _targets(edit: types.WorkspaceEdit) -> list[str]:
 def install_apply_edit(
     client: LanguageClient, editor_ref: list[Editor], retired: Sequence[Path] = ()
 ) -> None:
-    """Answer ``workspace/applyEdit`` with the editor in ``editor_ref``. An edit to a file in one
-    of the ``retired`` folders (of tests that have finished: the editor closed their documents)
-    is refused, not taken for the running test's."""
+    """Answer ``workspace/applyEdit`` with the editor in ``editor_ref``, and record in its
+    ``published`` the diagnostics pushed for files in its folder. An edit to a file in one of the
+    ``retired`` folders (of tests that have finished: the editor closed their documents) is
+    refused, not taken for the running test's."""
     _fix_code_action_union(client)
+    del client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_publish(params: types.PublishDiagnosticsParams) -> None:
+        client.diagnostics[params.uri] = params.diagnostics  # as pytest-lsp keeps them
+        path = Path(params.uri.removeprefix("file://"))
+        if editor_ref and editor_ref[0].root in path.parents:
+            editor_ref[0].published.append(params)
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)
     async def on_apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
@@ -314,6 +379,8 @@ class Shared:
     profile: str
     #: The position encoding the server chose from the client's offer.
     encoding: str = "utf-16"
+    #: What the server declared at ``initialize``.
+    capabilities: types.ServerCapabilities | None = None
     #: The running test's editor (``workspace/applyEdit`` goes to it).
     current: list[Editor] = field(default_factory=list)
     #: Workspace folders of the tests that have finished.
@@ -402,6 +469,7 @@ async def editor_server(
     result = await lsp_client.initialize_session(initialize_params(profile, root))
     chosen = result.capabilities.position_encoding or types.PositionEncodingKind.Utf16
     shared.encoding = chosen.value if isinstance(chosen, types.PositionEncodingKind) else chosen
+    shared.capabilities = result.capabilities
     _SHARED[profile] = shared
     yield
     del _SHARED[profile]
@@ -428,7 +496,13 @@ async def editor(
     client.log_messages.clear()
     client.progress_reports.clear()
     client._last_log_index = 0  # pytest-lsp's mark for the log lines it reports with a failure
-    ed = Editor(client, root, encoding=shared.encoding, profile=shared.profile)
+    ed = Editor(
+        client,
+        root,
+        encoding=shared.encoding,
+        profile=shared.profile,
+        server_capabilities=shared.capabilities,
+    )
     shared.current[:] = [ed]
     folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
     client.workspace_did_change_workspace_folders(

@@ -4,32 +4,22 @@ a client that pulls and pushed to one that does not, with the settings that shap
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .review_support import PULL, PUSH, SERVER, covered, server_env, start
+from .conftest import Editor
+from .review_support import PULL, PUSH, covered
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 # The code block's slip is not one of the prose's: a word written in code is never a finding
 # in prose (tests/lsp/test_review_guards.py).
 TEXT = "# Notes\n\nI recieved teh letter yesterday.\n\n```\nwrok code\n```\n"
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))
-async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    yield lsp_client
-    await lsp_client.shutdown_session()
-
-
-async def test_push_client_is_pushed_one_diagnostic_per_finding(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    editor = await start(client, tmp_path, PUSH)
+@pytest.mark.profiles(PUSH)
+async def test_push_client_is_pushed_one_diagnostic_per_finding(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     found = await editor.diagnostics(uri, lambda d: len(d) >= 2)
     assert [covered(TEXT, d.range) for d in found] == ["recieved", "teh"]  # not the code block
@@ -52,8 +42,8 @@ async def test_push_client_is_pushed_one_diagnostic_per_finding(
     assert editor.published[-1].version == 1
 
 
-async def test_pull_client_pulls_and_is_not_pushed(client: LanguageClient, tmp_path: Path) -> None:
-    editor = await start(client, tmp_path, PULL)
+@pytest.mark.profiles(PULL)
+async def test_pull_client_pulls_and_is_not_pushed(editor: Editor) -> None:
     caps = editor.server_capabilities
     assert caps is not None and caps.diagnostic_provider is not None
     uri = editor.open("a.md", TEXT)
@@ -63,34 +53,30 @@ async def test_pull_client_pulls_and_is_not_pushed(client: LanguageClient, tmp_p
     assert editor.published == []
 
 
-@pytest.mark.parametrize("profile", [PUSH, PULL])
-async def test_diagnostics_off_shows_none(
-    client: LanguageClient, tmp_path: Path, profile: str
-) -> None:
-    editor = await start(client, tmp_path, profile, {"diagnostics": "off"})
+@pytest.mark.profiles(PUSH, PULL)
+@pytest.mark.editor_settings({"diagnostics": "off"})
+async def test_diagnostics_off_shows_none(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     assert await editor.diagnostics(uri) == []
 
 
-async def test_severity_setting(client: LanguageClient, tmp_path: Path) -> None:
-    editor = await start(client, tmp_path, PULL, {"diagnosticSeverity": "warning"})
+@pytest.mark.profiles(PULL)
+@pytest.mark.editor_settings({"diagnosticSeverity": "warning"})
+async def test_severity_setting(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     found = await editor.pull(uri)
     assert found and {d.severity for d in found} == {types.DiagnosticSeverity.Warning}
 
 
-async def test_a_document_in_a_language_the_engine_lacks_gets_none(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    editor = await start(client, tmp_path, PULL, {"language": "ja"})
+@pytest.mark.profiles(PULL)
+@pytest.mark.editor_settings({"language": "ja"})
+async def test_a_document_in_a_language_the_engine_lacks_gets_none(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     assert await editor.pull(uri) == []
 
 
-async def test_edits_in_quick_succession_publish_only_the_last_version(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    editor = await start(client, tmp_path, PUSH)
+@pytest.mark.profiles(PUSH)
+async def test_edits_in_quick_succession_publish_only_the_last_version(editor: Editor) -> None:
     uri = editor.open("a.md", "Hello there.\n")
     await editor.diagnostics(uri)
     count = len(editor.published)
@@ -102,11 +88,11 @@ async def test_edits_in_quick_succession_publish_only_the_last_version(
     found = await editor.diagnostics(uri, lambda d: len(d) == 2)
     assert [covered(text, d.range) for d in found] == ["recieved", "teh"]
     later = editor.published[count:]
-    assert [p.version for p in later] == [editor.versions[uri]]
+    assert [p.version for p in later] == [editor.version(uri)]
 
 
-async def test_the_fix_disappears_with_the_mistake(client: LanguageClient, tmp_path: Path) -> None:
-    editor = await start(client, tmp_path, PUSH)
+@pytest.mark.profiles(PUSH)
+async def test_the_fix_disappears_with_the_mistake(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     await editor.diagnostics(uri, lambda d: len(d) == 2)
     fixed = TEXT.replace("recieved", "received")
@@ -114,4 +100,3 @@ async def test_the_fix_disappears_with_the_mistake(client: LanguageClient, tmp_p
     found = await editor.diagnostics(uri)
     assert [covered(fixed, d.range) for d in found] == ["teh"]
     assert found[0].data["version"] == 2
-

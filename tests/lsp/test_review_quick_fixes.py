@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import tomllib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,29 +13,21 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .review_support import PULL, PUSH, SERVER, covered, server_env, start
+from .conftest import SERVER, Editor, server_env
+from .review_support import PULL, PUSH, covered, start
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 TEXT = "I recieved teh letter.\n\nThier reply came late, and it was was short.\n"
 WHOLE = types.Range(types.Position(0, 0), types.Position(3, 0))
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))
-async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    yield lsp_client
-    await lsp_client.shutdown_session()
 
 
 def by_title(actions: list[types.CodeAction]) -> dict[str, types.CodeAction]:
     return {a.title: a for a in actions}
 
 
-@pytest.mark.parametrize("profile", [PUSH, PULL])
-async def test_replace_with_applies_that_finding_only(
-    client: LanguageClient, tmp_path: Path, profile: str
-) -> None:
-    editor = await start(client, tmp_path, profile)
+@pytest.mark.profiles(PUSH, PULL)
+async def test_replace_with_applies_that_finding_only(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     found = await editor.diagnostics(uri, lambda d: len(d) >= 4)
     teh = next(d for d in found if covered(TEXT, d.range) == "teh")
@@ -43,18 +36,16 @@ async def test_replace_with_applies_that_finding_only(
     assert replace.kind == types.CodeActionKind.QuickFix
     assert replace.is_preferred
     assert list(replace.diagnostics or []) == [teh]
-    await editor.run(replace)
-    assert editor.texts[uri] == TEXT.replace("recieved teh", "recieved the")
+    await editor.run_action(replace)
+    assert editor.text(uri) == TEXT.replace("recieved teh", "recieved the")
     # The diagnostic is gone from the new version's; the others stay.
     after = await editor.diagnostics(uri, lambda d: all(x.data["version"] == 2 for x in d))
-    assert "teh" not in [covered(editor.texts[uri], d.range) for d in after]
-    assert "recieved" in [covered(editor.texts[uri], d.range) for d in after]
+    assert "teh" not in [covered(editor.text(uri), d.range) for d in after]
+    assert "recieved" in [covered(editor.text(uri), d.range) for d in after]
 
 
-async def test_a_stale_diagnostic_offers_no_replacement(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    editor = await start(client, tmp_path, PULL)
+@pytest.mark.profiles(PULL)
+async def test_a_stale_diagnostic_offers_no_replacement(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     found = await editor.pull(uri)
     teh = next(d for d in found if covered(TEXT, d.range) == "teh")
@@ -63,8 +54,8 @@ async def test_a_stale_diagnostic_offers_no_replacement(
     assert not [t for t in titles if t.startswith(("Replace", "Fix all ‘", "Add"))]
 
 
-async def test_replacement_is_pinned_to_the_version(client: LanguageClient, tmp_path: Path) -> None:
-    editor = await start(client, tmp_path, PUSH)  # an editor that takes versioned edits
+@pytest.mark.profiles(PUSH)  # an editor that takes versioned edits
+async def test_replacement_is_pinned_to_the_version(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     found = await editor.diagnostics(uri, lambda d: len(d) >= 4)
     teh = next(d for d in found if covered(TEXT, d.range) == "teh")
@@ -77,8 +68,8 @@ async def test_replacement_is_pinned_to_the_version(client: LanguageClient, tmp_
     assert not editor.apply(replace.edit).applied  # the editor refuses an edit for version 1
 
 
-async def test_fix_all_of_a_kind(client: LanguageClient, tmp_path: Path) -> None:
-    editor = await start(client, tmp_path, PUSH)
+@pytest.mark.profiles(PUSH)
+async def test_fix_all_of_a_kind(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     found = await editor.diagnostics(uri, lambda d: len(d) >= 4)
     codes = {covered(TEXT, d.range): d.code for d in found}
@@ -88,42 +79,38 @@ async def test_fix_all_of_a_kind(client: LanguageClient, tmp_path: Path) -> None
     actions = by_title(await editor.actions(uri, teh.range, [teh]))
     spelling = [a for t, a in actions.items() if t.startswith("Fix all ‘spelling’")]
     assert len(spelling) == 1 and spelling[0].kind == types.CodeActionKind.QuickFix
-    await editor.run(spelling[0])
-    text = editor.texts[uri]
+    await editor.run_action(spelling[0])
+    text = editor.text(uri)
     assert text == "I received the letter.\n\nTheir reply came late, and it was was short.\n"
     doubled = next(d for d in found if d.code == "doubled-word")
     titles = list(by_title(await editor.actions(uri, doubled.range, [doubled])))
     assert not [t for t in titles if t.startswith("Fix all ‘")]  # one of its kind: no fix-all
 
 
-async def test_source_fix_all_applies_every_finding(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    editor = await start(client, tmp_path, PUSH)
+@pytest.mark.profiles(PUSH)
+async def test_source_fix_all_applies_every_finding(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     await editor.diagnostics(uri, lambda d: len(d) >= 4)
     actions = await editor.actions(uri, WHOLE, only=["source.fixAll"])
     assert [a.kind for a in actions] == ["source.fixAll.rephrase"]
-    await editor.run(actions[0])
+    await editor.run_action(actions[0])
     fixed = "I received the letter.\n\nTheir reply came late, and it was short.\n"
-    assert editor.texts[uri] == fixed
+    assert editor.text(uri) == fixed
     assert await editor.diagnostics(uri, lambda d: not d) == []
 
 
-async def test_source_fix_all_before_the_review_ran(
-    client: LanguageClient, tmp_path: Path
-) -> None:
+@pytest.mark.profiles(PULL)
+async def test_source_fix_all_before_the_review_ran(editor: Editor) -> None:
     """Asked at once after an edit (say, on save), fix-all reviews the version first."""
-    editor = await start(client, tmp_path, PULL)
     uri = editor.open("a.md", TEXT)
     actions = await editor.actions(uri, WHOLE, only=["source.fixAll.rephrase"])
     assert len(actions) == 1
-    await editor.run(actions[0])
-    assert editor.texts[uri].startswith("I received the letter.")
+    await editor.run_action(actions[0])
+    assert editor.text(uri).startswith("I received the letter.")
 
 
-async def test_only_is_respected(client: LanguageClient, tmp_path: Path) -> None:
-    editor = await start(client, tmp_path, PULL)
+@pytest.mark.profiles(PULL)
+async def test_only_is_respected(editor: Editor) -> None:
     uri = editor.open("a.md", TEXT)
     found = await editor.pull(uri)
     quick = await editor.actions(uri, found[0].range, found[:1], only=["quickfix"])
@@ -132,19 +119,17 @@ async def test_only_is_respected(client: LanguageClient, tmp_path: Path) -> None
     assert rewrite and not [a for a in rewrite if a.kind == types.CodeActionKind.QuickFix]
 
 
-async def test_add_word_writes_the_project_file_and_the_diagnostic_goes(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    editor = await start(client, tmp_path, PUSH)
-    (tmp_path / ".rephrase.toml").write_text('# the project\ntone = "friendly"\n', "utf-8")
+@pytest.mark.profiles(PUSH)
+async def test_add_word_writes_the_project_file_and_the_diagnostic_goes(editor: Editor) -> None:
+    (editor.root / ".rephrase.toml").write_text('# the project\ntone = "friendly"\n', "utf-8")
     uri = editor.open("a.md", TEXT)
     found = await editor.diagnostics(uri, lambda d: len(d) >= 4)
     word = next(d for d in found if covered(TEXT, d.range) == "recieved")
     actions = by_title(await editor.actions(uri, word.range, [word]))
     add = actions["Add ‘recieved’ to the project's words"]
     assert add.command is not None and add.edit is None
-    await editor.run(add)
-    written = (tmp_path / ".rephrase.toml").read_text("utf-8")
+    await editor.run_action(add)
+    written = (editor.root / ".rephrase.toml").read_text("utf-8")
     assert written.startswith('# the project\ntone = "friendly"\n')
     assert tomllib.loads(written)["words"] == ["recieved"]
     after = await editor.diagnostics(
@@ -153,16 +138,28 @@ async def test_add_word_writes_the_project_file_and_the_diagnostic_goes(
     assert "teh" in [covered(TEXT, d.range) for d in after]
 
 
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=SERVER, server_env=server_env()),
+    loop_scope="session",
+)
+async def refreshing(lsp_client: LanguageClient) -> AsyncIterator[LanguageClient]:
+    """A server of the test's own: its client announces ``workspace/diagnostic/refresh`` at
+    ``initialize``, which the shared servers' clients do not."""
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
 async def test_a_pulling_client_is_asked_to_pull_again_after_add_word(
-    client: LanguageClient, tmp_path: Path
+    refreshing: LanguageClient, tmp_path: Path
 ) -> None:
+    client = refreshing
     editor = await start(client, tmp_path, PULL, refresh=True)
     uri = editor.open("a.md", TEXT)
     word = next(d for d in await editor.pull(uri) if covered(TEXT, d.range) == "teh")
     actions = by_title(await editor.actions(uri, word.range, [word]))
     add = actions["Add ‘teh’ to the project's words"]
     before = client.diagnostic_refresh_count
-    await editor.run(add)
+    await editor.run_action(add)
     for _ in range(100):
         if client.diagnostic_refresh_count > before:
             break
@@ -172,13 +169,11 @@ async def test_a_pulling_client_is_asked_to_pull_again_after_add_word(
     assert tomllib.loads((tmp_path / ".rephrase.toml").read_text("utf-8"))["words"] == ["teh"]
 
 
-async def test_add_word_outside_the_workspace_is_refused(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    inside = tmp_path / "ws"
-    inside.mkdir()
-    editor = await start(client, inside, PUSH)
-    editor.root = tmp_path  # the document lies outside the workspace folder
+@pytest.mark.profiles(PUSH)
+async def test_add_word_outside_the_workspace_is_refused(editor: Editor, tmp_path: Path) -> None:
+    inside = editor.root
+    assert inside.parent == tmp_path
+    editor.root = tmp_path  # the document lies outside every workspace folder
     uri = editor.open("a.md", TEXT)
     result = await editor.command("rephrase.addWord", uri, "recieved")
     assert result["applied"] is False

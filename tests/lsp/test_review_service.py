@@ -12,8 +12,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .conftest import OfflineService
-from .review_support import PULL, PUSH, SERVER, Editor, covered, server_env, start
+from .conftest import SERVER, Editor, OfflineService, server_env
+from .review_support import PULL, PUSH, covered, start
 
 pytestmark = pytest.mark.asyncio
 
@@ -93,10 +93,10 @@ async def test_service_findings_follow_edits_and_go_where_the_words_changed(
     thier = found[1]
     actions = await editor.actions(uri, thier.range, [thier], only=["quickfix"])
     replace = next(a for a in actions if a.title == "Replace with ‘Their’")
-    await editor.run(replace)
-    assert editor.texts[uri] == changed.replace("Thier", "Their")
+    await editor.run_action(replace)
+    assert editor.text(uri) == changed.replace("Thier", "Their")
     found = await editor.diagnostics(uri, lambda d: len(d) == 2)
-    assert shown(editor.texts[uri], found) == ["recieved", "was was"]
+    assert shown(editor.text(uri), found) == ["recieved", "was was"]
 
 
 async def test_review_of_a_range_and_from_its_code_action(
@@ -108,11 +108,11 @@ async def test_review_of_a_range_and_from_its_code_action(
     actions = await editor.actions(uri, second)
     review = next(a for a in actions if a.title == "Review with the service")
     assert review.kind == types.CodeActionKind.RefactorRewrite and review.edit is None
-    await editor.run(review)
+    await editor.run_action(review)
     assert shown(TEXT, await editor.pull(uri)) == ["Thier", "was was"]
     whole = next(a for a in actions if a.title == "Review document with the service")
     assert whole.kind == types.CodeActionKind.Source
-    await editor.run(whole)
+    await editor.run_action(whole)
     assert shown(TEXT, await editor.pull(uri)) == ["recieved", "teh", "Thier", "was was"]
 
 

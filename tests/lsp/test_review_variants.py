@@ -3,15 +3,12 @@ nothing shows (no "colour → color" finding), over the real protocol."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import pytest_lsp
-from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .review_support import PULL, SERVER, covered, server_env, start
+from .conftest import Editor
+from .review_support import PULL, covered
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 MIXED = (
     "The colour of the page is set in the theme file, with teh rest of the styles.\n\n"
@@ -19,16 +16,8 @@ MIXED = (
 )
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))
-async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    yield lsp_client
-    await lsp_client.shutdown_session()
-
-
-async def test_no_variant_finding_in_a_document_of_unknown_variant(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    editor = await start(client, tmp_path, PULL)
+@pytest.mark.profiles(PULL)
+async def test_no_variant_finding_in_a_document_of_unknown_variant(editor: Editor) -> None:
     uri = editor.open("a.md", MIXED)
     found = await editor.pull(uri)
     assert [covered(MIXED, d.range) for d in found] == ["teh"]
