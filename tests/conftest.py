@@ -20,6 +20,15 @@ def pytest_report_header() -> str:
     return f"hypothesis profile: {HYPOTHESIS_PROFILE} (set by HYPOTHESIS_PROFILE; ci in .ci/run)"
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per core and one more. Much of the suite waits on what it
+    started (servers, editors, child processes, sockets), so a core would stand idle in those
+    waits with one worker each."""
+    return (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    ) + 1
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Servers started by the tests keep their once-per-user notices (``user_state``) in a
     temporary folder, not in the user's own ``~/.local/state``. Set before the test modules are
