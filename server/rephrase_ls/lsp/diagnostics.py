@@ -1,3 +1,4 @@
+# Over 400 lines: debounce, worker thread, pull and push paths share one per-document state.
 """Review mode's diagnostics: the offline engine's findings while typing, and the service's
 findings after **Review with the service**, one diagnostic per finding.
 

@@ -1,3 +1,4 @@
+# Over 400 lines: the findings and their two-level cache (engine, guarded) are one algorithm.
 """Offline findings: what the offline engine would change in a document, one change at a time.
 
 Each prose block becomes a :class:`~rephrase_ls.text.paragraphs.Paragraph` as for the Improve

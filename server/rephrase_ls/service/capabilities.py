@@ -1,3 +1,4 @@
+# Over 400 lines: the capability rules (4.1-4.3) and the store that loads and caches them.
 """Capability rules (interface sections 4.1, 4.2, 4.3) over a snapshot, and their cache.
 
 :class:`Capabilities` is pure: it judges a snapshot of one product's lists. Language codes are

@@ -1,3 +1,4 @@
+# Over 400 lines: the engine's passes, in the order they run over a text, with their guards.
 """The offline improvement engine: language detection and rule-based text improvement.
 
 ``improve`` tokenizes the text, hides every protected span (placeholders ``{{N}}``, quotes,
