@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -96,34 +95,12 @@ def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> st
     return "".join(parts)
 
 
-def lower_case_words(text: str) -> frozenset[str]:
-    """The words of two letters or more that ``text`` writes in lower case three times or more
-    and never with a capital first letter (words in capitals aside: a title in capitals says
-    nothing), and that are no common word of a language (``this`` at a sentence start is a
-    slip): names their owners write in lower case (``zlib``, ``npm``, ``git``), which
-    :func:`keep_lower_case_words` keeps so at a sentence's start too."""
-    from rephrase_ls.text.detect import is_common_word
-
-    runs = Counter(_LETTER_RUN.findall(text))  # counted in C: each distinct run looked at once
-    capital = {
-        run.lower() for run in runs if run[0].isupper() and len(run) > 1 and run[1:].islower()
-    }
-    return frozenset(
-        run
-        for run, n in runs.items()
-        if n >= 3
-        and len(run) > 1
-        and run.islower()
-        and run not in capital
-        and not is_common_word(run)
-    )
-
-
 def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]) -> str:
     """``replacement`` without the capitals it adds to the first letter of words of ``lower``
-    (:func:`lower_case_words`: ``Yes. zlib doesn't…`` stays so), also where the same change
-    tidies the spaces or punctuation around the word (``done.  zlib`` → ``done. Zlib``); every
-    other change applied."""
+    (names a document writes only in lower case,
+    :meth:`rephrase_ls.guards.DocumentFacts.lower_case`: ``Yes. zlib doesn't…`` stays so), also
+    where the same change tidies the spaces or punctuation around the word (``done.  zlib`` →
+    ``done. Zlib``); every other change applied."""
     parts: list[str] = []
     pos = 0
     for edit in word_edits(original, replacement):

@@ -60,9 +60,11 @@ def _runs(text: str, word: str) -> Iterator[int]:
 
 
 def _only_lower(text: str, word: str) -> bool:
-    """Whether ``word`` is one of :func:`~rephrase_ls.code_words.lower_case_words` of ``text``:
-    two letters or more in lower case, written so three times or more, never with a capital
-    first letter and the rest in lower case, and no common word of a language."""
+    """Whether ``text`` writes ``word`` only in lower case, as names their owners write so
+    (``zlib``, ``npm``, ``git``): two letters or more in lower case, written so three times or
+    more, never with a capital first letter and the rest in lower case (words in capitals
+    aside: a title in capitals says nothing), and no common word of a language (``this`` at a
+    sentence start is a slip)."""
     from rephrase_ls.text.detect import is_common_word
 
     if len(word) < 2 or not word.islower() or is_common_word(word):
@@ -121,10 +123,9 @@ class DocumentFacts:
         return self._code
 
     def lower_case(self, words: Iterable[str]) -> frozenset[str]:
-        """Those of ``words`` that it writes only in lower case, as
-        :func:`~rephrase_ls.code_words.lower_case_words` has them, each word looked up alone
-        (a few finds in the text: the words a paragraph's answer capitalises, not all of the
-        document's)."""
+        """Those of ``words`` that it writes only in lower case (:func:`_only_lower`), each
+        word looked up alone (a few finds in the text: the words a paragraph's answer
+        capitalises, not all of the document's)."""
         found = []
         for word in words:
             known = self._lower.get(word)
