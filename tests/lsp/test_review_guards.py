@@ -4,9 +4,6 @@ real protocol, and follow edits elsewhere in the document."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import pytest
 from lsprotocol import types
 
@@ -26,19 +23,6 @@ LOWER_NAME = (
 )
 
 
-async def _published(
-    editor: Editor, uri: str, until: Callable[[list[types.Diagnostic]], bool]
-) -> list[types.Diagnostic]:
-    """The diagnostics last pushed for ``uri``, once ``until`` holds of them (≤ 20 s)."""
-    found = None
-    for _ in range(200):
-        found = editor.client.diagnostics.get(uri)
-        if found is not None and until(list(found)):
-            return list(found)
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"diagnostics of {uri} never matched; last {found!r}")
-
-
 def _words(text: str, found: list[types.Diagnostic]) -> list[str]:
     return [covered(text, d.range) for d in found]
 
@@ -47,15 +31,15 @@ async def test_a_word_the_document_writes_in_code_gets_no_diagnostic_in_prose(
     editor: Editor,
 ) -> None:
     plain = editor.open("plain.md", PROSE)
-    found = await _published(editor, plain, lambda d: len(d) >= 2)
+    found = await editor.diagnostics(plain, lambda d: len(d) >= 2)
     assert _words(PROSE, found) == ["recieve", "teh"]  # the engine corrects both
     uri = editor.open("code.md", WITH_CODE)
-    found = await _published(editor, uri, lambda d: len(d) >= 1)
+    found = await editor.diagnostics(uri, lambda d: len(d) >= 1)
     assert _words(WITH_CODE, found) == ["teh"]
     # The code goes: the same paragraph (its engine result cached) gets the finding again.
     without = WITH_CODE.replace("`recieve()`", "it")
     editor.set_text(uri, without)
-    found = await _published(editor, uri, lambda d: len(d) >= 2)
+    found = await editor.diagnostics(uri, lambda d: len(d) >= 2)
     assert _words(without, found) == ["recieve", "teh"]
 
 
@@ -63,12 +47,12 @@ async def test_a_name_written_only_in_lower_case_keeps_it_at_a_sentence_start(
     editor: Editor,
 ) -> None:
     uri = editor.open("zlib.md", LOWER_NAME)
-    found = await _published(editor, uri, lambda d: len(d) >= 1)
+    found = await editor.diagnostics(uri, lambda d: len(d) >= 1)
     assert _words(LOWER_NAME, found) == ["teh"]
     # Written once with a capital elsewhere, it is an ordinary word: the capital is a finding.
     capital = LOWER_NAME.replace("The git tool", "The Git tool")
     editor.set_text(uri, capital)
-    found = await _published(editor, uri, lambda d: len(d) >= 2)
+    found = await editor.diagnostics(uri, lambda d: len(d) >= 2)
     assert [(covered(capital, d.range), d.message) for d in found] == [
         ("git", "git → Git"),
         ("teh", "teh → the"),

@@ -3,9 +3,6 @@ not reviewed while the writer types, and the writer is told so once; one under i
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import pytest
 from lsprotocol import types
 
@@ -18,18 +15,6 @@ TEXT = "# Notes\n\nI recieved teh letter yesterday.\n"
 #: Clean prose the engine leaves alone, past the limit the tests set.
 FILLER = "".join(f"\nParagraph {n} says nothing the engine would change.\n" for n in range(80))
 LIMIT = 2_000
-
-
-async def _published(
-    editor: Editor, uri: str, until: Callable[[list[types.Diagnostic]], bool] = lambda d: True
-) -> list[types.Diagnostic]:
-    """The diagnostics last pushed for ``uri``, once some are and ``until`` holds (≤ 20 s)."""
-    for _ in range(200):
-        found = editor.client.diagnostics.get(uri)
-        if found is not None and until(list(found)):
-            return list(found)
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"diagnostics of {uri} never matched; last {found!r}")
 
 
 def _two(found: list[types.Diagnostic]) -> bool:
@@ -45,28 +30,28 @@ async def test_a_document_over_the_limit_gets_no_offline_review(editor: Editor) 
     big = TEXT + FILLER
     assert len(TEXT) < LIMIT < len(big)
     uri = editor.open("big.md", big)
-    assert await _published(editor, uri) == []  # the first push: nothing
+    assert await editor.diagnostics(uri) == []  # the first push: nothing
     assert _told(editor) == [
         f"rephrase: big.md has {len(big):,} characters, more than diagnosticsMaxSize "
         f"({LIMIT:,}): the offline engine does not review it while you type. Improve and "
         "Review with the service still work on it; raise diagnosticsMaxSize to have it reviewed."
     ]
     small = editor.open("small.md", TEXT)
-    found = await _published(editor, small)
+    found = await editor.diagnostics(small)
     assert [covered(TEXT, d.range) for d in found] == ["recieved", "teh"]
 
     # Cut under the limit, it is reviewed; grown past it again, its findings go (told once).
     editor.set_text(uri, TEXT)
-    found = await _published(editor, uri, _two)
+    found = await editor.diagnostics(uri, _two)
     assert [covered(TEXT, d.range) for d in found] == ["recieved", "teh"]
     editor.set_text(uri, big)
-    assert await _published(editor, uri, lambda d: not d) == []
+    assert await editor.diagnostics(uri, lambda d: not d) == []
     assert len(_told(editor)) == 1
 
 
 async def test_the_default_limit_reviews_a_long_document(editor: Editor) -> None:
     long = TEXT + FILLER * 3
     uri = editor.open("long.md", long)
-    found = await _published(editor, uri)
+    found = await editor.diagnostics(uri)
     assert [covered(long, d.range) for d in found] == ["recieved", "teh"]
     assert _told(editor) == []
