@@ -111,6 +111,14 @@ async def test_list_styles_answers_at_once_when_the_service_refuses_connections(
         assert result["writingStyles"] == [] and result["tones"] == []
         assert result["supported"] is False and result["confirmed"] is False
         assert refusing_url in result["reason"]
+
+        # Picking a style from that list is written at once too (no check against a list the
+        # service did not send), as is a language.
+        async with asyncio.timeout(BOUND):
+            await editor.command("rephrase.setStyle", uri, "academic")
+            await editor.command("rephrase.setLanguage", uri, "de")
+        written = (editor.root / ".rephrase.toml").read_text("utf-8")
+        assert 'writingStyle = "academic"' in written and 'language = "de"' in written
     finally:
         await client.shutdown_session()
 

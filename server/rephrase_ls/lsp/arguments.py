@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from rephrase_ls.language_choice import LanguageChoice
     from rephrase_ls.lsp.language_server import RephraseServer
     from rephrase_ls.service.capabilities import Capabilities
+    from rephrase_ls.service.errors import ServiceError
     from rephrase_ls.settings import Settings
 
 
@@ -77,17 +78,23 @@ def range_arg(value: Any) -> types.Range:
     return types.Range(types.Position(values[0], values[1]), types.Position(values[2], values[3]))
 
 
+#: How long a command the writer waits on (a picker, a completion, setting a style) waits for
+#: the service's language list before it goes on with what is known.
+INTERACTIVE_WAIT = 2.0
+
+
 async def write_caps(
     ls: RephraseServer, uri: str
-) -> tuple[Settings, Backend, Capabilities | None]:
-    """The settings and backend for ``uri``, and the write product's capability list (the last
-    one known when it cannot be loaded, after a note in the log)."""
+) -> tuple[Settings, Backend, Capabilities | None, ServiceError | None]:
+    """The settings and backend for ``uri``, the write product's capability list, and why it
+    could not be loaded: within :data:`INTERACTIVE_WAIT` seconds (the load goes on in the
+    background), else the last one known (None when none is), after a note in the log."""
     settings = await ls.settings.for_uri(uri)
     backend = ls.backends.get(settings)
-    caps, unavailable = await backend.write_capabilities()
+    caps, unavailable = await backend.write_capabilities(wait=INTERACTIVE_WAIT)
     if unavailable is not None:
         ls.note(f"language list unavailable: {unavailable.message}", types.MessageType.Warning)
-    return settings, backend, caps
+    return settings, backend, caps, unavailable
 
 
 def choice_for(

@@ -17,6 +17,7 @@ from rephrase_ls.lsp.arguments import (
     max_args,
     open_uri,
     range_arg,
+    write_caps,
 )
 
 if TYPE_CHECKING:
@@ -24,19 +25,14 @@ if TYPE_CHECKING:
     from rephrase_ls.service.models import Language
 
 
-#: How long ``rephrase.listStyles`` waits for the service's language list before it answers
-#: with what is known: the writer is waiting on a picker or a completion.
-LIST_STYLES_WAIT = 2.0
-
-
 async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.listStyles [uri]``.
 
-    Answers within :data:`LIST_STYLES_WAIT` seconds. When the service's language list cannot
-    be had by then (the service cannot be reached, or is slow; its loading goes on in the
-    background), the choices are the last known list's, else those the interface specifies for
-    the language; ``confirmed`` is then false, ``unavailable`` says why, and the writer is
-    shown what happened and what to check.
+    Answers within :data:`~rephrase_ls.lsp.arguments.INTERACTIVE_WAIT` seconds. When the
+    service's language list cannot be had by then (the service cannot be reached, or is slow;
+    its loading goes on in the background), the choices are the last known list's, else those
+    the interface specifies for the language; ``confirmed`` is then false, ``unavailable`` says
+    why, and the writer is shown what happened and what to check.
     """
     from lsprotocol import types
 
@@ -46,9 +42,7 @@ async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     uri = open_uri(arg(args, 0, "uri", str))
     if uri not in ls.workspace.text_documents:
         raise invalid(f"argument 1 (uri): {uri} is not open in the editor")
-    settings = await ls.settings.for_uri(uri)
-    backend = ls.backends.get(settings)
-    caps, unavailable = await backend.write_capabilities(wait=LIST_STYLES_WAIT)
+    settings, backend, caps, unavailable = await write_caps(ls, uri)
     choice = choice_for(ls, uri, settings, backend)
     targets = sorted(lang.lang for lang in caps.targets()) if caps is not None else []
     writing_styles, tones, reason = choice.writing_styles, choice.tones, choice.reason

@@ -182,7 +182,7 @@ async def _set_style_or_tone(
                 f"argument 2 (value): {value!r} is not a {kind}; "
                 f"expected one of {', '.join(exc.names)} or default"
             ) from None
-        settings, backend, caps = await write_caps(ls, uri)
+        settings, backend, caps, _unavailable = await write_caps(ls, uri)
         choice = choice_for(ls, uri, settings, backend)
         offered = choice.writing_styles if which == "writingStyle" else choice.tones
         if caps is not None and not prefer and base not in offered:
@@ -207,7 +207,7 @@ async def set_language(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         value = None
     if value is not None:
         value = value.strip().replace("_", "-")
-        _settings, _backend, caps = await write_caps(ls, uri)
+        _settings, _backend, caps, _unavailable = await write_caps(ls, uri)
         if caps is not None:
             entry = caps.find(value)
             if entry is None:
