@@ -57,7 +57,9 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
       its line: a heading's marks (``#### pages``: often a name), a comment leader (``# seek to
       end``, ``#: a reference``), a field's name (``:param value: a string``), a table cell's
       bar, a command (``\\item[Topic] is dull``). List items and quotes hold running prose:
-      after a full stop, their first letter is capitalised as the answer says;
+      after a full stop, their first letter is capitalised as the answer says, unless the item
+      next to it in its list (same marker column) starts in lower case too: the list's style
+      (``- the command line now …`` ⏎ ``- a new flag …``);
     * it is a title (a setext or reStructuredText underline follows it);
     * it is indented deeper than the prose before it (a block quote: in a docstring or a plain
       text file, usually an example: ``    git checkout master``, ``    from flask import g``).
@@ -68,7 +70,8 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
     lead = text[line_start:start]
     if lead.strip():
         # a list item's or a quote's prose is running prose; any other mark sets it apart
-        return _LIST_OR_QUOTE.fullmatch(lead) is None
+        marks = _LIST_OR_QUOTE.fullmatch(lead)
+        return marks is None or (marks["item"] is not None and _lower_list(text, start, ends))
     starts, block_ends = ends
     k = bisect_left(starts, start)
     if k < len(starts) and starts[k] == start and _is_heading(text, start, block_ends[k]):
@@ -81,7 +84,30 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
 
 
 # What may come before running prose on its line: indentation, quote markers, a list marker.
-_LIST_OR_QUOTE = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
+_LIST_OR_QUOTE = re.compile(r"[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d{1,9}[.)])[ \t]+)?")
+
+
+def _lower_list(text: str, start: int, ends: tuple[list[int], list[int]]) -> bool:
+    """Whether the list item whose prose starts at ``start`` has a neighbour in its list (the
+    block just before or after it, a list item whose prose starts at the same column) that
+    starts in lower case too."""
+    starts, _block_ends = ends
+    k = bisect_left(starts, start)
+    column = start - (text.rfind("\n", 0, start) + 1)
+    for j in (k - 1, k + 1) if k < len(starts) and starts[k] == start else (k - 1, k):
+        if not 0 <= j < len(starts) or starts[j] == start:
+            continue
+        other = starts[j]
+        line_start = text.rfind("\n", 0, other) + 1
+        marks = _LIST_OR_QUOTE.fullmatch(text, line_start, other)
+        if (
+            marks is not None
+            and marks["item"] is not None
+            and other - line_start == column
+            and text[other : other + 1].islower()
+        ):
+            return True
+    return False
 
 
 def _column(lead: str) -> int:

@@ -54,6 +54,17 @@ async def test_a_list_after_a_colon_keeps_its_lower_case() -> None:
     )
 
 
+async def test_a_list_item_after_a_full_stop_follows_its_list() -> None:
+    # every item in lower case: the list's style, kept; one item in lower case among
+    # capitalised ones: a slip, capitalised
+    lower = "Es ist fertig.\n\n- die Datei ist lesbar\n- der Pfad stimmt\n"
+    assert await _improve(lower, "file:///a.md", CapitalisingClient()) == lower
+    mixed = "Es ist fertig.\n\n- die Datei ist lesbar\n- Der Pfad stimmt\n"
+    assert await _improve(mixed, "file:///a.md", CapitalisingClient()) == mixed.replace(
+        "- die", "- Die"
+    )
+
+
 async def test_a_paragraph_after_a_code_block_inside_a_sentence() -> None:
     text = (
         "Install it with\n\n```sh\npip install fastgrid\n```\n\n"

@@ -64,11 +64,12 @@ def test_lower_case_headings_naming_variables_are_kept(improved) -> None:
     assert "#### base_url\n" in after
 
 
-def test_list_items_are_running_prose(improved) -> None:
+def test_a_list_written_in_lower_case_keeps_its_style(improved) -> None:
     before, after = improved("flask-viewdecorators.rst")
-    # "1." goes on "as follows" (no full stop): it stays; the items after a full stop do not
-    assert "1. get the unique" in before and "1. get the unique" in after
-    assert "2. get the value" in before and "2. Get the value" in after
+    # "1." goes on "as follows" (no full stop); "2." and "3." follow a full stop, but every
+    # item of the list starts in lower case: the list's style, kept
+    for item in ("1. get the unique", "2. get the value", "3. otherwise the original"):
+        assert item in before and item in after
 
 
 def test_an_indented_example_in_a_docstring_keeps_its_lower_case(improved) -> None:
