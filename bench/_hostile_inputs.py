@@ -102,6 +102,13 @@ GENERATORS: dict[str, Generator] = {
     "markdown emphasis": _repeat("*a_"),
     "LaTeX commands": _repeat("\\a{"),
     "reST roles": _repeat(":a:"),
+    # Repetitive prose that the engine changes all over: few distinct tokens, no unique one to
+    # anchor an alignment on (the word-edit alignment went cubic on these).
+    "repeated clauses": _repeat("word , word . word ; "),
+    "repeated sentence": _repeat("the cat sat on teh mat . "),
+    "repeated misspelling": _repeat("recieved "),
+    "repeated short lines": _repeat("word ,\n"),
+    "repeated doubled word": _repeat("it it is . "),
     **{f"shuffled mix {seed}": _shuffled(_ODD_PIECES, seed) for seed in range(4)},
 }
 

@@ -14,6 +14,9 @@ shuffled mixes), a text of ``--size`` characters is put through:
   prose (the labelled sentences of tests/data/engine);
 - ``other``: the same for de (business style), fr, pt-PT and en-GB (diplomatic tone), each
   relative to that target's pass over its own prose; the largest ratio;
+- ``edits``: the word edits from the text to what the engine (en-US) made of it
+  (``text.diff.word_edits``, the alignment every answer goes through: guards, layout, review
+  findings), relative to the same on prose;
 - ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
   messages, Python comments), each relative to the same extractor on the en-US
   prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
@@ -38,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _hostile_inputs import GENERATORS, prose
 from rephrase_ls.offline.engine import detect_language, improve
+from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.markup import load_builtin_formats, prose_blocks
 
 BUDGET = 5.0
@@ -74,7 +78,10 @@ def _engine(text: str, target: str, kwargs: dict[str, str]) -> None:
 
 
 def _one_pass(text: str, name: str, repeat: int) -> float:
-    """CPU seconds of the pass ``name`` (a target or a format) over ``text``."""
+    """CPU seconds of the pass ``name`` (a target, a format or ``edits``) over ``text``."""
+    if name == "edits":
+        improved = improve(text, "en-us")
+        return _best(lambda: word_edits(text, improved), repeat)
     if name in FORMATS:
         return _best(lambda: _extract(text, name), repeat)
     kwargs = dict(TARGETS)[name]
@@ -83,14 +90,18 @@ def _one_pass(text: str, name: str, repeat: int) -> float:
 
 def passes(text: str, repeat: int) -> dict[str, float]:
     """CPU seconds of each pass over ``text``: one per target, one per format."""
-    return {name: _one_pass(text, name, repeat) for name in (*dict(TARGETS), *FORMATS)}
+    return {name: _one_pass(text, name, repeat)
+            for name in (*dict(TARGETS), "edits", *FORMATS)}
 
 
-def _ratios(costs: dict[str, float], base: dict[str, float]) -> tuple[float, float, float]:
+def _ratios(
+    costs: dict[str, float], base: dict[str, float]
+) -> tuple[float, float, float, float]:
     en = costs["en-us"] / base["en-us"]
     other = max(costs[t] / base[t] for t, _ in TARGETS[1:])
+    edits = costs["edits"] / max(base["edits"], MARKUP_FLOOR)
     markup = max(costs[f] / max(base[f], MARKUP_FLOOR) for f in FORMATS)
-    return en, other, markup
+    return en, other, edits, markup
 
 
 def main() -> int:
@@ -108,12 +119,13 @@ def main() -> int:
     base = {target: _one_pass(prose(args.size, target), target, args.repeat)
             for target, _ in TARGETS}
     english = prose(args.size, "en-us")
+    base["edits"] = _one_pass(english, "edits", args.repeat)
     for fmt in FORMATS:
         base[fmt] = _one_pass(english, fmt, args.repeat)
     print(f"prose, {args.size} characters (CPU ms): "
           + ", ".join(f"{name} {seconds * 1000:.1f}" for name, seconds in base.items()))
     print(f"budget: each ratio <= {BUDGET:g}; growth about {args.growth} (linear)\n")
-    print(f"{'input':38} {'en':>7} {'other':>7} {'markup':>7} {'growth':>7}")
+    print(f"{'input':38} {'en':>7} {'other':>7} {'edits':>7} {'markup':>7} {'growth':>7}")
 
     worst = 0.0
     for name, make in GENERATORS.items():
@@ -121,13 +133,13 @@ def main() -> int:
             continue
         text = make(args.size)
         costs = passes(text, args.repeat)
-        en, other, markup = _ratios(costs, base)
+        en, other, edits, markup = _ratios(costs, base)
         slowest = max(costs, key=lambda key: costs[key])
         bigger = _one_pass(make(args.size * args.growth), slowest, args.repeat)
         growth = bigger / costs[slowest]
-        worst = max(worst, en, other, markup)
-        flag = "  OVER" if max(en, other, markup) > BUDGET else ""
-        print(f"{name:38} {en:7.2f} {other:7.2f} {markup:7.2f} {growth:7.1f}{flag}",
+        worst = max(worst, en, other, edits, markup)
+        flag = "  OVER" if max(en, other, edits, markup) > BUDGET else ""
+        print(f"{name:38} {en:7.2f} {other:7.2f} {edits:7.2f} {markup:7.2f} {growth:7.1f}{flag}",
               flush=True)
     print(f"\nworst ratio: {worst:.2f} (budget {BUDGET:g})")
     return 0 if worst <= BUDGET else 1

@@ -4,8 +4,11 @@ the matching runs minimal word edits are made from.
 Each alignment first matches elements that occur exactly once on each side, in the same order on
 both (patience diff), then works recursively between those anchors; pieces small enough, or
 without anchors, go to ``difflib.SequenceMatcher`` with ``autojunk=False``, whose cost grows
-with the product of the two lengths. A huge piece with no anchor at all is replaced as a whole
-rather than aligned in quadratic time. In token lists, words and punctuation are aligned first,
+with the product of the two lengths, and more on repetitive text: each of its searches costs the
+number of equal token pairs, and it searches once per matching run. A piece without anchors that
+is huge, or repetitive (few distinct tokens, as in ``word , word . word ;`` repeated), is aligned
+window by window instead (exact within a window, linear overall), so it still gives one small
+edit per change, never one replacement of the whole piece. In token lists, words and punctuation are aligned first,
 whitespace then follows its neighbours (see :func:`matching_blocks`).
 """
 
@@ -23,6 +26,10 @@ __all__ = ["align", "matching_blocks"]
 _SMALL = 10_000
 # Pieces without anchors are still given to SequenceMatcher up to this product.
 _LARGE = 4_000_000
+# Above this many equal token pairs, a piece without anchors is aligned window by window.
+_PAIRS = 20_000
+# Tokens a side in one window of that alignment.
+_WINDOW = 48
 
 
 def _unique_anchors(
@@ -71,6 +78,89 @@ def _unique_anchors(
     return chain
 
 
+def _repetitive(a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int,
+                bhi: int) -> bool:
+    """Whether this piece has so many equal token pairs between its two sides that
+    SequenceMatcher, whose every search costs about that many steps, would be too slow."""
+    count: dict[str, int] = {}
+    for j in range(blo, bhi):
+        count[b[j]] = count.get(b[j], 0) + 1
+    pairs = 0
+    for i in range(alo, ahi):
+        pairs += count.get(a[i], 0)
+    return pairs > _PAIRS
+
+
+def _lcs_pairs(
+    a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int, bhi: int
+) -> list[tuple[int, int]]:
+    """The matched pairs of a longest common subsequence of two short pieces (dynamic
+    programming, (ahi - alo) * (bhi - blo) steps), earliest first."""
+    rows = ahi - alo
+    cols = bhi - blo
+    # lengths[r][c]: the LCS of a[alo + r:ahi] and b[blo + c:bhi] (suffixes, so the pairs
+    # come out front to back).
+    lengths = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for r in range(rows - 1, -1, -1):
+        token = a[alo + r]
+        here = lengths[r]
+        below = lengths[r + 1]
+        for c in range(cols - 1, -1, -1):
+            if b[blo + c] == token:
+                here[c] = below[c + 1] + 1
+            else:
+                right = here[c + 1]
+                down = below[c]
+                here[c] = right if right > down else down
+    pairs: list[tuple[int, int]] = []
+    r = c = 0
+    while r < rows and c < cols:
+        if a[alo + r] == b[blo + c]:
+            pairs.append((alo + r, blo + c))
+            r += 1
+            c += 1
+        elif lengths[r + 1][c] >= lengths[r][c + 1]:
+            r += 1
+        else:
+            c += 1
+    return pairs
+
+
+def _windowed(
+    a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int, bhi: int
+) -> list[tuple[int, int, int]]:
+    """Matching runs of a piece that has no unique anchor and would cost SequenceMatcher
+    super-linear time (repetitive text): aligned a window of ``_WINDOW`` tokens a side at a
+    time, keeping the matches of the window's first half and starting the next window after
+    them. Linear in the piece's length; minimal within each window, coarser (a replacement of
+    half a window) only where one side inserts more than a window's worth of tokens."""
+    half = _WINDOW // 2
+    runs: list[tuple[int, int, int]] = []
+    i, j = alo, blo
+    while i < ahi and j < bhi:
+        end_i = min(ahi, i + _WINDOW)
+        end_j = min(bhi, j + _WINDOW)
+        pairs = _lcs_pairs(a, b, i, end_i, j, end_j)
+        last = end_i == ahi and end_j == bhi
+        if not last:
+            pairs = [(x, y) for x, y in pairs if x < i + half or y < j + half]
+        if not pairs:
+            if last:
+                break
+            i = min(ahi, i + half)
+            j = min(bhi, j + half)
+            continue
+        for x, y in pairs:
+            if runs and runs[-1][0] + runs[-1][2] == x and runs[-1][1] + runs[-1][2] == y:
+                runs[-1] = (runs[-1][0], runs[-1][1], runs[-1][2] + 1)
+            else:
+                runs.append((x, y, 1))
+        if last:
+            break
+        i, j = pairs[-1][0] + 1, pairs[-1][1] + 1
+    return runs
+
+
 def align(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int, int]]:
     """Matching runs ``(i, j, size)`` of two sequences, sorted, like SequenceMatcher's."""
     blocks: list[tuple[int, int, int]] = []
@@ -102,8 +192,9 @@ def align(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int, int]]:
                     previous_i, previous_j = i + 1, j + 1
                 stack.append((previous_i, ahi, previous_j, bhi))
                 continue
-            if size > _LARGE:
-                continue  # no anchor in a huge piece: replaced as a whole
+            if size > _LARGE or _repetitive(a, b, alo, ahi, blo, bhi):
+                blocks.extend(_windowed(a, b, alo, ahi, blo, bhi))
+                continue
         matcher = SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
         for i, j, n in matcher.get_matching_blocks():
             if n:

@@ -1,7 +1,7 @@
 """Hostile text stays cheap: every generator of bench/_hostile_inputs.py (runs of one mark,
 alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts...) goes
-through the offline service's passes (language detection and the engine, per target) and the
-language server's prose extractors at 100,000 characters (LaTeX and Python, whose parsers are
+through the offline service's passes (language detection and the engine, per target), the word
+edits from the text to the engine's answer, and the language server's prose extractors at 100,000 characters (LaTeX and Python, whose parsers are
 slow at any size, at 25,000), in child processes that share the generators out: one test per
 share, which pytest-xdist runs side by side. The engine runs for each of the five targets under
 the ``ci`` Hypothesis profile (``.ci/run``), which runs every generator. Under ``dev``, the
@@ -42,6 +42,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from _hostile_inputs import GENERATORS
 from rephrase_ls.offline.engine import detect_language, improve
+from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.markup import load_builtin_formats, prose_blocks
 
 load_builtin_formats()
@@ -65,6 +66,11 @@ for index, (name, make) in chosen[shard::shards]:
     for target, kwargs in targets if every_target else [targets[index % len(targets)]]:
         out = improve(text, target, **kwargs)
         assert isinstance(out, str)
+    # The word edits from the text to the engine's answer (the alignment every answer goes
+    # through), at this size and at 6,000 characters, where a piece is small enough to be
+    # aligned exactly rather than in windows.
+    for piece in (text, text[:6000]):
+        word_edits(piece, improve(piece, "en-us"))
     for fmt in (*formats, *slow_formats):
         try:
             prose_blocks(text if fmt in formats else text[: size // 4], fmt)

@@ -190,7 +190,7 @@ def test_large_inputs_take_the_anchored_path_and_stay_exact(
     _valid_blocks(ta, tb, matching_blocks(ta, tb))
 
 
-def test_huge_pieces_without_any_anchor_are_replaced() -> None:
+def test_huge_pieces_without_any_anchor_still_give_the_new_text() -> None:
     a = "a " * 6000
     b = "b " * 6000
     edits = check_edits(a, b)
@@ -203,3 +203,44 @@ def test_unique_words_anchor_a_long_paragraph() -> None:
     words[1500] = "changed"
     b = " ".join(words)
     assert [(e.start, e.new_text) for e in word_edits(a, b)] == [(a.index("w1500 "), "changed")]
+
+
+@pytest.mark.parametrize("repeats", [200, 600, 2400])
+def test_repetitive_text_changed_all_over_gives_one_small_edit_per_change(repeats: int) -> None:
+    """A long paragraph of a few tokens repeated, with no unique token to anchor on, changed at
+    every mark: each change stays its own small edit, at any length (a piece too large for
+    exact alignment was replaced whole, and a smaller one took cubic time)."""
+    a = "word , word . word ; " * repeats
+    b = a.replace(" ,", ",").replace(" . word", ". Word").replace(" ; word", "; Word")
+    edits = check_edits(a, b)
+    assert len(edits) == 3 * repeats  # ' ,' → ','; ' .' → '.'; 'word ;' → 'Word;'
+    assert max(edit.end - edit.start for edit in edits) <= len("word ")
+
+
+@settings(max_examples=examples(40))
+@given(
+    st.lists(st.sampled_from(["word", "word", ",", ".", "it"]), min_size=300, max_size=3000),
+    st.data(),
+)
+def test_repetitive_text_with_a_few_changes_stays_exact_and_local(
+    tokens: list[str], data: st.DataObject
+) -> None:
+    """Few distinct tokens (aligned window by window): the edits still give the new text, and a
+    handful of one-token changes cost a handful of short edits."""
+    changed = list(tokens)
+    changes = data.draw(st.integers(1, 8))
+    for _ in range(changes):
+        k = data.draw(st.integers(0, len(changed) - 1))
+        operation = data.draw(st.sampled_from(["replace", "insert", "delete"]))
+        if operation == "replace":
+            changed[k] = data.draw(st.sampled_from(["Word", ";", "it"]))
+        elif operation == "insert":
+            changed.insert(k, data.draw(st.sampled_from(["Word", ";"])))
+        else:
+            del changed[k]
+    a, b = " ".join(tokens), " ".join(changed)
+    edits = check_edits(a, b)
+    assert len(edits) <= changes
+    assert sum(edit.end - edit.start for edit in edits) <= 6 * changes
+    ta, tb = tokenize(a), tokenize(b)
+    _valid_blocks(ta, tb, matching_blocks(ta, tb))
