@@ -39,11 +39,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from rephrase_ls.guards import DocumentFacts, Signals, facts_key, guard, may_act, signals
-from rephrase_ls.improve import without_directives
+from rephrase_ls.guards.chain import DocumentFacts, Signals, facts_key, guard, may_act, signals
+from rephrase_ls.improve.options import ImproveOptions, Mode
+from rephrase_ls.improve.round_trip import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
-from rephrase_ls.options import ImproveOptions, Mode
 from rephrase_ls.review.changes import change_groups
 from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
@@ -52,8 +52,8 @@ from rephrase_ls.text.paragraphs import Paragraph
 from rephrase_ls.text.placeholders import PlaceholderError
 
 if TYPE_CHECKING:
-    from rephrase_ls.language_choice import LanguageChoice
-    from rephrase_ls.settings import Settings
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.language_choice import LanguageChoice
     from rephrase_ls.text.markup import ProseBlock
 
 __all__ = [
@@ -369,7 +369,7 @@ def findings(
     ``keep_variant``, ``variant_detected``: as the :class:`~rephrase_ls.options.Mode` of a plain
     Improve of the document has them (:meth:`rephrase_ls.options.ImproveOptions.mode`): whether
     the engine's variant conversions are taken out unless the document allows them, and whether
-    its variant was read from it (:mod:`rephrase_ls.text.variants_keep`).
+    its variant was read from it (:mod:`rephrase_ls.guards.variants_keep`).
 
     Applying every finding's edit gives what Improve with the offline engine gives.
     """

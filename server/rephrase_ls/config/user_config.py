@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rephrase_ls.project_file import ROOT_MARKERS
-from rephrase_ls.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
+from rephrase_ls.config.project_file import ROOT_MARKERS
+from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
 
 APP_DIR = "rephrase-ls"
 FILE_NAME = "config.toml"

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
+from rephrase_ls.config.settings import CONNECTION_KEYS, KEYS, SECRET_KEYS
 from rephrase_ls.service.models import TONES, WRITING_STYLES
-from rephrase_ls.settings import CONNECTION_KEYS, KEYS, SECRET_KEYS
 
-CLIENTS = Path(__file__).resolve().parents[2] / "editor-clients"
+CLIENTS = Path(__file__).resolve().parents[3] / "editor-clients"
 PACKAGE_JSON = CLIENTS / "vscode" / "package.json"
 SETTINGS_TS = CLIENTS / "vscode" / "src" / "settings.ts"
 NVIM = CLIENTS / "nvim"

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Literal
 from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
 
 if TYPE_CHECKING:
-    from rephrase_ls.language_choice import LanguageChoice
-    from rephrase_ls.settings import Settings
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.language_choice import LanguageChoice
 
 Kind = Literal["writing style", "tone"]
 

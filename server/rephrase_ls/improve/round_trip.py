@@ -12,20 +12,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.guards import DocumentFacts, guard
-from rephrase_ls.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
+from rephrase_ls.guards.chain import DocumentFacts, guard
+from rephrase_ls.guards.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
     continues_sentence,
     keep_open_sentence,
     keeps_lower_start,
     prose_ends,
 )
-from rephrase_ls.options import Mode
+from rephrase_ls.improve.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect, is_directive
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
-    from rephrase_ls.backend import Backend
+    from rephrase_ls.improve.backend import Backend
     from rephrase_ls.service.models import Improvement
     from rephrase_ls.text.markup import ProseBlock
 
