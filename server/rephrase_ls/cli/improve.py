@@ -3,8 +3,8 @@
 Prints a unified diff by default, writes the files with ``--write``, and with ``--check`` exits 1
 when improvements exist. Settings come from the user config file, the nearest ``.rephrase.toml``
 (prose settings only, unless the user trusts the folder), the environment and the flags, as in the
-editor (:func:`rephrase_ls.user_config.compose`); with no API key the embedded offline service
-answers.
+editor (:func:`rephrase_ls.config.user_config.compose`); with no API key the embedded offline
+service answers.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The same keys come from the user config file, editor settings (section ``rephrase``, camelCase),
 initialization options, the project file ``.rephrase.toml`` and the environment; which source may
 set which key, and in what order they are laid over each other, is decided by
-:func:`rephrase_ls.user_config.compose`. Here: the keys, their parsing, and :func:`merge`.
+:func:`rephrase_ls.config.user_config.compose`. Here: the keys, their parsing, and :func:`merge`.
 """
 
 from __future__ import annotations

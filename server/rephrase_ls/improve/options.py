@@ -63,7 +63,7 @@ class Mode:
     """Keep the document's spelling variant: an answer's variant conversions are taken out
     unless the document allows them (a plain Improve or a style or tone, not a conversion, of a
     document whose variant the writer did not set;
-    :func:`rephrase_ls.text.variants_keep.keep_variant_spellings`). Not sent, nor part of the
+    :func:`rephrase_ls.guards.variants_keep.keep_variant_spellings`). Not sent, nor part of the
     cache's key: the answer is the same."""
     variant_detected: bool = field(default=False, compare=False)
     """The target's variant was read from the document, not guessed. Not sent."""

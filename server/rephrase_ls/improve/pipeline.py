@@ -1,8 +1,8 @@
 """The one improvement pipeline, shared by the code actions, the server's commands and the CLI.
 
 :func:`improve_text` takes a document's text and prose blocks, the part to improve, the
-writer's :class:`~rephrase_ls.options.ImproveOptions` and the backend that answers, and gives
-either the minimal edits (:class:`Improved`) or why there are none (:class:`NotImproved`):
+writer's :class:`~rephrase_ls.improve.options.ImproveOptions` and the backend that answers, and
+gives either the minimal edits (:class:`Improved`) or why there are none (:class:`NotImproved`):
 
     select the paragraphs (text/paragraphs) → widen a cut paragraph to its whole (context for
     the service) → options → the request's mode → the service, through the cache

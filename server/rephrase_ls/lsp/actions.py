@@ -3,9 +3,9 @@
 Listing never waits on the network: it uses cached settings and capability lists. The edit is
 computed in ``codeAction/resolve`` when the client resolves ``edit`` lazily; otherwise each action
 carries the ``rephrase.applyAction`` command, which computes the edit and sends
-``workspace/applyEdit``. The improvement itself is :func:`rephrase_ls.pipeline.improve_text`;
-here it becomes a protocol edit, pinned to the document version, never applied when the document
-changed meanwhile or the service failed.
+``workspace/applyEdit``. The improvement itself is
+:func:`rephrase_ls.improve.pipeline.improve_text`; here it becomes a protocol edit, pinned to the
+document version, never applied when the document changed meanwhile or the service failed.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 the document's language offers, for the writer to pick one.
 
 ``rephrase.alternatives [uri, range?, options?]`` asks the service once per style and tone,
-through the one pipeline (:func:`rephrase_ls.pipeline.improve_text`), all at once within the
+through the one pipeline (:func:`rephrase_ls.improve.pipeline.improve_text`), all at once within the
 ``maxConcurrency`` limit, and returns each rewrite that differs from the text with its minimal,
 versioned edits and the command that applies it. ``rephrase.applyAlternative [uri, range,
 choice]`` applies one: the same request again, answered from the improvement cache (nothing is

@@ -13,7 +13,7 @@ folder) and the environment. Whatever a client answers to ``workspace/configurat
 from the folder (VS Code's folder settings, Emacs's ``.dir-locals.el``, Neovim's project-local
 configuration), so connection settings in those answers, in pushed settings and in the project
 file are ignored with one warning, unless the user config file trusts the folder. The layering
-is :func:`rephrase_ls.user_config.compose`.
+is :func:`rephrase_ls.config.user_config.compose`.
 """
 
 from __future__ import annotations

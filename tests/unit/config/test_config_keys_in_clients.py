@@ -1,6 +1,6 @@
 """The editor clients declare exactly the server's settings and style/tone names.
 
-``rephrase_ls.settings.KEYS`` is the one list of settings keys and
+``rephrase_ls.config.settings.KEYS`` is the one list of settings keys and
 ``rephrase_ls.service.models.WRITING_STYLES``/``TONES`` the one list of style and tone names.
 The VS Code extension declares its settings in package.json ``contributes.configuration`` and
 derives its key lists from there (``src/settings.ts``); the Neovim plugin passes ``settings``

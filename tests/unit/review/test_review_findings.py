@@ -83,7 +83,7 @@ class OfflineService:
 
 def _improved(text: str, blocks: list[ProseBlock], choice: LanguageChoice) -> str:
     """What a plain Improve of the whole document gives with the offline service (the product's
-    pipeline, :func:`~rephrase_ls.pipeline.improve_text`, guards and all)."""
+    pipeline, :func:`~rephrase_ls.improve.pipeline.improve_text`, guards and all)."""
     outcome = asyncio.run(
         improve_text(
             text, without_directives(text, blocks), None, ImproveOptions(),
