@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rephrase_ls.guards.chain import DocumentFacts, guard
-from rephrase_ls.guards.open_sentence import (  # noqa: F401  (re-exported: part of this module's
-    interface) continues_sentence,
+from rephrase_ls.guards.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
+    continues_sentence,
     keep_open_sentence,
     keeps_lower_start,
     prose_ends,
