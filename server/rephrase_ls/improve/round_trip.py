@@ -1,6 +1,6 @@
 """The service round trip of the pipeline: paragraphs → the service → rebuilt paragraphs → edits.
 
-:func:`rephrase_ls.pipeline.improve_text` is the entry point; this module sends paragraphs'
+:func:`rephrase_ls.improve.pipeline.improve_text` is the entry point; this module sends paragraphs'
 prose (minus what the cache knows), rebuilds each paragraph from its answer and gives the
 minimal edits. It knows nothing of LSP.
 """
@@ -13,20 +13,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.guards import DocumentFacts, guard
-from rephrase_ls.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
+from rephrase_ls.guards.chain import DocumentFacts, guard
+from rephrase_ls.guards.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
     continues_sentence,
     keep_open_sentence,
     keeps_lower_start,
     prose_ends,
 )
-from rephrase_ls.options import Mode
+from rephrase_ls.improve.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect, is_directive
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
-    from rephrase_ls.backend import Backend
+    from rephrase_ls.improve.backend import Backend
     from rephrase_ls.service.models import Improvement
     from rephrase_ls.text.markup import ProseBlock
 
@@ -265,7 +265,7 @@ async def improve_in_one_language(
     (named in ``refused``); the others go on. Service errors propagate: the caller shows them
     and applies nothing.
 
-    Each answer goes through the document's guards (:func:`rephrase_ls.guards.guard`, the
+    Each answer goes through the document's guards (:func:`rephrase_ls.guards.chain.guard`, the
     chain review mode's findings use too): a lower-case start after an open sentence or set
     apart from the running prose, the words the document writes in code or only in lower case,
     its spelling variant (a plain Improve, ``mode.keep_variant``) and two spaces between
