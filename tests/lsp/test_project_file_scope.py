@@ -8,13 +8,14 @@ workspace folder) has none, for reading and for writing.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
 from .conftest import Buffer, Editor
 
-pytestmark = [pytest.mark.asyncio(loop_scope="session")]
+over_stdio = pytest.mark.asyncio(loop_scope="session")
 
 TEXT = "We need to organize the colors of this page before the meeting.\n"
 
@@ -43,6 +44,7 @@ def _going_up(editor: Editor) -> str:
     return "file://" + str(editor.root) + "/../elsewhere/notes.md"
 
 
+@over_stdio
 @pytest.mark.parametrize("kind", ["untitled", "going-up"])
 async def test_a_document_without_a_folder_is_not_given_the_workspace_project_file(
     editor: Editor, kind: str
@@ -61,8 +63,47 @@ async def test_a_document_without_a_folder_is_not_given_the_workspace_project_fi
     assert not editor.applied
 
 
+@over_stdio
 async def test_a_plain_document_in_the_folder_still_gets_it(editor: Editor) -> None:
     (editor.root / ".rephrase.toml").write_text('language = "de"\n', encoding="utf-8")
     uri = editor.open("notes.md", TEXT)
     styles = await editor.command("rephrase.listStyles", uri)
     assert styles["language"].lower().startswith("de"), styles
+
+
+SECRET_VALUE = "value-from-outside-4711"
+OUTSIDE = f'language = "de"\ntone = "{SECRET_VALUE}"\n'
+
+
+def _link_out(root: Path) -> Path:
+    """A project whose ``.rephrase.toml`` is a link to a file outside it (with an invalid value,
+    which would be quoted in a warning if the file were read)."""
+    outside = root.parent / "outside.toml"
+    outside.write_text(OUTSIDE, encoding="utf-8")
+    root.mkdir(exist_ok=True)
+    (root / ".git").mkdir(exist_ok=True)
+    (root / ".rephrase.toml").symlink_to(outside)
+    return outside
+
+
+@over_stdio
+async def test_a_project_file_linking_out_of_the_project_is_not_read(editor: Editor) -> None:
+    _link_out(editor.root)
+    uri = editor.open("notes.md", TEXT)
+    styles = await editor.command("rephrase.listStyles", uri)
+    assert not styles["language"].lower().startswith("de"), styles
+    said = [m.message for m in (*editor.client.messages, *editor.client.log_messages)]
+    assert any("outside the project" in m and "not read" in m for m in said), said
+    assert not any(SECRET_VALUE in m for m in said), said
+
+
+def test_cli_does_not_read_a_project_file_linking_out(tmp_path: Path) -> None:
+    from tests.e2e.test_cli import run
+
+    root = tmp_path / "clone"
+    _link_out(root)
+    (root / "a.md").write_text("this is the the plan.\n", encoding="utf-8")
+    result = run("improve", "a.md", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert "outside the project" in result.stderr, result.stderr
+    assert SECRET_VALUE not in result.stderr + result.stdout
