@@ -17,6 +17,7 @@ from pytest_lsp import LanguageClient
 from tests.counting_proxy import CountingProxy
 
 from .conftest import Editor, OfflineService, server_env
+from .test_actions import by_title, wait_for
 from .test_settings_and_faults import _start
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
@@ -60,8 +61,13 @@ async def _list_styles(tmp_path: Path, url: str, scheme: str) -> dict[str, objec
     try:
         uri = editor.open("a.md", ENGLISH)
         async with asyncio.timeout(BOUND):
-            result: dict[str, object] = await editor.command("rephrase.listStyles", uri)
-        return result
+            # listStyles answers after ~2 s with what is known while the list still loads (a
+            # busy machine): ask until the service's list is there.
+            while True:
+                result: dict[str, object] = await editor.command("rephrase.listStyles", uri)
+                if result["confirmed"] is True:
+                    return result
+                await asyncio.sleep(0.2)
     finally:
         await client.shutdown_session()
 
@@ -137,3 +143,53 @@ def test_the_cli_remembers_the_shape_too(tmp_path: Path, documented: OfflineServ
         assert proxy.failed() == []
     finally:
         proxy.close()
+
+
+@ASYNC
+async def test_a_refused_first_request_names_the_auth_scheme_setting(
+    tmp_path: Path, documented: OfflineService
+) -> None:
+    text = "this is the the test.\n"
+    client, editor = await _keyed(tmp_path, documented.url, "Service-Auth-Key")
+    try:
+        uri = editor.open("a.md", text)
+        actions = by_title(await editor.code_actions(uri, (0, 0), (0, 5)))
+        await editor.run_action(actions["Improve"])
+        await wait_for(lambda: _errors(client), 60)
+        shown = _errors(client)[-1]
+        assert "authScheme" in shown and 'authScheme = "DeepL-Auth-Key"' in shown, shown
+        assert "Nothing was changed" in shown and editor.text(uri) == text
+        assert all(KEY not in m.message for m in [*client.messages, *client.log_messages])
+    finally:
+        await client.shutdown_session()
+    # With the documented scheme the same service improves the text.
+    (tmp_path / "again").mkdir()
+    client, editor = await _keyed(tmp_path / "again", documented.url, DOCUMENTED)
+    try:
+        uri = editor.open("a.md", text)
+        actions = by_title(await editor.code_actions(uri, (0, 0), (0, 5)))
+        await editor.run_action(actions["Improve"])
+        await wait_for(lambda: editor.text(uri) != text, 60)
+        assert _errors(client) == []
+    finally:
+        await client.shutdown_session()
+
+
+def _errors(client: LanguageClient) -> list[str]:
+    return [m.message for m in client.messages if m.type == types.MessageType.Error]
+
+
+def test_the_cli_names_the_auth_scheme_setting_on_a_refused_first_request(
+    tmp_path: Path, documented: OfflineService
+) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("this is the the test.\n", "utf-8")
+    env = server_env(REPHRASE_API_KEY=KEY, XDG_STATE_HOME=str(tmp_path / "state"))
+    done = subprocess.run(
+        [sys.executable, "-m", "rephrase_ls", "improve", "--server-url", documented.url,
+         str(page)],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode != 0 and done.stdout == ""
+    assert 'authScheme = "DeepL-Auth-Key"' in done.stderr, done.stderr
+    assert KEY not in done.stderr
