@@ -34,9 +34,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types
 
 if TYPE_CHECKING:
+    from rephrase_ls.config.settings import Settings
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
     from rephrase_ls.review import Finding, ReviewCache
-    from rephrase_ls.settings import Settings
 
 T = TypeVar("T")
 
@@ -471,7 +471,7 @@ def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
 
 def _project_file(uri: str) -> bool:
     """Whether ``uri`` is a project file (its ``words`` and settings shape every review)."""
-    from rephrase_ls.project_file import FILE_NAME
+    from rephrase_ls.config.project_file import FILE_NAME
 
     return uri.rsplit("/", 1)[-1] == FILE_NAME
 

@@ -23,7 +23,7 @@ async def _set_project_keys(
     ls: RephraseServer, uri: str, changes: dict[str, str | None], label: str
 ) -> dict[str, Any]:
     """Change keys of the folder's project file through ``workspace/applyEdit``."""
-    from rephrase_ls import project_file  # here, not at start-up (tomllib)
+    from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
     def change(old: str | None) -> str | None:
         new = old
@@ -39,7 +39,7 @@ async def edit_project_file(
 ) -> dict[str, Any]:
     """Change the project file of ``uri``'s folder through ``workspace/applyEdit``: ``change``
     gives its new text from the current one (None: none), and may raise to refuse."""
-    from rephrase_ls import project_file  # here, not at start-up (tomllib)
+    from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
     path = ls.settings.project_file_path(uri)
     file_uri = from_fs_path(str(path)) or path.as_uri()
@@ -163,7 +163,7 @@ async def set_tone(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 async def _set_style_or_tone(
     ls: RephraseServer, args: tuple[Any, ...], which: str
 ) -> dict[str, Any]:
-    from rephrase_ls.options import Kind, UnknownName, parse_name
+    from rephrase_ls.improve.options import Kind, UnknownName, parse_name
 
     command = "rephrase.setStyle" if which == "writingStyle" else "rephrase.setTone"
     max_args(args, 2, command)

@@ -13,7 +13,7 @@ folder) and the environment. Whatever a client answers to ``workspace/configurat
 from the folder (VS Code's folder settings, Emacs's ``.dir-locals.el``, Neovim's project-local
 configuration), so connection settings in those answers, in pushed settings and in the project
 file are ignored with one warning, unless the user config file trusts the folder. The layering
-is :func:`rephrase_ls.user_config.compose`.
+is :func:`rephrase_ls.config.user_config.compose`.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 if TYPE_CHECKING:
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.config.user_config import UserConfig
     from rephrase_ls.lsp.language_server import RephraseServer
-    from rephrase_ls.settings import Settings
-    from rephrase_ls.user_config import UserConfig
 
 log = logging.getLogger(__name__)
 
@@ -97,13 +97,13 @@ class SettingsManager:
                 best = folder
         if best is not None:
             return best
-        from rephrase_ls import project_file  # here, not at start-up (tomllib)
+        from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
         return project_file.find_root(path)
 
     def project_file_path(self, uri: str) -> Path:
         """Path of the project file for the folder of ``uri``."""
-        from rephrase_ls import project_file
+        from rephrase_ls.config import project_file
 
         return self.folder_of(uri) / project_file.FILE_NAME
 
@@ -123,7 +123,7 @@ class SettingsManager:
             cached = self._disk.get(path)
             if cached is not None and cached[0] == stamp:
                 return cached[1], None
-            from rephrase_ls import project_file
+            from rephrase_ls.config import project_file
 
             text = project_file.read_text(path)
             self._disk[path] = (stamp, text)
@@ -137,7 +137,7 @@ class SettingsManager:
 
     def user_config(self) -> UserConfig:
         """The user config file, read again when it changed on disk (one ``stat`` per call)."""
-        from rephrase_ls import user_config
+        from rephrase_ls.config import user_config
 
         path = user_config.config_path()
         try:
@@ -159,7 +159,7 @@ class SettingsManager:
 
     def document_touched(self, uri: str) -> None:
         """A document opened, changed or closed: a project file buffer may have changed."""
-        from rephrase_ls import project_file
+        from rephrase_ls.config import project_file
 
         if uri.endswith(project_file.FILE_NAME):
             path_str = to_fs_path(uri)
@@ -264,7 +264,7 @@ class SettingsManager:
             self._slow.add(folder)
 
     def _compose(self, uri: str, editor: dict[str, Any]) -> Settings:
-        from rephrase_ls import project_file, user_config
+        from rephrase_ls.config import project_file, user_config
 
         user = self.user_config()
         path = self.project_file_path(uri)

@@ -11,10 +11,10 @@ generators run (every fifth one, from an offset drawn per run and named in a fai
 Hypothesis tests run a fifth of their examples, drawn anew each run), each input going to one
 of the targets in turn.
 
-No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock
-hang guard instead. Every pass is linear, so 100,000 characters take well under a second; a
-super-linear pass turns that into minutes (the patterns fixed here took 15 s to 400 s at this
-size), which the guard reports with the input's name. bench/bench_hostile.py measures the costs.
+No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock hang
+guard instead. Every pass is linear, so 100,000 characters take well under a second; a super-linear
+pass turns that into minutes (the patterns fixed here took 15 s to 400 s at this size), which the
+guard reports with the input's name. bench/bench_hostile.py measures the costs.
 """
 
 from __future__ import annotations

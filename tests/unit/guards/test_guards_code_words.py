@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tests.unit.app.fakes import FakeBackend
+from tests.unit.improve.fakes import FakeBackend
 
-from rephrase_ls.code_words import code_words, keep_code_words
-from rephrase_ls.improve import ImprovementCache, improve_paragraphs, with_context
+from rephrase_ls.guards.code_words import code_words, keep_code_words
+from rephrase_ls.improve.options import Mode
+from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, with_context
 from rephrase_ls.offline.engine import improve as engine_improve
-from rephrase_ls.options import Mode
 from rephrase_ls.service.models import Improvement
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import prose_blocks

@@ -98,8 +98,8 @@ def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> st
 def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]) -> str:
     """``replacement`` without the capitals it adds to the first letter of words of ``lower``
     (names a document writes only in lower case,
-    :meth:`rephrase_ls.guards.DocumentFacts.lower_case`: ``Yes. zlib doesn't…`` stays so), also
-    where the same change tidies the spaces or punctuation around the word (``done.  zlib`` →
+    :meth:`rephrase_ls.guards.chain.DocumentFacts.lower_case`: ``Yes. zlib doesn't…`` stays so),
+    also where the same change tidies the spaces or punctuation around the word (``done.  zlib`` →
     ``done. Zlib``); every other change applied."""
     parts: list[str] = []
     pos = 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rephrase_ls.user_state import first_time, state_dir
+from rephrase_ls.config.user_state import first_time, state_dir
 
 pytestmark = pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="XDG layout")
 

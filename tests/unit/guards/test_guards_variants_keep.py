@@ -7,18 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-from tests.unit.app.fakes import FakeBackend
+from tests.unit.improve.fakes import FakeBackend
 
-from rephrase_ls.improve import ImprovementCache
-from rephrase_ls.language_choice import resolve_language
+from rephrase_ls.config.settings import Settings, merge
+from rephrase_ls.guards.variants_keep import is_variant_change, keep_variant_spellings
+from rephrase_ls.improve.language_choice import resolve_language
+from rephrase_ls.improve.options import ImproveOptions
+from rephrase_ls.improve.pipeline import Improved, improve_text
+from rephrase_ls.improve.round_trip import ImprovementCache
 from rephrase_ls.offline.engine import improve as engine_improve
-from rephrase_ls.options import ImproveOptions
-from rephrase_ls.pipeline import Improved, improve_text
 from rephrase_ls.service.models import Improvement
-from rephrase_ls.settings import Settings, merge
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import prose_blocks
-from rephrase_ls.text.variants_keep import is_variant_change, keep_variant_spellings
 
 
 @dataclass
@@ -119,7 +119,7 @@ def test_keep_variant_spellings_keeps_every_other_change() -> None:
 
 
 def test_a_confident_document_respells_a_stray_word_unless_it_writes_others() -> None:
-    from rephrase_ls.text.variants_keep import document_variant
+    from rephrase_ls.guards.variants_keep import document_variant
 
     american = "The color of the center. The colour of the page."
     one = document_variant(american, "en-US", confident=True)

@@ -1,6 +1,6 @@
 """The editor clients declare exactly the server's settings and style/tone names.
 
-``rephrase_ls.settings.KEYS`` is the one list of settings keys and
+``rephrase_ls.config.settings.KEYS`` is the one list of settings keys and
 ``rephrase_ls.service.models.WRITING_STYLES``/``TONES`` the one list of style and tone names.
 The VS Code extension declares its settings in package.json ``contributes.configuration`` and
 derives its key lists from there (``src/settings.ts``); the Neovim plugin passes ``settings``
@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
+from rephrase_ls.config.settings import CONNECTION_KEYS, KEYS, SECRET_KEYS
 from rephrase_ls.service.models import TONES, WRITING_STYLES
-from rephrase_ls.settings import CONNECTION_KEYS, KEYS, SECRET_KEYS
 
-CLIENTS = Path(__file__).resolve().parents[2] / "editor-clients"
+CLIENTS = Path(__file__).resolve().parents[3] / "editor-clients"
 PACKAGE_JSON = CLIENTS / "vscode" / "package.json"
 SETTINGS_TS = CLIENTS / "vscode" / "src" / "settings.ts"
 NVIM = CLIENTS / "nvim"

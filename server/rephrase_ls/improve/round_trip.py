@@ -1,31 +1,32 @@
 """The service round trip of the pipeline: paragraphs → the service → rebuilt paragraphs → edits.
 
-:func:`rephrase_ls.pipeline.improve_text` is the entry point; this module sends paragraphs'
+:func:`rephrase_ls.improve.pipeline.improve_text` is the entry point; this module sends paragraphs'
 prose (minus what the cache knows), rebuilds each paragraph from its answer and gives the
 minimal edits. It knows nothing of LSP.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.guards import DocumentFacts, guard
-from rephrase_ls.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
+from rephrase_ls.guards.chain import DocumentFacts, guard
+from rephrase_ls.guards.open_sentence import (  # noqa: F401  (re-exported: part of this module's interface)
     continues_sentence,
     keep_open_sentence,
     keeps_lower_start,
     prose_ends,
 )
-from rephrase_ls.options import Mode
+from rephrase_ls.improve.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect, is_directive
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
-    from rephrase_ls.backend import Backend
+    from rephrase_ls.improve.backend import Backend
     from rephrase_ls.service.models import Improvement
     from rephrase_ls.text.markup import ProseBlock
 
@@ -264,7 +265,7 @@ async def improve_in_one_language(
     (named in ``refused``); the others go on. Service errors propagate: the caller shows them
     and applies nothing.
 
-    Each answer goes through the document's guards (:func:`rephrase_ls.guards.guard`, the
+    Each answer goes through the document's guards (:func:`rephrase_ls.guards.chain.guard`, the
     chain review mode's findings use too): a lower-case start after an open sentence or set
     apart from the running prose, the words the document writes in code or only in lower case,
     its spelling variant (a plain Improve, ``mode.keep_variant``) and two spaces between
@@ -325,41 +326,57 @@ async def improve_in_one_language(
             known = (span, relative) if paragraph.original == span else None
             added.append((index, paragraph, replacement, known))
 
-    for index, result in enumerate(results):
-        if result is not None:
-            finish(index)
-    missing = [i for i, r in enumerate(results) if r is None]
-    if missing:
-        check_rephrase_options(
-            backend.capabilities.peek("write"), mode.target_lang, mode.writing_style, mode.tone
-        )
+    # Rebuilding a paragraph (its alignment and guards) is CPU work: it runs in a worker
+    # thread, one paragraph after another as the answers come, so the event loop goes on
+    # answering other requests meanwhile, and a cancelled request starts no further paragraph.
+    finishing: asyncio.Queue[int | None] = asyncio.Queue()
 
-        def take(k: int, improvement: Improvement) -> None:
-            index = missing[k]
-            if results[index] is not None:
-                return
-            value = (improvement.text, improvement.detected_source_language)
-            cache.put(backend.cache_key, paragraphs[index].prose, mode, *value)
-            results[index] = value
-            finish(index)
+    async def finisher() -> None:
+        while (index := await finishing.get()) is not None:
+            await asyncio.to_thread(finish, index)
 
-        def on_result(indexes: Sequence[int], improvements: Sequence[Improvement]) -> None:
-            for k, improvement in zip(indexes, improvements, strict=True):
-                take(k, improvement)
+    worker = asyncio.create_task(finisher())
+    try:
+        for index, result in enumerate(results):
+            if result is not None:
+                finishing.put_nowait(index)
+        missing = [i for i, r in enumerate(results) if r is None]
+        if missing:
+            check_rephrase_options(
+                backend.capabilities.peek("write"), mode.target_lang, mode.writing_style,
+                mode.tone,
+            )
 
-        improvements = await backend.client.rephrase(
-            [paragraphs[i].prose for i in missing],
-            target_lang=mode.target_lang,
-            writing_style=mode.writing_style,
-            tone=mode.tone,
-            on_progress=on_progress,
-            on_result=on_result,
-        )
-        outcome.sent_texts = len(missing)
-        if len(improvements) != len(missing):
-            raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
-        for k, improvement in enumerate(improvements):
-            take(k, improvement)  # texts the client did not report one by one
+            def take(k: int, improvement: Improvement) -> None:
+                index = missing[k]
+                if results[index] is not None:
+                    return
+                value = (improvement.text, improvement.detected_source_language)
+                cache.put(backend.cache_key, paragraphs[index].prose, mode, *value)
+                results[index] = value
+                finishing.put_nowait(index)
+
+            def on_result(indexes: Sequence[int], improvements: Sequence[Improvement]) -> None:
+                for k, improvement in zip(indexes, improvements, strict=True):
+                    take(k, improvement)
+
+            improvements = await backend.client.rephrase(
+                [paragraphs[i].prose for i in missing],
+                target_lang=mode.target_lang,
+                writing_style=mode.writing_style,
+                tone=mode.tone,
+                on_progress=on_progress,
+                on_result=on_result,
+            )
+            outcome.sent_texts = len(missing)
+            if len(improvements) != len(missing):
+                raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
+            for k, improvement in enumerate(improvements):
+                take(k, improvement)  # texts the client did not report one by one
+        finishing.put_nowait(None)
+        await worker
+    finally:
+        worker.cancel()
     for index, paragraph, replacement, known in sorted(added, key=lambda a: a[0]):
         outcome.add(paragraph, replacement, clip_of[index], known)
     outcome.refused = [message for _, message in sorted(refused)]

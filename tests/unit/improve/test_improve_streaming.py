@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from tests.unit.app.fakes import FakeBackend
+from tests.unit.improve.fakes import FakeBackend
 
-from rephrase_ls.improve import ImprovementCache, improve_paragraphs
-from rephrase_ls.options import Mode
+from rephrase_ls.improve.options import Mode
+from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs
 from rephrase_ls.service.errors import ServerError
 from rephrase_ls.service.models import Improvement
 from rephrase_ls.text.diff import apply_edits

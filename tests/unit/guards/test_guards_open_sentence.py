@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from tests.unit.app.fakes import FakeBackend
+from tests.unit.improve.fakes import FakeBackend
 
-from rephrase_ls.improve import ImprovementCache, improve_paragraphs, with_context
-from rephrase_ls.open_sentence import continues_sentence, keep_open_sentence, prose_ends
-from rephrase_ls.options import Mode
+from rephrase_ls.guards.open_sentence import continues_sentence, keep_open_sentence, prose_ends
+from rephrase_ls.improve.options import Mode
+from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, with_context
 from rephrase_ls.service.models import Improvement
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import prose_blocks

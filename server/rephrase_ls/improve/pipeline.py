@@ -1,12 +1,12 @@
 """The one improvement pipeline, shared by the code actions, the server's commands and the CLI.
 
 :func:`improve_text` takes a document's text and prose blocks, the part to improve, the
-writer's :class:`~rephrase_ls.options.ImproveOptions` and the backend that answers, and gives
-either the minimal edits (:class:`Improved`) or why there are none (:class:`NotImproved`):
+writer's :class:`~rephrase_ls.improve.options.ImproveOptions` and the backend that answers, and
+gives either the minimal edits (:class:`Improved`) or why there are none (:class:`NotImproved`):
 
     select the paragraphs (text/paragraphs) → widen a cut paragraph to its whole (context for
     the service) → options → the request's mode → the service, through the cache
-    (:mod:`rephrase_ls.improve`) → rebuilt paragraphs → word edits inside the selection.
+    (:mod:`rephrase_ls.improve.round_trip`) → rebuilt paragraphs → word edits inside the selection.
 
 It knows nothing of LSP or the terminal: each caller phrases the outcome for its writer.
 """
@@ -19,15 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from rephrase_ls.improve import ImprovementCache, improve_paragraphs, with_context
+from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, with_context
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
-    from rephrase_ls.backend import Backend
-    from rephrase_ls.language_choice import LanguageChoice
-    from rephrase_ls.options import ImproveOptions, Mode
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.backend import Backend
+    from rephrase_ls.improve.language_choice import LanguageChoice
+    from rephrase_ls.improve.options import ImproveOptions, Mode
     from rephrase_ls.service.errors import ServiceError
-    from rephrase_ls.settings import Settings
     from rephrase_ls.text.diff import TextEdit
     from rephrase_ls.text.markup import ProseBlock
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rephrase_ls import project_file
+from rephrase_ls.config import project_file
 
 
 def test_a_regular_project_file_is_read(tmp_path: Path) -> None:

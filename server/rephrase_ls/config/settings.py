@@ -3,7 +3,7 @@
 The same keys come from the user config file, editor settings (section ``rephrase``, camelCase),
 initialization options, the project file ``.rephrase.toml`` and the environment; which source may
 set which key, and in what order they are laid over each other, is decided by
-:func:`rephrase_ls.user_config.compose`. Here: the keys, their parsing, and :func:`merge`.
+:func:`rephrase_ls.config.user_config.compose`. Here: the keys, their parsing, and :func:`merge`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rephrase_ls.options import Kind, UnknownName, names_of, parse_name
+from rephrase_ls.improve.options import Kind, UnknownName, names_of, parse_name
 from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
 
 #: The writing styles and tones (one source: :mod:`rephrase_ls.service.models`).
@@ -31,7 +31,7 @@ SECRET_KEYS = frozenset({"apiKey"})
 #: writer may well have put the key rather than the name of the variable holding it.
 HIDDEN_VALUE_KEYS = SECRET_KEYS | {"apiKeyEnv"}
 #: Keys that decide where text and the API key are sent, and which key: only the user's own
-#: configuration may set them (see :mod:`rephrase_ls.user_config`), never a project file or a
+#: configuration may set them (see :mod:`rephrase_ls.config.user_config`), never a project file or a
 #: workspace folder's settings unless the user trusts that folder.
 CONNECTION_KEYS = frozenset({"serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"})
 CONNECTION_KEYS |= SECRET_KEYS

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rephrase_ls import project_file
-from rephrase_ls.settings import Settings, SettingWarning, merge, to_camel_dict
+from rephrase_ls.config import project_file
+from rephrase_ls.config.settings import Settings, SettingWarning, merge, to_camel_dict
 
 
 def test_defaults_and_layering() -> None:

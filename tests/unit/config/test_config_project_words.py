@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from rephrase_ls.project_file import WordsNotAList, add_word
+from rephrase_ls.config.project_file import WordsNotAList, add_word
 
 
 @pytest.mark.parametrize(

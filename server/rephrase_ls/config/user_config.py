@@ -1,7 +1,7 @@
 """The user's own configuration, and which source may set which setting.
 
-Connection settings (:data:`~rephrase_ls.settings.CONNECTION_KEYS`: where text and the API key are
-sent, the header's scheme, which environment variable holds the key) decide who receives the
+Connection settings (:data:`~rephrase_ls.config.settings.CONNECTION_KEYS`: where text and the API
+key are sent, the header's scheme, which environment variable holds the key) decide who receives the
 user's key. A repository cloned from someone else must never decide that, so they are taken only
 from sources that belong to the user:
 
@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rephrase_ls.project_file import ROOT_MARKERS
-from rephrase_ls.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
+from rephrase_ls.config.project_file import ROOT_MARKERS
+from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
 
 APP_DIR = "rephrase-ls"
 FILE_NAME = "config.toml"

@@ -16,7 +16,8 @@ class NoCapabilities:
 
 @dataclass
 class FakeBackend:
-    """What the pipeline reads of a :class:`rephrase_ls.backend.Backend`, around ``client``."""
+    """What the pipeline reads of a :class:`rephrase_ls.improve.backend.Backend`, around
+    ``client``."""
 
     client: Any
     capabilities: NoCapabilities = field(default_factory=NoCapabilities)

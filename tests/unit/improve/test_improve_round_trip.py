@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-from tests.unit.app.fakes import FakeBackend
+from tests.unit.improve.fakes import FakeBackend
 
-from rephrase_ls.improve import ImprovementCache, improve_paragraphs
-from rephrase_ls.language_choice import resolve_language
-from rephrase_ls.options import Mode
+from rephrase_ls.config.settings import Settings
+from rephrase_ls.improve.language_choice import resolve_language
+from rephrase_ls.improve.options import Mode
+from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs
 from rephrase_ls.service.capabilities import Capabilities
 from rephrase_ls.service.models import Improvement, Language
-from rephrase_ls.settings import Settings
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import prose_blocks
 from rephrase_ls.text.paragraphs import select_paragraphs
@@ -101,7 +101,7 @@ def _caps() -> Capabilities:
     ],
 )
 def test_language_precedence(text: str, settings: dict, expected: tuple[str, str]) -> None:
-    from rephrase_ls.settings import merge
+    from rephrase_ls.config.settings import merge
 
     merged, _ = merge(Settings(), settings, "test")
     choice = resolve_language(text, merged, _caps())
@@ -117,7 +117,7 @@ def test_styles_follow_the_capability_list() -> None:
 
 
 async def test_a_cut_paragraph_is_sent_whole_and_only_edits_inside_the_cut_apply() -> None:
-    from rephrase_ls.improve import with_context
+    from rephrase_ls.improve.round_trip import with_context
 
     text = "this is the the plan, ok.\n"
     blocks = prose_blocks(text)
@@ -138,7 +138,7 @@ async def test_a_cut_paragraph_is_sent_whole_and_only_edits_inside_the_cut_apply
 
 
 def test_a_selection_over_several_paragraphs_widens_only_its_first_and_last() -> None:
-    from rephrase_ls.improve import with_context
+    from rephrase_ls.improve.round_trip import with_context
 
     text = "One first paragraph here.\n\nA middle one.\n\nAnd the last paragraph.\n"
     blocks = prose_blocks(text)
@@ -153,7 +153,7 @@ def test_a_selection_over_several_paragraphs_widens_only_its_first_and_last() ->
 
 
 def test_language_directives_are_not_prose() -> None:
-    from rephrase_ls.improve import without_directives
+    from rephrase_ls.improve.round_trip import without_directives
 
     text = "# rephrase: language=en-GB\n# the colour is nice\n# and so is this\nx = 1\n"
     blocks = without_directives(text, prose_blocks(text, "python", "file:///a.py"))

@@ -3,10 +3,10 @@ text, the action titles that label the edits, and the ``confirmRewrites`` settin
 
 from __future__ import annotations
 
+from rephrase_ls.config.settings import Settings, merge
+from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.lsp.actions import ActionRequest
 from rephrase_ls.lsp.alternatives import choices_for, label_of, preview, rewritten
-from rephrase_ls.options import ImproveOptions
-from rephrase_ls.settings import Settings, merge
 from rephrase_ls.text.diff import TextEdit
 
 
@@ -36,7 +36,7 @@ def test_rewritten_applies_the_edits_inside_the_span() -> None:
 
 
 def test_every_style_then_every_tone_the_language_offers() -> None:
-    from rephrase_ls.language_choice import LanguageChoice
+    from rephrase_ls.improve.language_choice import LanguageChoice
 
     choice = LanguageChoice(
         "en-US", "detected", "en-US", ("simple", "business"), ("friendly",), (), None

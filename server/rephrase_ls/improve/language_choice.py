@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from rephrase_ls.text.language import detect, detect_variant, document_override, normalize_language
 
 if TYPE_CHECKING:
+    from rephrase_ls.config.settings import Settings
     from rephrase_ls.service.capabilities import Capabilities
-    from rephrase_ls.settings import Settings
 
 #: Variant pairs offered as "Convert to …" actions.
 VARIANTS = {"en-US": "en-GB", "en-GB": "en-US", "pt-BR": "pt-PT", "pt-PT": "pt-BR"}
@@ -40,7 +40,8 @@ class LanguageChoice:
     variant_guessed: bool = False
     """The language is English or Portuguese but nothing says which variant (detected with
     no variant spelling, or set as bare ``en``/``pt``): the variant is the setting's, and a
-    plain Improve keeps the document's variant spellings (:mod:`rephrase_ls.text.variants_keep`)."""
+    plain Improve keeps the document's variant spellings
+    (:mod:`rephrase_ls.guards.variants_keep`)."""
 
 
 def resolve_language(

@@ -1,21 +1,22 @@
 """The document's guards on an answer: what a paragraph's answer may not change, whatever the
 service (or the offline engine) says, because of what the rest of the document shows.
 
-One chain, :func:`guard`, used by Improve (:mod:`rephrase_ls.improve`) for each answer and by
-review mode's offline findings (:mod:`rephrase_ls.review.findings`) for each paragraph the engine
-changes, so that a finding never proposes what Improve would not do. In order:
+One chain, :func:`guard`, used by Improve (:mod:`rephrase_ls.improve.round_trip`) for each
+answer and by review mode's offline findings (:mod:`rephrase_ls.review.findings`) for each
+paragraph the engine changes, so that a finding never proposes what Improve would not do. In
+order:
 
 1. a paragraph that goes on an open sentence, or is set apart from the running prose, keeps its
-   lower-case start (:mod:`rephrase_ls.open_sentence`);
+   lower-case start (:mod:`rephrase_ls.guards.open_sentence`);
 2. a word the document writes in code is not changed in the prose
-   (:func:`~rephrase_ls.code_words.keep_code_words`);
+   (:func:`~rephrase_ls.guards.code_words.keep_code_words`);
 3. when the request keeps the document's variant (``keep_variant``: a plain Improve of a document
    whose variant the writer did not set), variant conversions are taken out unless the document
-   allows them (:mod:`rephrase_ls.text.variants_keep`);
+   allows them (:mod:`rephrase_ls.guards.variants_keep`);
 4. a word the document writes only in lower case is not capitalised
-   (:func:`~rephrase_ls.code_words.keep_lower_case_words`);
+   (:func:`~rephrase_ls.guards.code_words.keep_lower_case_words`);
 5. a document that puts two spaces between sentences keeps them
-   (:mod:`rephrase_ls.house_style`).
+   (:mod:`rephrase_ls.guards.house_style`).
 
 The document-level facts these read are kept in a :class:`DocumentFacts`, each computed on first
 use, once per version of the document.
@@ -29,15 +30,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from rephrase_ls.code_words import (
+from rephrase_ls.guards.code_words import (
     code_word_parts,
     code_words,
     keep_code_words,
     keep_lower_case_words,
 )
-from rephrase_ls.house_style import keep_sentence_spacing, two_spaces_between_sentences
-from rephrase_ls.open_sentence import keep_open_sentence, keeps_lower_start, prose_ends
-from rephrase_ls.text.variants_keep import DocumentVariant, document_variant, keep_variant_spellings
+from rephrase_ls.guards.house_style import keep_sentence_spacing, two_spaces_between_sentences
+from rephrase_ls.guards.open_sentence import keep_open_sentence, keeps_lower_start, prose_ends
+from rephrase_ls.guards.variants_keep import (
+    DocumentVariant,
+    document_variant,
+    keep_variant_spellings,
+)
 
 if TYPE_CHECKING:
     from rephrase_ls.text.markup import ProseBlock
@@ -80,7 +85,7 @@ class VariantFacts(Protocol):
     """What a request says of the spelling variant: the target it asks for (``en-US``, or None
     when it sends none), whether an answer's variant conversions are taken out
     (``keep_variant``), and whether the target's variant was read from the document
-    (``variant_detected``). :class:`rephrase_ls.options.Mode` is one."""
+    (``variant_detected``). :class:`rephrase_ls.improve.options.Mode` is one."""
 
     @property
     def target_lang(self) -> str | None: ...
@@ -110,7 +115,7 @@ class DocumentFacts:
 
     @property
     def ends(self) -> tuple[list[int], list[int]]:
-        """The blocks' starts and ends (:func:`~rephrase_ls.open_sentence.prose_ends`)."""
+        """The blocks' starts and ends (:func:`~rephrase_ls.guards.open_sentence.prose_ends`)."""
         if self._ends is None:
             self._ends = prose_ends(self.blocks)
         return self._ends
@@ -138,14 +143,14 @@ class DocumentFacts:
     @property
     def two_spaces(self) -> bool:
         """Whether it puts two spaces between sentences
-        (:func:`~rephrase_ls.house_style.two_spaces_between_sentences`)."""
+        (:func:`~rephrase_ls.guards.house_style.two_spaces_between_sentences`)."""
         if self._two_spaces is None:
             self._two_spaces = two_spaces_between_sentences(self.text)
         return self._two_spaces
 
     def variant(self, target: str, detected: bool) -> DocumentVariant:
         """What it says of the variant ``target``
-        (:func:`~rephrase_ls.text.variants_keep.document_variant`)."""
+        (:func:`~rephrase_ls.guards.variants_keep.document_variant`)."""
         key = (target, detected)
         found = self._variants.get(key)
         if found is None:
@@ -159,7 +164,7 @@ def guard(
     """``replacement`` for the paragraph whose text ``span`` starts at ``start`` in
     ``facts.text``, with what the document's guards keep (see the module's docstring) kept as
     in ``span``; every other change is applied. ``variant``: the request's variant facts
-    (a :class:`~rephrase_ls.options.Mode`)."""
+    (a :class:`~rephrase_ls.improve.options.Mode`)."""
     if replacement == span:
         return replacement
     if keeps_lower_start(facts.text, start, facts.ends):
@@ -181,7 +186,7 @@ def guard(
 
 def _capitalised(original: str, replacement: str) -> set[str]:
     """The words of ``original`` (two letters or more) whose form with a capital first letter
-    ``replacement`` writes: those :func:`~rephrase_ls.code_words.keep_lower_case_words` may
+    ``replacement`` writes: those :func:`~rephrase_ls.guards.code_words.keep_lower_case_words` may
     keep."""
     said = set(_LETTER_RUN.findall(original))
     return {

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rephrase_ls import user_config
-from rephrase_ls.settings import CONNECTION_KEYS, Settings, merge
-from rephrase_ls.user_config import UserConfig, compose, config_dir, parse
+from rephrase_ls.config import user_config
+from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, merge
+from rephrase_ls.config.user_config import UserConfig, compose, config_dir, parse
 
 HOSTILE = {
     "serverUrl": "https://collect.example",

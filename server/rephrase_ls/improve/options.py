@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Literal
 from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
 
 if TYPE_CHECKING:
-    from rephrase_ls.language_choice import LanguageChoice
-    from rephrase_ls.settings import Settings
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.language_choice import LanguageChoice
 
 Kind = Literal["writing style", "tone"]
 
@@ -63,7 +63,7 @@ class Mode:
     """Keep the document's spelling variant: an answer's variant conversions are taken out
     unless the document allows them (a plain Improve or a style or tone, not a conversion, of a
     document whose variant the writer did not set;
-    :func:`rephrase_ls.text.variants_keep.keep_variant_spellings`). Not sent, nor part of the
+    :func:`rephrase_ls.guards.variants_keep.keep_variant_spellings`). Not sent, nor part of the
     cache's key: the answer is the same."""
     variant_detected: bool = field(default=False, compare=False)
     """The target's variant was read from the document, not guessed. Not sent."""

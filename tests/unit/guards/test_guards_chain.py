@@ -1,4 +1,4 @@
-"""The one chain of the document's guards (``rephrase_ls.guards``), which Improve and review
+"""The one chain of the document's guards (``rephrase_ls.guards.chain``), which Improve and review
 mode's findings share: its facts, its shortcut (``may_act``), and the findings' cache, which
 holds the engine's findings while the guards follow the rest of the document."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rephrase_ls.guards import DocumentFacts, guard, may_act, signals
-from rephrase_ls.options import Mode
+from rephrase_ls.guards.chain import DocumentFacts, guard, may_act, signals
+from rephrase_ls.improve.options import Mode
 from rephrase_ls.review import ReviewCache, findings
 from rephrase_ls.text.detect import is_common_word
 from rephrase_ls.text.markup import prose_blocks

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rephrase_ls.settings import Settings
+from rephrase_ls.config.settings import Settings
 
 if TYPE_CHECKING:
     from rephrase_ls.service.capabilities import Capabilities, CapabilityStore
