@@ -7,6 +7,7 @@ minimal edits. It knows nothing of LSP.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -325,41 +326,57 @@ async def improve_in_one_language(
             known = (span, relative) if paragraph.original == span else None
             added.append((index, paragraph, replacement, known))
 
-    for index, result in enumerate(results):
-        if result is not None:
-            finish(index)
-    missing = [i for i, r in enumerate(results) if r is None]
-    if missing:
-        check_rephrase_options(
-            backend.capabilities.peek("write"), mode.target_lang, mode.writing_style, mode.tone
-        )
+    # Rebuilding a paragraph (its alignment and guards) is CPU work: it runs in a worker
+    # thread, one paragraph after another as the answers come, so the event loop goes on
+    # answering other requests meanwhile, and a cancelled request starts no further paragraph.
+    finishing: asyncio.Queue[int | None] = asyncio.Queue()
 
-        def take(k: int, improvement: Improvement) -> None:
-            index = missing[k]
-            if results[index] is not None:
-                return
-            value = (improvement.text, improvement.detected_source_language)
-            cache.put(backend.cache_key, paragraphs[index].prose, mode, *value)
-            results[index] = value
-            finish(index)
+    async def finisher() -> None:
+        while (index := await finishing.get()) is not None:
+            await asyncio.to_thread(finish, index)
 
-        def on_result(indexes: Sequence[int], improvements: Sequence[Improvement]) -> None:
-            for k, improvement in zip(indexes, improvements, strict=True):
-                take(k, improvement)
+    worker = asyncio.create_task(finisher())
+    try:
+        for index, result in enumerate(results):
+            if result is not None:
+                finishing.put_nowait(index)
+        missing = [i for i, r in enumerate(results) if r is None]
+        if missing:
+            check_rephrase_options(
+                backend.capabilities.peek("write"), mode.target_lang, mode.writing_style,
+                mode.tone,
+            )
 
-        improvements = await backend.client.rephrase(
-            [paragraphs[i].prose for i in missing],
-            target_lang=mode.target_lang,
-            writing_style=mode.writing_style,
-            tone=mode.tone,
-            on_progress=on_progress,
-            on_result=on_result,
-        )
-        outcome.sent_texts = len(missing)
-        if len(improvements) != len(missing):
-            raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
-        for k, improvement in enumerate(improvements):
-            take(k, improvement)  # texts the client did not report one by one
+            def take(k: int, improvement: Improvement) -> None:
+                index = missing[k]
+                if results[index] is not None:
+                    return
+                value = (improvement.text, improvement.detected_source_language)
+                cache.put(backend.cache_key, paragraphs[index].prose, mode, *value)
+                results[index] = value
+                finishing.put_nowait(index)
+
+            def on_result(indexes: Sequence[int], improvements: Sequence[Improvement]) -> None:
+                for k, improvement in zip(indexes, improvements, strict=True):
+                    take(k, improvement)
+
+            improvements = await backend.client.rephrase(
+                [paragraphs[i].prose for i in missing],
+                target_lang=mode.target_lang,
+                writing_style=mode.writing_style,
+                tone=mode.tone,
+                on_progress=on_progress,
+                on_result=on_result,
+            )
+            outcome.sent_texts = len(missing)
+            if len(improvements) != len(missing):
+                raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
+            for k, improvement in enumerate(improvements):
+                take(k, improvement)  # texts the client did not report one by one
+        finishing.put_nowait(None)
+        await worker
+    finally:
+        worker.cancel()
     for index, paragraph, replacement, known in sorted(added, key=lambda a: a[0]):
         outcome.add(paragraph, replacement, clip_of[index], known)
     outcome.refused = [message for _, message in sorted(refused)]

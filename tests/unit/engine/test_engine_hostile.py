@@ -1,18 +1,18 @@
 """Hostile text stays cheap: every generator of bench/_hostile_inputs.py (runs of one mark,
-alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts...) goes
-through the offline service's passes (language detection and the engine, per target), the word
-edits from the text to the engine's answer, and the language server's prose extractors at 100,000 characters (LaTeX and Python, whose parsers are
-slow at any size, at 25,000), in child processes that share the generators out: one test per
-share, which pytest-xdist runs side by side. The engine runs for each of the five targets under
-the ``ci`` Hypothesis profile (``.ci/run``), which runs every generator. Under ``dev``, the
-default, a fifth of the generators run (every fifth one, from an offset drawn per run and named
-in a failure, as Hypothesis tests run a fifth of their examples, drawn anew each run), each
-input going to one of the targets in turn.
+alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts...) goes through
+the offline service's passes (language detection and the engine, per target), the word edits from
+the text to the engine's answer, and the language server's prose extractors at 100,000 characters
+(LaTeX and Python, whose parsers are slow at any size, at 25,000), in child processes that share
+the generators out: one test per share, which pytest-xdist runs side by side. The engine runs for
+each of the five targets under the ``ci`` Hypothesis profile (``.ci/run``), which runs every
+generator. Under ``dev``, the default, a fifth of the generators run (every fifth one, from an
+offset drawn per run and named in a failure, as Hypothesis tests run a fifth of their examples,
+drawn anew each run), each input going to one of the targets in turn.
 
-No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock
-hang guard instead. Every pass is linear, so 100,000 characters take well under a second; a
-super-linear pass turns that into minutes (the patterns fixed here took 15 s to 400 s at this
-size), which the guard reports with the input's name. bench/bench_hostile.py measures the costs.
+No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock hang
+guard instead. Every pass is linear, so 100,000 characters take well under a second; a super-linear
+pass turns that into minutes (the patterns fixed here took 15 s to 400 s at this size), which the
+guard reports with the input's name. bench/bench_hostile.py measures the costs.
 """
 
 from __future__ import annotations
