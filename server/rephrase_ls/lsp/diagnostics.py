@@ -170,6 +170,8 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, review_mode
     from rephrase_ls.service.errors import ServiceError
@@ -190,8 +192,19 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
             backend = ls.backends.get(settings)
         except ServiceError:
             backend = None
+        # the request a plain Improve of the whole document would make
+        request = ImproveRequest(
+            state.text,
+            version,
+            state.blocks,
+            None,
+            ImproveOptions(),
+            settings,
+            backend,
+            ls.language_of(doc, settings, backend),
+        )
         # as a plain Improve asks: its target, and what it keeps of the document's variant
-        mode = review_mode(settings, ls.language_of(doc, settings, backend))
+        mode = review_mode(request.settings, request.language)
         if mode is not None and mode.target_lang is not None:
             target = mode.target_lang
 
@@ -206,10 +219,10 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                     try:
                         with _short_switches():
                             return findings(
-                                state.text,
-                                state.blocks,
+                                request.text,
+                                request.blocks,
                                 target_lang=target,
-                                words=settings.words,
+                                words=request.settings.words,
                                 cache=rs.cache,
                                 cancelled=stale,
                                 keep_variant=mode.keep_variant,

@@ -244,12 +244,11 @@ class RephraseServer(LanguageServer):
         text = doc.source
         if current is not None and current.version == doc.version and current.text is text:
             return current
-        from rephrase_ls.improve.round_trip import without_directives
-        from rephrase_ls.text.markup import prose_blocks
+        from rephrase_ls.improve.request import document_prose
         from rephrase_ls.text.positions import LineIndex
 
         try:
-            blocks = without_directives(text, prose_blocks(text, doc.language_id, doc.uri))
+            blocks = document_prose(text, doc.language_id, doc.uri)
         except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
             self.say_once(f"unreadable:{doc.uri}", f"rephrase: {exc}", types.MessageType.Warning)
             blocks = []
