@@ -42,6 +42,14 @@ async def edit_project_file(
     from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
     path = ls.settings.project_file_path(uri)
+    if path is None:
+        no_file = (
+            f"{uri} is not a file in a folder (an unsaved buffer, or a path that goes up with "
+            f"'..'), so it has no {project_file.FILE_NAME} and '{label}' was not saved. Save the "
+            "document in a workspace folder (or open it by its plain path) to set it there."
+        )
+        ls.say(f"rephrase: {no_file}", types.MessageType.Warning)
+        return {"applied": False, "file": None, "reason": no_file}
     file_uri = from_fs_path(str(path)) or path.as_uri()
     allowed = ls.settings.workspace_folders()
     refusal = _outside_workspace(uri, path, allowed, label)
