@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
+from rephrase_ls.lsp.pygls_adapter import send_json
+
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
@@ -431,8 +433,9 @@ async def publish(ls: RephraseServer, uri: str) -> None:
         return  # a newer version's own review will publish
     params = {"uri": uri, "version": reviewed.version, "diagnostics": items}
     # Sent as plain JSON values (see diagnostics()); pygls would convert each field again.
-    ls.protocol._send_data(
-        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params}
+    send_json(
+        ls.protocol,
+        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params},
     )
 
 
