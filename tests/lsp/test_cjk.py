@@ -6,6 +6,8 @@ paragraph is split for the 10 KiB limit at clause marks."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from .test_actions import by_title, wait_for
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 DATA = Path(__file__).parents[1] / "data" / "cjk"
+IMPROVE = [sys.executable, "-m", "rephrase_ls", "improve"]
 
 
 @pytest.fixture(scope="module")
@@ -205,3 +208,37 @@ async def test_a_long_chinese_paragraph_splits_at_clause_marks(
     assert all(piece in paragraph for piece in pieces)
     tails = [piece for piece in pieces if not piece.endswith("，")]
     assert len(tails) == 1 and paragraph.endswith(tails[0])
+
+
+async def test_an_english_quotation_in_a_japanese_document_is_skipped_with_a_note(
+    cjk: Editor,
+) -> None:
+    japanese = "明日は駅で友達に\n合います。そのあと、\n一緒に映画を見ます。"
+    english = "The quick brown fox jumps over the the lazy dog every morning."
+    text = f"# 設定方法\n\n{japanese}\n\n> {english}\n"
+    uri = cjk.open("quote.md", text)
+    await improve_document(cjk, uri, "ja")
+    # The kanji heading went as Japanese; the English quotation is left as it is.
+    assert cjk.text(uri) == text.replace("合います", "会います")
+    notes = [m.message for m in cjk.client.messages if m.type == types.MessageType.Warning]
+    assert any("left as it is" in m and "in en" in m for m in notes), notes
+
+
+async def test_the_command_line_improves_a_korean_file(
+    tmp_path: Path, cjk_service: CjkService
+) -> None:
+    text = "오랫동안 기다리던 문제가\n드디어 해결됬습니다. 모두\n감사합니다.\n"
+    path = tmp_path / "notes.txt"
+    path.write_text(text, encoding="utf-8")
+    env = server_env(REPHRASE_API_KEY="cjk-test-key", XDG_CONFIG_HOME=str(tmp_path / "config"))
+    result = subprocess.run(
+        [*IMPROVE, "--write", "--server-url", cjk_service.url, str(path)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert path.read_text(encoding="utf-8") == text.replace("됬", "됐")
+    assert cjk_service.requests()[-1]["target_lang"] == "ko"

@@ -125,8 +125,9 @@ def is_common_word(word: str) -> bool:
 def words(text: str) -> Iterator[tuple[str, bool]]:
     """The plain words of ``text`` with whether each is capitalised inside a sentence. What the
     tokenizer protects (code, links, quotes, words with digits, placeholders) does not vote;
-    "l'homme" gives "l" and "homme". A line break or ``. ! ?`` starts a sentence. (What
-    :func:`evidence` counts, here one word at a time.)"""
+    "l'homme" gives "l" and "homme"; words of Japanese, Korean or Chinese script do not vote
+    (:func:`script_language` tells those). A line break or ``. ! ? 。 ！ ？`` starts a sentence.
+    (What :func:`evidence` counts, here one word at a time.)"""
     sentence_start = [True]
     for kind, value in iter_tokens(text):
         yield from _piece_words(kind, value, sentence_start)
