@@ -34,25 +34,26 @@ if TYPE_CHECKING:
 Clip = tuple[int, int] | None
 
 class ImprovementCache:
-    """Improvements already paid for, keyed by (backend, text, target, style, tone); LRU-bounded."""
+    """Improvements already paid for, keyed by (backend, text, endpoint, target, style, tone);
+    LRU-bounded."""
 
     def __init__(self, max_chars: int = 8_000_000) -> None:
         self._items: OrderedDict[
-            tuple[str, str, str | None, str | None, str | None], tuple[str, str]
+            tuple[str, str, str, str | None, str | None, str | None], tuple[str, str]
         ]
         self._items = OrderedDict()
         self._chars = 0
         self.max_chars = max_chars
 
     def get(self, backend: str, text: str, mode: Mode) -> tuple[str, str] | None:
-        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone)
+        key = (backend, text, mode.endpoint, mode.target_lang, mode.writing_style, mode.tone)
         value = self._items.get(key)
         if value is not None:
             self._items.move_to_end(key)
         return value
 
     def put(self, backend: str, text: str, mode: Mode, improved: str, detected: str) -> None:
-        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone)
+        key = (backend, text, mode.endpoint, mode.target_lang, mode.writing_style, mode.tone)
         if key in self._items:
             return
         self._items[key] = (improved, detected)

@@ -215,6 +215,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     (each already named in a message). Cancellation propagates.
     """
     from rephrase_ls.improve.pipeline import NotImproved, improve_text
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.service.errors import ServiceError
 
@@ -241,16 +242,11 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         ls.note(f"language list unavailable (using {known}): {unavailable.message}")
     choice = ls.language_of(doc, settings, backend)
     span = None if req.whole or req.range is None else ls.to_offsets(state, req.range)
+    request = ImproveRequest(
+        state.text, version, state.blocks, span, req.options, settings, backend, choice
+    )
     result = await improve_text(
-        state.text,
-        state.blocks,
-        span,
-        req.options,
-        backend,
-        settings=settings,
-        language=choice,
-        cache=ls.cache,
-        progress=WorkDoneProgress(ls, "Improving text"),
+        request, cache=ls.cache, progress=WorkDoneProgress(ls, "Improving text")
     )
     if isinstance(result, NotImproved):
         raise _refusal(ls, result, settings, backend)

@@ -334,6 +334,7 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     edited. The answer is cached: reviewing the same text again costs nothing."""
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import NotImproved, improve_text
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.actions import Refusal, _refusal
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.review.grouping import edit_findings
@@ -358,16 +359,11 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     if task is not None and ls.protocol.msg_id is not None:
         ls.track(("request", ls.protocol.msg_id), task)
     try:
+        request = ImproveRequest(
+            state.text, version, state.blocks, span, ImproveOptions(), settings, backend, choice
+        )
         result = await improve_text(
-            state.text,
-            state.blocks,
-            span,
-            ImproveOptions(),
-            backend,
-            settings=settings,
-            language=choice,
-            cache=ls.cache,
-            progress=WorkDoneProgress(ls, "Reviewing text"),
+            request, cache=ls.cache, progress=WorkDoneProgress(ls, "Reviewing text")
         )
     except asyncio.CancelledError:
         return {"reviewed": False, "reason": "cancelled"}
