@@ -23,9 +23,9 @@ HANG_GUARD = 20.0
 
 def _hostile_document(paragraphs: int) -> str:
     """``paragraphs`` distinct paragraphs of ~7 KB of 'it it is .' repeated."""
-    return "\n\n".join(
-        f"Part {n}: " + ("it it is . " * 650).strip() for n in range(paragraphs)
-    ) + "\n"
+    return (
+        "\n\n".join(f"Part {n}: " + ("it it is . " * 650).strip() for n in range(paragraphs)) + "\n"
+    )
 
 
 async def test_other_documents_are_answered_while_improve_document_runs(editor: Editor) -> None:

@@ -141,9 +141,7 @@ def _progress_ends(editor: Editor) -> list[str | None]:
 
 
 @pytest.mark.parametrize("how", ["changed", "closed"])
-async def test_a_newer_version_or_closing_stops_improve_document(
-    editor: Editor, how: str
-) -> None:
+async def test_a_newer_version_or_closing_stops_improve_document(editor: Editor, how: str) -> None:
     text = _improve_document_text()
     uri = editor.open("improved.md", text)
     actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
