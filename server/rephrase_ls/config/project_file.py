@@ -53,16 +53,29 @@ def parse(path: Path, text: str | None) -> ProjectFile:
     return ProjectFile(path, top, text)
 
 
-def read_text(path: Path) -> str:
-    """The text of the project file ``path``, read only when it is a regular file (a
-    ``.rephrase.toml`` planted as a link to ``/dev/zero`` would be read until memory runs out,
-    a FIFO would never answer), and only up to :data:`MAX_BYTES`.
+class OutsideProject(OSError):
+    """The project file is a link whose target lies outside its project: it is not read."""
 
-    Raises :class:`OSError` (:class:`FileNotFoundError` when there is none) or
-    :class:`UnicodeDecodeError`.
+
+def read_text(path: Path) -> str:
+    """The text of the project file ``path``, read only when it resolves inside its project
+    (``path``'s folder: a cloned repository's ``.rephrase.toml`` linking to a file elsewhere
+    is not read, as it is not written), when it is a regular file (a link to ``/dev/zero``
+    would be read until memory runs out, a FIFO would never answer), and only up to
+    :data:`MAX_BYTES`.
+
+    Raises :class:`OSError` (:class:`FileNotFoundError` when there is none,
+    :class:`OutsideProject`) or :class:`UnicodeDecodeError`.
     """
+    import os
+
     from rephrase_ls import safe_write
 
+    if os.path.lexists(path) and not safe_write.inside(path, [path.parent]):
+        raise OutsideProject(
+            f"it is a symbolic link to {os.path.realpath(path)}, which is outside the project "
+            f"({path.parent}); it was not read and its settings are not used"
+        )
     return safe_write.read(path, MAX_BYTES).data.decode("utf-8")
 
 

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rephrase_ls.improve.options import Kind, UnknownName, names_of, parse_name
-from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
+from rephrase_ls.service.models import (
+    PREFER_PREFIX,
+    TONES,
+    WRITING_STYLES,
+    Kind,
+    UnknownName,
+    names_of,
+    parse_name,
+)
 
 #: The writing styles and tones (one source: :mod:`rephrase_ls.service.models`).
 STYLE_NAMES = WRITING_STYLES
@@ -230,10 +238,17 @@ def _env_name(value: Any) -> str:
     return text
 
 
+#: An HTTP token (RFC 9110): what an authentication scheme may be in an ``Authorization`` header.
+HTTP_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+
+
 def _scheme(value: Any) -> str:
     text = _opt_str(value)
-    if text is None or any(c.isspace() for c in text):
-        raise _Bad("expected a single word such as Service-Auth-Key")
+    if text is None or not HTTP_TOKEN.fullmatch(text):
+        raise _Bad(
+            "expected a single word of ASCII letters, digits and '-' such as Service-Auth-Key: "
+            "it goes into the Authorization header, which carries nothing else"
+        )
     return text
 
 

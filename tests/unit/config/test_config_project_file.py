@@ -31,7 +31,9 @@ def test_a_device_or_fifo_as_project_file_is_reported_not_read(tmp_path: Path) -
         folder.mkdir()
         make(folder / ".rephrase.toml")
         parsed = project_file.read(folder)
-        assert parsed.error is not None and "not a regular file" in parsed.error
+        # a device is reached through a link leading out of the project: refused unread for that
+        expected = "not a regular file" if make is os.mkfifo else "outside the project"
+        assert parsed.error is not None and expected in parsed.error
         assert parsed.values == {} and parsed.text is None
 
 
