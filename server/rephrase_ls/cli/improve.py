@@ -23,7 +23,8 @@ from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
 from rephrase_ls.config import project_file, user_config
 from rephrase_ls.config.settings import Settings, merge
-from rephrase_ls.improve.options import ImproveOptions, Kind, UnknownName, names_of
+from rephrase_ls.improve.options import ImproveOptions
+from rephrase_ls.service.models import Kind, UnknownName, names_of
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")

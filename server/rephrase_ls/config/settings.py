@@ -15,8 +15,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rephrase_ls.improve.options import Kind, UnknownName, names_of, parse_name
-from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
+from rephrase_ls.service.models import (
+    PREFER_PREFIX,
+    TONES,
+    WRITING_STYLES,
+    Kind,
+    UnknownName,
+    names_of,
+    parse_name,
+)
 
 #: The writing styles and tones (one source: :mod:`rephrase_ls.service.models`).
 STYLE_NAMES = WRITING_STYLES

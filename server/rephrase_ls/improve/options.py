@@ -3,54 +3,21 @@
 :class:`ImproveOptions` is what the writer chose (a code action, the ``rephrase.improve``
 command's options, the CLI's ``--style``/``--tone``/``--convert``, or the workspace's settings for
 the plain "Improve"); :meth:`ImproveOptions.mode` turns it into the :class:`Mode` sent to the
-service for the document's language, applying the ``prefer_`` rule. The style and tone names
-are those of :mod:`rephrase_ls.service.models`.
+service for the document's language, applying the ``prefer_`` rule. The style and tone names,
+and their parsing (:func:`~rephrase_ls.service.models.parse_name`), are those of
+:mod:`rephrase_ls.service.models`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from rephrase_ls.service.models import PREFER_PREFIX, TONES, WRITING_STYLES
+from rephrase_ls.service.models import PREFER_PREFIX, parse_name
 
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.improve.language_choice import LanguageChoice
-
-Kind = Literal["writing style", "tone"]
-
-
-class UnknownName(ValueError):
-    """A style or tone name that is neither a known name nor ``prefer_`` and one."""
-
-    def __init__(self, kind: Kind, value: str) -> None:
-        super().__init__(f"{value!r} is not a {kind}")
-        self.kind = kind
-        self.value = value
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The names expected."""
-        return names_of(self.kind)
-
-
-def names_of(kind: Kind) -> tuple[str, ...]:
-    """The writing styles or the tones."""
-    return WRITING_STYLES if kind == "writing style" else TONES
-
-
-def parse_name(kind: Kind, value: str) -> tuple[str, bool]:
-    """``value`` as (base name, asked for its ``prefer_`` form), case and spaces ignored.
-
-    Raises :class:`UnknownName` for anything else.
-    """
-    low = value.strip().lower()
-    base = low.removeprefix(PREFER_PREFIX)
-    if base not in names_of(kind):
-        raise UnknownName(kind, value)
-    return base, low.startswith(PREFER_PREFIX)
-
 
 @dataclass(frozen=True)
 class Mode:
@@ -106,8 +73,8 @@ class ImproveOptions:
         """The options for what the writer picked (names in any case, ``prefer_x`` for the
         ``prefer_`` form; none: the workspace's default).
 
-        Raises :class:`UnknownName` for a name that is not a style or tone, ``ValueError``
-        when more than one of the three is given.
+        Raises :class:`~rephrase_ls.service.models.UnknownName` for a name that is not a style
+        or tone, ``ValueError`` when more than one of the three is given.
         """
         if sum(v is not None for v in (writing_style, tone, variant)) > 1:
             raise ValueError("a writing style, a tone and a variant exclude each other")

@@ -22,7 +22,7 @@ from rephrase_ls.guards.open_sentence import (  # noqa: F401  (re-exported: part
 )
 from rephrase_ls.improve.options import Mode
 from rephrase_ls.text.diff import TextEdit, word_edits
-from rephrase_ls.text.language import detect, is_directive
+from rephrase_ls.text.language import is_directive, paragraph_language
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
@@ -220,7 +220,7 @@ async def improve_paragraphs(
         keep: list[int] = []
         foreign: list[tuple[int, str]] = []
         for index, paragraph in enumerate(paragraphs):
-            language = detect(paragraph.prose)
+            language = paragraph_language(paragraph.prose, base)
             if language is not None and language != base:
                 foreign.append((index, language))
             else:

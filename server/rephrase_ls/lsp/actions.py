@@ -105,7 +105,8 @@ class ActionRequest:
         value = data.get("value")
         if value is not None and not isinstance(value, str):
             raise ValueError("action data: 'value' must be a string")
-        from rephrase_ls.improve.options import ImproveOptions, UnknownName
+        from rephrase_ls.improve.options import ImproveOptions
+        from rephrase_ls.service.models import UnknownName
 
         try:
             options = ImproveOptions.parse(

@@ -310,7 +310,8 @@ async def _pick_and_apply(ls: RephraseServer, found: Alternatives) -> dict[str, 
 async def apply_alternative(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.applyAlternative [uri, range, {version, writingStyle | tone}]``: apply one
     alternative (as ``rephrase.alternatives`` gave it in each alternative's ``command``)."""
-    from rephrase_ls.improve.options import ImproveOptions, UnknownName
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.service.models import UnknownName
 
     max_args(args, 3, APPLY_ALTERNATIVE_COMMAND)
     uri = open_uri(arg(args, 0, "uri", str))

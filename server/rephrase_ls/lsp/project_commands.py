@@ -171,7 +171,7 @@ async def set_tone(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 async def _set_style_or_tone(
     ls: RephraseServer, args: tuple[Any, ...], which: str
 ) -> dict[str, Any]:
-    from rephrase_ls.improve.options import Kind, UnknownName, parse_name
+    from rephrase_ls.service.models import Kind, UnknownName, parse_name
 
     command = "rephrase.setStyle" if which == "writingStyle" else "rephrase.setTone"
     max_args(args, 2, command)

@@ -20,17 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 if TYPE_CHECKING:
+    from pygls.workspace import Workspace
+
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.config.user_config import UserConfig
-    from rephrase_ls.lsp.language_server import RephraseServer
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +67,29 @@ def document_path(uri: str) -> Path | None:
     return path
 
 
+class SettingsHost(Protocol):
+    """What the settings need of the server: its workspace, the client's capabilities, the
+    ``workspace/configuration`` request and the two ways to tell the writer something."""
+
+    @property
+    def workspace(self) -> Workspace: ...
+
+    @property
+    def client_capabilities(self) -> types.ClientCapabilities: ...
+
+    async def workspace_configuration_async(
+        self, params: types.ConfigurationParams
+    ) -> Sequence[Any | None]: ...
+
+    def say(self, message: str, kind: types.MessageType = ...) -> None: ...
+
+    def note(self, message: str, kind: types.MessageType = ...) -> None: ...
+
+
 class SettingsManager:
     """Effective settings for a document URI."""
 
-    def __init__(self, server: RephraseServer) -> None:
+    def __init__(self, server: SettingsHost) -> None:
         self.server = server
         self.initialization_options: Any = None
         self.pushed: Any = None

@@ -10,11 +10,11 @@ from tests.unit.improve.fakes import FakeBackend
 
 from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.language_choice import LanguageChoice
-from rephrase_ls.improve.options import ImproveOptions, Mode, UnknownName
+from rephrase_ls.improve.options import ImproveOptions, Mode
 from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
 from rephrase_ls.improve.round_trip import ImprovementCache
 from rephrase_ls.service.errors import BadRequest
-from rephrase_ls.service.models import Improvement
+from rephrase_ls.service.models import Improvement, UnknownName
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import prose_blocks
 
