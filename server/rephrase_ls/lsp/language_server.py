@@ -185,7 +185,10 @@ class RephraseServer(LanguageServer):
     # -- messages --------------------------------------------------------------------------------
 
     def say(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
-        """Show a message to the writer and keep it in the log."""
+        """Show a message to the writer and keep it in the log (API keys masked)."""
+        from rephrase_ls.service.config import mask_keys
+
+        message = mask_keys(message)
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
         self.note(message, kind)
 
@@ -199,7 +202,11 @@ class RephraseServer(LanguageServer):
 
     def note(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
         """Write to the editor's log for this server (``window/logMessage``) at ``kind``; the
-        record also goes to Python's logging, marked as already sent (see ClientLogHandler)."""
+        record also goes to Python's logging, marked as already sent (see ClientLogHandler).
+        API keys are masked: a message may quote what a service answered."""
+        from rephrase_ls.service.config import mask_keys
+
+        message = mask_keys(message)
         log.log(
             {
                 types.MessageType.Error: logging.ERROR,

@@ -90,7 +90,9 @@ def _command(func: Command) -> Command:
             detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
             ls.note(f"{func.__name__} failed ({detail}): {exc.message}", types.MessageType.Error)
             ls.say(f"rephrase: {exc.message}", types.MessageType.Error)
-            raise JsonRpcException(exc.message, REQUEST_FAILED) from None
+            from rephrase_ls.service.config import mask_keys
+
+            raise JsonRpcException(mask_keys(exc.message), REQUEST_FAILED) from None
 
     handler.__name__ = handler.__qualname__ = func.__name__
     return handler
