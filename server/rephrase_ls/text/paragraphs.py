@@ -169,7 +169,7 @@ def _answer_break_joiner(match: re.Match[str]) -> str:
     """What a line break in the service's answer becomes: a space, or nothing between two
     characters of a script written without spaces."""
     text, start, end = match.string, match.start(), match.end()
-    if 0 < start and end < len(text) and tight(text[start - 1]) and tight(text[end]):
+    if start > 0 and end < len(text) and tight(text[start - 1]) and tight(text[end]):
         return ""
     return " "
 
