@@ -135,18 +135,25 @@ def _right_limit(segments: Sequence[Span], protected: _Protected, end: int) -> i
     return limit if after is None else min(limit, after)
 
 
+#: The furthest a finding widens on either side to reach a word's edge: a run this long
+#: without a space is no word (a hostile ``:a::a::a:…`` would otherwise cost a scan of the
+#: whole run for each of its thousands of changes).
+MAX_WIDEN = 100
+
+
 def _widen(text: str, edit: TextEdit, segments: Sequence[Span], protected: _Protected) -> Span:
-    """The range of ``edit`` widened to whole words (see the module's description)."""
+    """The range of ``edit`` widened to whole words (see the module's description), at most
+    :data:`MAX_WIDEN` characters on each side."""
     start, end, new = edit.start, edit.end, edit.new_text
     old = text[start:end]
-    low = _left_limit(segments, protected, start)
+    low = max(_left_limit(segments, protected, start), start - MAX_WIDEN)
     if not old or not new or not _is_word_char(old[0]) or not _is_word_char(new[0]):
         while start > low and not text[start - 1].isspace():
             start -= 1
     else:
         while start > low and _is_word_char(text[start - 1]):
             start -= 1
-    high = _right_limit(segments, protected, end)
+    high = min(_right_limit(segments, protected, end), end + MAX_WIDEN)
     if not old or not new or not _is_word_char(old[-1]) or not _is_word_char(new[-1]):
         while end < high and not text[end].isspace():
             end += 1
@@ -177,16 +184,20 @@ def _moved(text: str, start: int, end: int, low: int, high: int, left: bool) -> 
 
 
 def _word_before(text: str, position: int, low: int) -> Span:
-    """The run of non-space characters ending at ``position`` (empty when there is none)."""
+    """The run of non-space characters ending at ``position`` (empty when there is none), at
+    most :data:`MAX_WIDEN` long."""
     start = position
+    low = max(low, position - MAX_WIDEN)
     while start > low and not text[start - 1].isspace():
         start -= 1
     return start, position
 
 
 def _word_after(text: str, position: int, high: int) -> Span:
-    """The run of non-space characters starting at ``position`` (empty when there is none)."""
+    """The run of non-space characters starting at ``position`` (empty when there is none), at
+    most :data:`MAX_WIDEN` long."""
     end = position
+    high = min(high, position + MAX_WIDEN)
     while end < high and not text[end].isspace():
         end += 1
     return position, end
