@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
@@ -332,6 +333,22 @@ async def _run(args: argparse.Namespace) -> int:
     return 1 if (args.check and changed) else 0
 
 
+class _MaskedStream:
+    """A text stream writing through to ``stream`` with every known API key masked."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from rephrase_ls.service.config import mask_keys
+
+        self._stream.write(mask_keys(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``rephrase-ls improve``."""
     parser = _parser()
@@ -340,6 +357,9 @@ def main(argv: list[str]) -> int:
         parser.error("- (standard input) may be given once")
     # Messages for the writer are printed below; the library's own warnings would repeat them.
     logging.getLogger("rephrase_ls").setLevel(logging.ERROR)
+    # What the service answered is in the messages (its own message, a trace ID, language
+    # names): none of it shows the key, whatever a misbehaving service echoes.
+    sys.stderr = _MaskedStream(sys.stderr)
     try:
         return asyncio.run(_run(args))
     except BrokenPipeError:

@@ -28,6 +28,7 @@ from rephrase_ls.text.language import is_directive, paragraph_language
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 from rephrase_ls.text.placeholders import PlaceholderError
+from rephrase_ls.text.switches import overlaps, switched_off
 
 if TYPE_CHECKING:
     from rephrase_ls.improve.backend import Backend
@@ -67,19 +68,23 @@ class ImprovementCache:
 
 
 def without_directives(text: str, blocks: Sequence[ProseBlock]) -> list[ProseBlock]:
-    """The blocks without the lines that are a ``rephrase: language=xx`` directive.
+    """The blocks without the lines that are a ``rephrase: language=xx`` directive, and without
+    the prose the in-document switches take out (:mod:`rephrase_ls.text.switches`:
+    ``rephrase: off`` … ``rephrase: on``, ``rephrase: ignore-next-line``).
 
-    The directive is an instruction to rephrase-ls in a comment, not prose: improved as the
-    first words of a paragraph it would come back as "Rephrase: language=…".
+    A directive is an instruction to rephrase-ls in a comment, not prose: improved as the first
+    words of a paragraph it would come back as "Rephrase: language=…". A block that a switched
+    off span cuts keeps its prose on either side as blocks of their own.
     """
     if "rephrase" not in text:
         return list(blocks)
 
+    off = switched_off(text)
     out: list[ProseBlock] = []
     for block in blocks:
         runs: list[list[tuple[int, int]]] = [[]]
         for start, end in block.segments:
-            if is_directive(text[start:end]):
+            if is_directive(text[start:end]) or (off and overlaps(off, start, end)):
                 runs.append([])
             else:
                 runs[-1].append((start, end))

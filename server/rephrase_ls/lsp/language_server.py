@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -119,6 +119,7 @@ class RephraseServer(LanguageServer):
         #: (kept while it is open; see resolve_language's ``detected_variant``).
         self.variant_before_conversion: dict[str, str] = {}
         self.running: dict[Hashable, asyncio.Task[Any]] = {}
+        self._document_watchers: dict[str, list[Callable[[str], None]]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._said_once: set[str] = set()
 
@@ -184,7 +185,10 @@ class RephraseServer(LanguageServer):
     # -- messages --------------------------------------------------------------------------------
 
     def say(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
-        """Show a message to the writer and keep it in the log."""
+        """Show a message to the writer and keep it in the log (API keys masked)."""
+        from rephrase_ls.service.config import mask_keys
+
+        message = mask_keys(message)
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
         self.note(message, kind)
 
@@ -198,7 +202,11 @@ class RephraseServer(LanguageServer):
 
     def note(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
         """Write to the editor's log for this server (``window/logMessage``) at ``kind``; the
-        record also goes to Python's logging, marked as already sent (see ClientLogHandler)."""
+        record also goes to Python's logging, marked as already sent (see ClientLogHandler).
+        API keys are masked: a message may quote what a service answered."""
+        from rephrase_ls.service.config import mask_keys
+
+        message = mask_keys(message)
         log.log(
             {
                 types.MessageType.Error: logging.ERROR,
@@ -235,6 +243,26 @@ class RephraseServer(LanguageServer):
         task = self.running.get(key)
         if task is not None and not task.done():
             task.cancel()
+
+    def watch_document(self, uri: str, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback("changed")`` when a newer version of the document arrives and
+        ``callback("closed")`` when it closes (long work on it stops), until the returned
+        function is called."""
+        watchers = self._document_watchers.setdefault(uri, [])
+        watchers.append(callback)
+
+        def unwatch() -> None:
+            with contextlib.suppress(ValueError):
+                watchers.remove(callback)
+            if not watchers and self._document_watchers.get(uri) is watchers:
+                del self._document_watchers[uri]
+
+        return unwatch
+
+    def document_moved_on(self, uri: str, how: str) -> None:
+        """The document ``changed`` or ``closed``: tell the work that watches it."""
+        for callback in list(self._document_watchers.get(uri, ())):
+            callback(how)
 
     # -- documents ---------------------------------------------------------------------------------
 
