@@ -23,8 +23,16 @@ from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
 from rephrase_ls.config import project_file, user_config
 from rephrase_ls.config.settings import Settings, merge
+from rephrase_ls.improve.backend import Backends
+from rephrase_ls.improve.language_choice import resolve_language
 from rephrase_ls.improve.options import ImproveOptions
+from rephrase_ls.improve.pipeline import NotImproved, improve_text
+from rephrase_ls.improve.request import ImproveRequest, document_prose
+from rephrase_ls.improve.round_trip import ImprovementCache
+from rephrase_ls.service.config import validate_base_url
+from rephrase_ls.service.errors import BadRequest, InsecureURL, ServiceError
 from rephrase_ls.service.models import Kind, UnknownName, names_of
+from rephrase_ls.text.diff import apply_edits
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
@@ -115,9 +123,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def _server_url(value: str) -> str:
     """``--server-url``: an address the key may be sent to, else argparse reports why not."""
-    from rephrase_ls.service.config import validate_base_url
-    from rephrase_ls.service.errors import InsecureURL
-
     try:
         return validate_base_url(value)
     except InsecureURL as exc:
@@ -167,14 +172,6 @@ class _TerminalProgress:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from rephrase_ls.improve.backend import Backends
-    from rephrase_ls.improve.language_choice import resolve_language
-    from rephrase_ls.improve.pipeline import NotImproved, improve_text
-    from rephrase_ls.improve.request import ImproveRequest, document_prose
-    from rephrase_ls.improve.round_trip import ImprovementCache
-    from rephrase_ls.service.errors import BadRequest, ServiceError
-    from rephrase_ls.text.diff import apply_edits
-
     options: ImproveOptions = args.style or args.tone or args.convert or ImproveOptions()
     backends = Backends(user_agent_suffix="cli")
     cache = ImprovementCache()

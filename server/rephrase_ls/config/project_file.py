@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rephrase_ls import safe_write
+
 FILE_NAME = ".rephrase.toml"
 #: The largest project file read (1 MiB, tens of thousands of ``words``): a planted file of
 #: megabytes would stall the server on every change and request.
@@ -69,7 +71,6 @@ def read_text(path: Path) -> str:
     """
     import os
 
-    from rephrase_ls import safe_write
 
     if os.path.lexists(path) and not safe_write.inside(path, [path.parent]):
         raise OutsideProject(

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rephrase_ls.service.config import validate_base_url
 from rephrase_ls.service.models import (
     PREFER_PREFIX,
     TONES,
@@ -139,7 +140,6 @@ def _url(value: Any) -> str | None:
     text = _opt_str(value)
     if text is None:
         return None
-    from rephrase_ls.service.config import validate_base_url
 
     try:
         validate_base_url(text)

@@ -43,6 +43,7 @@ from rephrase_ls.guards.variants_keep import (
     document_variant,
     keep_variant_spellings,
 )
+from rephrase_ls.text.detect import is_common_word
 
 if TYPE_CHECKING:
     from rephrase_ls.text.markup import ProseBlock
@@ -70,8 +71,6 @@ def _only_lower(text: str, word: str) -> bool:
     more, never with a capital first letter and the rest in lower case (words in capitals
     aside: a title in capitals says nothing), and no common word of a language (``this`` at a
     sentence start is a slip)."""
-    from rephrase_ls.text.detect import is_common_word
-
     if len(word) < 2 or not word.islower() or is_common_word(word):
         return False
     for first in {word[0].upper(), word[0].title()}:

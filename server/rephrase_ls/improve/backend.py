@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rephrase_ls.config.settings import Settings
+from rephrase_ls.config.user_state import ListShapes
+from rephrase_ls.service.capabilities import CapabilityStore
+from rephrase_ls.service.client import ServiceClient
+from rephrase_ls.service.config import SecretKey, ServiceConfig
+from rephrase_ls.service.errors import NotConfigured, ServiceError
 
 if TYPE_CHECKING:
-    from rephrase_ls.service.capabilities import Capabilities, CapabilityStore
-    from rephrase_ls.service.client import ServiceClient
-    from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.service.capabilities import Capabilities
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +47,6 @@ class Backend:
         """The write product's capability list; when it cannot be loaded, the last one known
         (None when none is) and why it could not. ``wait``: answer within that many seconds
         (the load goes on in the background; see ``CapabilityStore.get_within``)."""
-        from rephrase_ls.service.errors import ServiceError
-
         if wait is not None:
             return await self.capabilities.get_within("write", wait)
         try:
@@ -114,11 +115,6 @@ class Backends:
         return backend
 
     def _create(self, settings: Settings, key: str | None) -> Backend:
-        from rephrase_ls.service.capabilities import CapabilityStore
-        from rephrase_ls.service.client import ServiceClient
-        from rephrase_ls.service.config import SecretKey, ServiceConfig
-        from rephrase_ls.service.errors import NotConfigured
-
         if key is None:
             from rephrase_ls.offline import EMBEDDED_BASE_URL, embedded_transport
             from rephrase_ls.offline.app import OfflineOptions
@@ -161,7 +157,6 @@ class Backends:
             description = config.base_url
         except NotConfigured:
             description = "service (no server address configured)"
-        from rephrase_ls.config.user_state import ListShapes
 
         client = ServiceClient(config, backend=description, shape_memory=ListShapes())
         return Backend(client, CapabilityStore(client), description, embedded=False)

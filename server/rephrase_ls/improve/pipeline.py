@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, with_context
+from rephrase_ls.service.errors import ServiceError
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
     from rephrase_ls.improve.options import Mode
     from rephrase_ls.improve.request import ImproveRequest
-    from rephrase_ls.service.errors import ServiceError
     from rephrase_ls.text.diff import TextEdit
 
 
@@ -103,8 +103,6 @@ async def improve_text(
     Service failures are an outcome (``service``), not an exception; cancellation propagates
     and stops the requests in flight. ``ValueError`` for a request without a backend.
     """
-    from rephrase_ls.service.errors import ServiceError
-
     text, blocks, span, options = request.text, request.blocks, request.span, request.options
     backend, language = request.backend, request.language
     if backend is None:

@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rephrase_ls.improve.round_trip import without_directives
+from rephrase_ls.text.markup import prose_blocks
+
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.improve.backend import Backend
@@ -29,9 +32,6 @@ def document_prose(text: str, language_id: str | None, uri: str | None) -> list[
 
     Raises ``ValueError`` for markup it cannot read (LaTeX nested thousands deep).
     """
-    from rephrase_ls.improve.round_trip import without_directives
-    from rephrase_ls.text.markup import prose_blocks
-
     return without_directives(text, prose_blocks(text, language_id, uri))
 
 

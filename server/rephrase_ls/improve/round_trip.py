@@ -21,14 +21,18 @@ from rephrase_ls.guards.open_sentence import (  # noqa: F401  (re-exported: part
     prose_ends,
 )
 from rephrase_ls.improve.options import Mode
+from rephrase_ls.service.capabilities import check_rephrase_options
+from rephrase_ls.service.errors import BadRequest
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import is_directive, paragraph_language
+from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
+from rephrase_ls.text.placeholders import PlaceholderError
+from rephrase_ls.text.switches import overlaps, switched_off
 
 if TYPE_CHECKING:
     from rephrase_ls.improve.backend import Backend
     from rephrase_ls.service.models import Improvement
-    from rephrase_ls.text.markup import ProseBlock
 
 #: The part of the document a paragraph's edits may touch (None: all of it).
 Clip = tuple[int, int] | None
@@ -74,8 +78,6 @@ def without_directives(text: str, blocks: Sequence[ProseBlock]) -> list[ProseBlo
     """
     if "rephrase" not in text:
         return list(blocks)
-    from rephrase_ls.text.markup import ProseBlock
-    from rephrase_ls.text.switches import overlaps, switched_off
 
     off = switched_off(text)
     out: list[ProseBlock] = []
@@ -213,8 +215,6 @@ async def improve_paragraphs(
     The paragraphs are checked one by one only after such a refusal, so the usual case pays
     nothing; answers already received were cached and are not paid for twice.
     """
-    from rephrase_ls.service.errors import BadRequest
-
     try:
         return await improve_in_one_language(
             backend, text, paragraphs, mode, cache, on_progress, clips, blocks=blocks
@@ -278,9 +278,6 @@ async def improve_in_one_language(
     sentences are kept. ``blocks``: the document's prose blocks (by default the paragraphs
     themselves), which the guards read the document with.
     """
-    from rephrase_ls.service.capabilities import check_rephrase_options
-    from rephrase_ls.text.placeholders import PlaceholderError
-
     outcome = Outcome()
     # what the guards read of the document, each fact computed once, when an answer needs it
     facts = DocumentFacts(text, blocks if blocks is not None else paragraphs)
