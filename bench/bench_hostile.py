@@ -19,6 +19,13 @@ shuffled mixes), a text of ``--size`` characters is put through:
   answer goes through in the guards, the layout and review findings), relative to the same on
   prose (the edits alone cost a few milliseconds on 10 KB of prose, which the engine changes
   little, where a ratio would be noise);
+- ``review``: review mode's offline findings for the text read as Markdown (the engine per
+  paragraph, rebuilding, change groups, their classification, the guards), relative to the same
+  on prose;
+- ``answer``: Improve of the text read as Markdown, the service's answers being the engine's
+  (en-US): each paragraph improved, rebuilt from its answer (placeholders, layout) and put
+  through the document's guards, then the edits (``improve_paragraphs``, ``Outcome.edits``),
+  relative to the same on prose;
 - ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
   messages, Python comments), each relative to the same extractor on the en-US
   prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
@@ -33,18 +40,24 @@ slowest pass: about ``--growth`` (8) for a linear pass, its square (64) for a qu
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _hostile_inputs import GENERATORS, prose
+from rephrase_ls.improve.options import Mode
+from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, without_directives
 from rephrase_ls.offline.engine import detect_language, improve
+from rephrase_ls.review import findings
 from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.markup import load_builtin_formats, prose_blocks
+from rephrase_ls.text.paragraphs import select_paragraphs
 
 BUDGET = 5.0
 TARGETS: tuple[tuple[str, dict[str, str]], ...] = (
@@ -56,6 +69,8 @@ MARKUP_FLOOR = 0.001
 least a format's prose figure counts as (the plain-text and Markdown extractors read 10 KB of
 prose in well under a millisecond, where ratios are noise)."""
 FORMATS = ("markdown", "latex", "restructuredtext", "plaintext", "git-commit", "python")
+#: The language server's passes over an answer (see the module's doc).
+LS_PASSES = ("edits", "review", "answer")
 
 
 def _extract(text: str, fmt: str) -> None:
@@ -79,10 +94,41 @@ def _engine(text: str, target: str, kwargs: dict[str, str]) -> None:
     improve(text, target, **kwargs)
 
 
+class _Answered:
+    """A backend whose every answer is already in the cache (only its key is read)."""
+
+    cache_key = "bench"
+
+
+def _answer(text: str, repeat: int) -> float:
+    """CPU seconds of Improve's work on the answers for ``text`` (see the module's doc)."""
+    blocks = without_directives(text, prose_blocks(text, "markdown"))
+    paragraphs = select_paragraphs(text, 0, len(text), blocks)
+    mode = Mode("en-US")
+
+    def run() -> None:
+        cache = ImprovementCache()
+        for paragraph in paragraphs:
+            cache.put("bench", paragraph.prose, mode, improve(paragraph.prose, "en-us"), "EN")
+        answered: Any = _Answered()
+        outcome = asyncio.run(
+            improve_paragraphs(answered, text, paragraphs, mode, cache, blocks=blocks)
+        )
+        outcome.edits(text)
+
+    return _best(run, repeat)
+
+
 def _one_pass(text: str, name: str, repeat: int) -> float:
-    """CPU seconds of the pass ``name`` (a target, a format or ``edits``) over ``text``."""
+    """CPU seconds of the pass ``name`` (a target, a format, or one of :data:`LS_PASSES`)
+    over ``text``."""
     if name == "edits":
         return _best(lambda: word_edits(text, improve(text, "en-us")), repeat)
+    if name == "review":
+        blocks = prose_blocks(text, "markdown")
+        return _best(lambda: findings(text, blocks, target_lang="en-US"), repeat)
+    if name == "answer":
+        return _answer(text, repeat)
     if name in FORMATS:
         return _best(lambda: _extract(text, name), repeat)
     kwargs = dict(TARGETS)[name]
@@ -92,17 +138,16 @@ def _one_pass(text: str, name: str, repeat: int) -> float:
 def passes(text: str, repeat: int) -> dict[str, float]:
     """CPU seconds of each pass over ``text``: one per target, one per format."""
     return {name: _one_pass(text, name, repeat)
-            for name in (*dict(TARGETS), "edits", *FORMATS)}
+            for name in (*dict(TARGETS), *LS_PASSES, *FORMATS)}
 
 
-def _ratios(
-    costs: dict[str, float], base: dict[str, float]
-) -> tuple[float, float, float, float]:
+def _ratios(costs: dict[str, float], base: dict[str, float]) -> list[float]:
+    """``en``, ``other``, then each of :data:`LS_PASSES`, then ``markup``."""
     en = costs["en-us"] / base["en-us"]
     other = max(costs[t] / base[t] for t, _ in TARGETS[1:])
-    edits = costs["edits"] / base["edits"]
+    ls = [costs[name] / base[name] for name in LS_PASSES]
     markup = max(costs[f] / max(base[f], MARKUP_FLOOR) for f in FORMATS)
-    return en, other, edits, markup
+    return [en, other, *ls, markup]
 
 
 def main() -> int:
@@ -120,13 +165,15 @@ def main() -> int:
     base = {target: _one_pass(prose(args.size, target), target, args.repeat)
             for target, _ in TARGETS}
     english = prose(args.size, "en-us")
-    base["edits"] = _one_pass(english, "edits", args.repeat)
+    for name in LS_PASSES:
+        base[name] = _one_pass(english, name, args.repeat)
     for fmt in FORMATS:
         base[fmt] = _one_pass(english, fmt, args.repeat)
     print(f"prose, {args.size} characters (CPU ms): "
           + ", ".join(f"{name} {seconds * 1000:.1f}" for name, seconds in base.items()))
     print(f"budget: each ratio <= {BUDGET:g}; growth about {args.growth} (linear)\n")
-    print(f"{'input':38} {'en':>7} {'other':>7} {'edits':>7} {'markup':>7} {'growth':>7}")
+    columns = ("en", "other", *LS_PASSES, "markup", "growth")
+    print(f"{'input':38} " + " ".join(f"{c:>7}" for c in columns))
 
     worst = 0.0
     for name, make in GENERATORS.items():
@@ -134,13 +181,13 @@ def main() -> int:
             continue
         text = make(args.size)
         costs = passes(text, args.repeat)
-        en, other, edits, markup = _ratios(costs, base)
+        ratios = _ratios(costs, base)
         slowest = max(costs, key=lambda key: costs[key])
         bigger = _one_pass(make(args.size * args.growth), slowest, args.repeat)
         growth = bigger / costs[slowest]
-        worst = max(worst, en, other, edits, markup)
-        flag = "  OVER" if max(en, other, edits, markup) > BUDGET else ""
-        print(f"{name:38} {en:7.2f} {other:7.2f} {edits:7.2f} {markup:7.2f} {growth:7.1f}{flag}",
+        worst = max(worst, *ratios)
+        flag = "  OVER" if max(ratios) > BUDGET else ""
+        print(f"{name:38} " + " ".join(f"{r:7.2f}" for r in ratios) + f" {growth:7.1f}{flag}",
               flush=True)
     print(f"\nworst ratio: {worst:.2f} (budget {BUDGET:g})")
     return 0 if worst <= BUDGET else 1
