@@ -170,10 +170,10 @@ async def _run(args: argparse.Namespace) -> int:
     from rephrase_ls.improve.backend import Backends
     from rephrase_ls.improve.language_choice import resolve_language
     from rephrase_ls.improve.pipeline import NotImproved, improve_text
-    from rephrase_ls.improve.round_trip import ImprovementCache, without_directives
+    from rephrase_ls.improve.request import ImproveRequest, document_prose
+    from rephrase_ls.improve.round_trip import ImprovementCache
     from rephrase_ls.service.errors import BadRequest, ServiceError
     from rephrase_ls.text.diff import apply_edits
-    from rephrase_ls.text.markup import prose_blocks
 
     options: ImproveOptions = args.style or args.tone or args.convert or ImproveOptions()
     backends = Backends(user_agent_suffix="cli")
@@ -241,7 +241,7 @@ async def _run(args: argparse.Namespace) -> int:
                 )
             uri = None if stdin else path.resolve().as_uri()  # standard input: by its content
             try:
-                blocks = without_directives(text, prose_blocks(text, None, uri))
+                blocks = document_prose(text, None, uri)
             except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
                 print(f"rephrase-ls: {path}: {exc}. The file was not changed.", file=sys.stderr)
                 failed += 1
@@ -258,14 +258,9 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
+            request = ImproveRequest(text, None, blocks, None, options, settings, backend, choice)
             outcome = await improve_text(
-                text,
-                blocks,
-                None,
-                options,
-                backend,
-                settings=settings,
-                language=choice,
+                request,
                 cache=cache,
                 progress=_TerminalProgress(str(path)),
                 # A file whose only prose is a title: no reason to fail a run over many files.

@@ -161,7 +161,7 @@ class Backends:
             description = config.base_url
         except NotConfigured:
             description = "service (no server address configured)"
-        from rephrase_ls.user_state import ListShapes
+        from rephrase_ls.config.user_state import ListShapes
 
         client = ServiceClient(config, backend=description, shape_memory=ListShapes())
         return Backend(client, CapabilityStore(client), description, embedded=False)

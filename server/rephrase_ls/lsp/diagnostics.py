@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
+from rephrase_ls.lsp.pygls_adapter import send_json
+
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
@@ -213,6 +215,8 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, review_mode
     from rephrase_ls.service.errors import ServiceError
@@ -233,8 +237,19 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
             backend = ls.backends.get(settings)
         except ServiceError:
             backend = None
+        # the request a plain Improve of the whole document would make
+        request = ImproveRequest(
+            state.text,
+            version,
+            state.blocks,
+            None,
+            ImproveOptions(),
+            settings,
+            backend,
+            ls.language_of(doc, settings, backend),
+        )
         # as a plain Improve asks: its target, and what it keeps of the document's variant
-        mode = review_mode(settings, ls.language_of(doc, settings, backend))
+        mode = review_mode(request.settings, request.language)
         if mode is not None and mode.target_lang is not None:
             target = mode.target_lang
 
@@ -258,10 +273,10 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                     try:
                         with _short_switches():
                             return findings(
-                                state.text,
-                                state.blocks,
+                                request.text,
+                                request.blocks,
                                 target_lang=target,
-                                words=settings.words,
+                                words=request.settings.words,
                                 cache=rs.cache,
                                 cancelled=between_paragraphs,
                                 keep_variant=mode.keep_variant,
@@ -418,8 +433,9 @@ async def publish(ls: RephraseServer, uri: str) -> None:
         return  # a newer version's own review will publish
     params = {"uri": uri, "version": reviewed.version, "diagnostics": items}
     # Sent as plain JSON values (see diagnostics()); pygls would convert each field again.
-    ls.protocol._send_data(
-        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params}
+    send_json(
+        ls.protocol,
+        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params},
     )
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from rephrase_ls.user_state import LIST_SHAPES_FILE, ListShapes
 
+from rephrase_ls.config.user_state import LIST_SHAPES_FILE, ListShapes
 from rephrase_ls.offline import embedded_transport
 from rephrase_ls.offline.knobs import OfflineOptions
 from rephrase_ls.service import ServiceClient, ServiceConfig
