@@ -22,6 +22,7 @@ from rephrase_ls.lsp import (
     alternatives,
     commands,
     diagnostics,
+    hover,
     lifecycle,
     project_commands,
     review_actions,
@@ -113,6 +114,7 @@ def create_server() -> RephraseServer:
         ),
         (types.WINDOW_WORK_DONE_PROGRESS_CANCEL, lifecycle.on_progress_cancel),
         (types.CODE_ACTION_RESOLVE, actions.resolve_action),
+        (types.TEXT_DOCUMENT_HOVER, hover.on_hover),
     ):
         server.feature(method)(handler)
     server.feature(
