@@ -29,7 +29,7 @@ import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from lsprotocol import types
 
@@ -131,6 +131,9 @@ class ReviewState:
     service: dict[str, _Carried] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
     changed_at: dict[str, float] = field(default_factory=dict)
+    checked: dict[str, int | None] = field(default_factory=dict)
+    """The version of each document to review when ``diagnosticsOn`` is ``save`` or ``open``
+    (the version opened or last saved): a pull for a later version keeps what was shown."""
 
 
 _switch_lock = threading.Lock()
@@ -401,9 +404,23 @@ def set_service_findings(
 # -- scheduling and publishing --
 
 
-def schedule(ls: RephraseServer, uri: str, delay: float = DEBOUNCE) -> None:
-    """Review the document after ``delay`` seconds of quiet (a newer call restarts the wait);
-    pushed to clients that do not pull, a refresh asked of those that do."""
+#: What starts a review: the document opened, typed in, saved, or its findings' inputs
+#: changed (words, settings, a service review).
+Trigger = Literal["open", "type", "save", "refresh"]
+#: The triggers each ``diagnosticsOn`` value reviews on.
+_TRIGGERS: dict[str, frozenset[str]] = {
+    "type": frozenset(("open", "type", "save", "refresh")),
+    "save": frozenset(("open", "save", "refresh")),
+    "open": frozenset(("open", "refresh")),
+}
+
+
+def schedule(
+    ls: RephraseServer, uri: str, delay: float = DEBOUNCE, trigger: Trigger = "type"
+) -> None:
+    """Review the document after ``delay`` seconds of quiet (a newer call restarts the wait),
+    if the document's ``diagnosticsOn`` reviews on ``trigger``; pushed to clients that do not
+    pull, a refresh asked of those that do."""
     rs = review_state(ls)
     rs.changed_at[uri] = time.monotonic()
     if pulls(ls):
@@ -411,13 +428,15 @@ def schedule(ls: RephraseServer, uri: str, delay: float = DEBOUNCE) -> None:
     pending = rs.pending.pop(uri, None)
     if pending is not None and not pending.done():
         pending.cancel()
-    task = ls.spawn(_publish_later(ls, uri, delay))
+    task = ls.spawn(_publish_later(ls, uri, delay, trigger))
     rs.pending[uri] = task
 
 
-async def _publish_later(ls: RephraseServer, uri: str, delay: float) -> None:
+async def _publish_later(ls: RephraseServer, uri: str, delay: float, trigger: Trigger) -> None:
     await asyncio.sleep(delay)
-    await publish(ls, uri)
+    settings = await ls.settings.for_uri(uri)
+    if trigger in _TRIGGERS[settings.diagnostics_on]:
+        await publish(ls, uri)
 
 
 async def publish(ls: RephraseServer, uri: str) -> None:
@@ -454,7 +473,7 @@ def refresh(ls: RephraseServer, uri: str | None = None) -> None:
             ls.spawn(ls.workspace_diagnostic_refresh_async(None))
         return
     for open_uri in [uri] if uri is not None else list(ls.workspace.text_documents):
-        schedule(ls, open_uri, 0)
+        schedule(ls, open_uri, 0, "refresh")
 
 
 def forget(ls: RephraseServer, uri: str) -> None:
@@ -463,6 +482,7 @@ def forget(ls: RephraseServer, uri: str) -> None:
     rs.reviewed.pop(uri, None)
     rs.service.pop(uri, None)
     rs.changed_at.pop(uri, None)
+    rs.checked.pop(uri, None)
     pending = rs.pending.pop(uri, None)
     if pending is not None:
         pending.cancel()
@@ -493,7 +513,8 @@ def _project_file(uri: str) -> bool:
 
 
 def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None:
-    schedule(ls, params.text_document.uri)
+    review_state(ls).checked[params.text_document.uri] = params.text_document.version
+    schedule(ls, params.text_document.uri, trigger="open")
 
 
 def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -505,6 +526,26 @@ def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> 
     if doc is not None and uri in rs.service:
         service_findings(ls, uri, doc.source)  # carried through each edit, one at a time
     schedule(ls, uri)
+
+
+async def on_save(ls: RephraseServer, params: types.DidSaveTextDocumentParams) -> None:
+    """With ``diagnosticsOn = "save"``, the saved version is reviewed (pushed, or a pulling
+    client asked to pull again)."""
+    uri = params.text_document.uri
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None:
+        return
+    settings = await ls.settings.for_uri(uri)
+    if settings.diagnostics_on != "save":
+        return
+    review_state(ls).checked[uri] = doc.version
+    if pulls(ls):
+        workspace = ls.client_capabilities.workspace
+        support = workspace.diagnostics if workspace else None
+        if support is not None and support.refresh_support:
+            ls.spawn(ls.workspace_diagnostic_refresh_async(None))
+        return
+    schedule(ls, uri, 0, "save")
 
 
 def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -522,6 +563,12 @@ async def on_diagnostic(
     full report as plain JSON values, see :func:`diagnostics`)."""
     uri = params.text_document.uri
     rs = review_state(ls)
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is not None and params.previous_result_id and doc.version != rs.checked.get(uri):
+        settings = await ls.settings.for_uri(uri)
+        if settings.diagnostics_on != "type":
+            # Reviewed on open or save only: the client keeps what it shows.
+            return types.UnchangedDocumentDiagnosticReport(result_id=params.previous_result_id)
     while (wait := rs.changed_at.get(uri, 0.0) + DEBOUNCE - time.monotonic()) > 0:
         await asyncio.sleep(wait)
     reviewed = await current(ls, uri)

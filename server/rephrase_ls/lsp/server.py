@@ -108,6 +108,7 @@ def create_server() -> RephraseServer:
         (types.TEXT_DOCUMENT_DID_OPEN, _then(lifecycle.on_open, diagnostics.on_open)),
         (types.TEXT_DOCUMENT_DID_CHANGE, _then(lifecycle.on_change, diagnostics.on_change)),
         (types.TEXT_DOCUMENT_DID_CLOSE, _then(lifecycle.on_close, diagnostics.on_close)),
+        (types.TEXT_DOCUMENT_DID_SAVE, diagnostics.on_save),
         (
             types.WORKSPACE_DID_CHANGE_CONFIGURATION,
             _then(lifecycle.on_configuration, diagnostics.on_configuration),
