@@ -25,7 +25,12 @@ of VmRSS at each stage after a garbage collection and ``malloc_trim`` and, with 
 the Python heap (``tracemalloc``, which itself inflates VmRSS). It also names the languages whose
 lists are loaded.
 
+``--session EDITS`` measures a long editing session instead: the project's ``words`` list (20,000
+words, ``--words``) gains a word EDITS times, the writing style changing every fifth edit, each
+edit followed by an improvement of a paragraph; the server's RSS every 20 edits.
+
 Run by hand: ``python bench/bench_memory.py [--document] [--diagnostics off]``,
+``python bench/bench_memory.py --session 120``,
 ``python bench/bench_memory.py --breakdown [--trace]``. Linux only (/proc). Not a test.
 """
 
@@ -183,6 +188,60 @@ def breakdown(trace: bool) -> int:
     return 0
 
 
+SESSION_TEXT = (
+    "# Notes\n\nWe need to organize the the colors of this page before the meeting, and "
+    "Kubernetes and rephrase-ls are names.\n"
+)
+
+
+async def session(edits: int, words: int) -> int:
+    """A long editing session: the project's ``words`` list (``words`` entries) gains a word,
+    and every fifth edit the writing style changes too, ``edits`` times; after each, the
+    paragraph is improved (the embedded service answers with that list). RSS every 20 edits:
+    it stays flat when the backends made for past lists are let go."""
+    rng = random.Random(7)
+    vocabulary = [f"word{rng.randrange(10**9):09d}" for _ in range(words)]
+    with workspace() as root:
+        client = await LspClient.start(env=server_env(), cwd=root)
+        client.settings = {"diagnostics": "off"}
+        try:
+            await client.initialize(root)
+            uri = (root / "notes.md").as_uri()
+            client.open(uri, SESSION_TEXT)
+            toml_uri = (root / ".rephrase.toml").as_uri()
+            styles = ["business", "casual", "academic", "simple"]
+
+            def project(i: int) -> str:
+                listed = ", ".join(f'"{w}"' for w in [*vocabulary, *(f"new{k}" for k in range(i))])
+                return f'writingStyle = "{styles[(i // 5) % len(styles)]}"\nwords = [{listed}]\n'
+
+            client.open(toml_uri, project(0), language_id="toml")
+            figures = []
+            for i in range(edits + 1):
+                if i:
+                    client.notify(
+                        "textDocument/didChange",
+                        {
+                            "textDocument": {"uri": toml_uri, "version": i + 1},
+                            "contentChanges": [{"text": project(i)}],
+                        },
+                    )
+                actions = await client.code_actions(uri, 2, 0)
+                improve = next(a for a in actions if a["title"] == "Improve")
+                await client.request("codeAction/resolve", improve)
+                if i % 20 == 0:
+                    figures.append(f"{i}: {rss_mb(client.pid):.0f}")
+            print(
+                f"session, {words} words, {edits} edits (RSS MB after n edits): "
+                + ", ".join(figures)
+            )
+            print(f"peak {peak_mb(client.pid):.0f} MB")
+        finally:
+            await client.close()
+    print(load_average())
+    return 0
+
+
 async def run(positions: int, document: bool, modes: list[str], diagnostics: str) -> int:
     if "embedded" in modes:
         with workspace() as root:
@@ -212,11 +271,20 @@ def main(argv: list[str] | None = None) -> int:
         "--breakdown", action="store_true", help="what each part costs, in this process"
     )
     parser.add_argument("--trace", action="store_true", help="with --breakdown: the Python heap")
+    parser.add_argument(
+        "--session",
+        type=int,
+        metavar="EDITS",
+        help="a long editing session instead: the words list edited EDITS times",
+    )
+    parser.add_argument("--words", type=int, default=20_000, help="with --session: list size")
     args = parser.parse_args(argv)
     if not Path("/proc/self/status").exists():
         parser.error("needs Linux /proc")
     if args.breakdown:
         return breakdown(args.trace)
+    if args.session:
+        return asyncio.run(session(args.session, args.words))
     modes = args.mode or ["embedded", "service"]
     return asyncio.run(run(args.positions, args.document, modes, args.diagnostics))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -155,4 +156,86 @@ async def test_a_project_file_linked_to_a_device_is_not_read(editor: Editor) -> 
     assert os.readlink(editor.root / ".rephrase.toml") == "/dev/zero"
     # refused unread: the link leads out of the project (and a device is no regular file)
     assert any("outside the project" in m for m in _warnings(editor)), _warnings(editor)
+    assert not editor.applied
+
+
+# -- editing the file as TOML ---------------------------------------------------------------------
+
+
+async def _edit_project(editor: Editor, before: str, command: str, value: str) -> tuple[Any, str]:
+    """Open ``.rephrase.toml`` holding ``before`` in the editor, run ``command`` on a document
+    of the folder, and give its result and the file's text after."""
+    toml_uri = editor.open(".rephrase.toml", before, language_id="toml")
+    uri = editor.open("a.md", TEXT)
+    result = await editor.command(command, uri, value)
+    return result, editor.text(toml_uri)
+
+
+@pytest.mark.parametrize(
+    ("before", "command", "value", "after"),
+    [
+        pytest.param(
+            '# ours\n\'words\' = ["a"]  # names\n\n[other]\nwords = ["x"]\n',
+            "rephrase.addWord",
+            "teh",
+            {"words": ["a", "teh"], "other": {"words": ["x"]}},
+            id="quoted-words-key",
+        ),
+        pytest.param(
+            "'language' = \"en-US\"\n",
+            "rephrase.setLanguage",
+            "en-GB",
+            {"language": "en-GB"},
+            id="quoted-language-key",
+        ),
+        pytest.param(
+            'note = """\nlanguage = "fr"\nwords = ["z"]\n"""\nlanguage = "de"\nwords = ["a"]\n',
+            "rephrase.setLanguage",
+            "en-GB",
+            {"note": 'language = "fr"\nwords = ["z"]\n', "language": "en-GB", "words": ["a"]},
+            id="look-alike-in-a-multi-line-string",
+        ),
+        pytest.param(
+            'note = """\nwords = ["z"]\n"""\nwords = ["a"]\n',
+            "rephrase.addWord",
+            "teh",
+            {"note": 'words = ["z"]\n', "words": ["a", "teh"]},
+            id="look-alike-list-in-a-multi-line-string",
+        ),
+        pytest.param(
+            "words = [\n  \"a\" # why\n]\nlanguage = 'de'\n",
+            "rephrase.addWord",
+            "teh",
+            {"words": ["a", "teh"], "language": "de"},
+            id="comment-after-the-last-word",
+        ),
+    ],
+)
+async def test_only_the_key_meant_changes(
+    editor: Editor, before: str, command: str, value: str, after: dict[str, Any]
+) -> None:
+    result, text = await _edit_project(editor, before, command, value)
+    assert result["applied"] is True, result
+    assert tomllib.loads(text) == after, text
+    for line in before.splitlines():
+        if line.startswith(("#", "'")) and "language" not in line:  # comments, quoted keys
+            assert line.split("=")[0] in text, text
+
+
+@pytest.mark.parametrize(
+    ("command", "value"), [("rephrase.addWord", "teh"), ("rephrase.setStyle", "business")]
+)
+async def test_a_crlf_project_file_keeps_crlf(editor: Editor, command: str, value: str) -> None:
+    before = '# ours\r\nlanguage = "en-US"\r\nwords = ["a"]\r\n\r\n[t]\r\nx = 1\r\n'
+    result, text = await _edit_project(editor, before, command, value)
+    assert result["applied"] is True, result
+    assert text != before and "\n" not in text.replace("\r\n", ""), repr(text)
+    assert text.startswith('# ours\r\nlanguage = "en-US"\r\n')
+
+
+async def test_words_that_are_not_a_list_are_refused_unchanged(editor: Editor) -> None:
+    before = "# ours\nwords = 'teh'\n"
+    with pytest.raises(JsonRpcInvalidParams, match="not a list of words"):
+        await _edit_project(editor, before, "rephrase.addWord", "teh")
+    assert editor.text(editor.uri(".rephrase.toml")) == before
     assert not editor.applied

@@ -3,6 +3,8 @@ not reviewed while the writer types, and the writer is told so once; one under i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from lsprotocol import types
 
@@ -55,3 +57,34 @@ async def test_the_default_limit_reviews_a_long_document(editor: Editor) -> None
     found = await editor.diagnostics(uri)
     assert [covered(long, d.range) for d in found] == ["recieved", "teh"]
     assert _told(editor) == []
+
+
+@pytest.mark.parametrize("where", ["project", "folder"])
+async def test_a_project_or_folder_cannot_raise_the_users_limit(tmp_path: Path, where: str) -> None:
+    """A cloned repository's ``.rephrase.toml`` (or its folder settings) raising the limit is
+    ignored with one warning: the user's own limit stays (a 10 MB generated file would be
+    reviewed at hundreds of MB)."""
+    from .conftest import server_env
+    from .test_trust_boundary import lsp, user_config
+
+    user_config(tmp_path / "config", f"diagnosticsMaxSize = {LIMIT}\n")
+    root = tmp_path / "clone"
+    root.mkdir()
+    raised = {"diagnosticsMaxSize": 1_000_000_000}
+    if where == "project":
+        (root / ".rephrase.toml").write_text("diagnosticsMaxSize = 1000000000\n", "utf-8")
+    env = server_env(XDG_CONFIG_HOME=str(tmp_path / "config"))
+    settings = raised if where == "folder" else None
+    async with lsp(root, env, folder_settings=settings) as editor:
+        big = TEXT + FILLER
+        uri = editor.open("big.md", big)
+        assert await editor.diagnostics(uri) == []
+        small = editor.open("small.md", TEXT)
+        assert len(await editor.diagnostics(small, _two)) == 2  # lowering still works
+        ignored = [
+            m.message
+            for m in editor.client.messages
+            if "diagnosticsMaxSize = 1000000000 is ignored" in m.message
+        ]
+        assert len(ignored) == 1, [m.message for m in editor.client.messages]
+        assert f"your own limit ({LIMIT})" in ignored[0]

@@ -2,13 +2,17 @@
 
 The file holds the same keys as the editor settings (camelCase) at its top level, plus
 ``words = [...]``. The server changes it through ``workspace/applyEdit`` so the writer sees and
-can undo the change; :func:`set_key` computes the new text, keeping comments and other keys.
+can undo the change; :func:`set_key` and :func:`add_word` compute the new text with a
+round-trip TOML editor (tomlkit), keeping comments, order, quoting and line endings, and refuse
+(:class:`CannotEdit`) a change whose result would be anything but the file with that one key
+changed.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,150 +96,97 @@ def read(folder: Path) -> ProjectFile:
     return parse(path, text)
 
 
-_TABLE = re.compile(r"^\s*\[")
-_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+class CannotEdit(ValueError):
+    """The project file cannot be changed safely: it stays as it is (the message says why)."""
 
 
-def toml_string(value: str) -> str:
-    """A TOML basic string: quotes, backslashes and control characters (DEL too) escaped."""
-    out = []
-    for ch in value:
-        if ch in _TOML_ESCAPES:
-            out.append(_TOML_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _key_pattern(key: str) -> re.Pattern[str]:
-    return re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
+class WordsNotAList(CannotEdit):
+    """``words`` is there but is not a list of strings: adding to it would break it."""
 
 
 def set_key(text: str | None, key: str, value: str | None) -> str:
     """Return ``text`` with top-level ``key`` set to the string ``value`` (removed when None).
 
-    Only the key's own line changes (a multi-line value is not expected for these string keys);
-    every other line, comment and table stays as it was. A new key goes after the last top-level
-    line, before the first table. Blank lines at the end of the file are dropped, so the file
-    ends with one line break (an editor that creates the file from an empty buffer, as Neovim
-    does, leaves an empty last line that would otherwise stay for good).
+    The file is edited as TOML (tomlkit), so a quoted key (``'language' = "en-US"``), text in
+    a multi-line string that looks like a key, comments, order, quoting and line endings are
+    what they were; a new key goes after the last top-level key, before the first table.
+    Raises :class:`CannotEdit` when the result would not be the file with only that key changed.
     """
-    return _trim_end(_set_key_lines((text or "").splitlines(keepends=True), key, value))
 
+    def change(doc: Any, values: dict[str, Any]) -> None:
+        if value is None:
+            if key in doc:
+                del doc[key]
+            values.pop(key, None)
+        else:
+            doc[key] = value
+            values[key] = value
 
-def _trim_end(lines: list[str]) -> str:
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return "".join(lines)
-
-
-def _set_key_lines(lines: list[str], key: str, value: str | None) -> list[str]:
-    pattern = _key_pattern(key)
-    new_line = None if value is None else f"{key} = {toml_string(value)}\n"
-    first_table = next((i for i, line in enumerate(lines) if _TABLE.match(line)), len(lines))
-    for i in range(first_table):
-        if pattern.match(lines[i]):
-            newline = "\r\n" if lines[i].endswith("\r\n") else "\n"
-            if new_line is None:
-                del lines[i]
-            else:
-                lines[i] = new_line.replace("\n", newline)
-            return lines
-    if new_line is None:
-        return lines
-    insert_at = first_table
-    while insert_at > 0 and not lines[insert_at - 1].strip():
-        insert_at -= 1
-    if insert_at > 0 and not lines[insert_at - 1].endswith(("\n", "\r")):
-        lines[insert_at - 1] += "\n"
-    lines.insert(insert_at, new_line)
-    return lines
-
-
-class WordsNotAList(ValueError):
-    """``words`` is there but is not a list of strings: adding to it would break it."""
+    return _edit(text, change, f"set '{key}'")
 
 
 def add_word(text: str | None, word: str) -> str:
     """Return ``text`` (a project file that parses) with ``word`` added to its ``words`` list.
 
-    Unchanged when the list already holds the word (any case). The word goes right before the
-    list's closing bracket, so every other line, comment and key stays as it was; without a
-    ``words`` key, a ``words = ["word"]`` line goes where :func:`set_key` puts a new key.
-    Raises :class:`WordsNotAList` when ``words`` is something else than a list of strings.
+    Unchanged when the list already holds the word (any case). The word goes at the end of the
+    list, laid out as the list is (one line, or one word a line); without a ``words`` key, a
+    ``words = ["word"]`` line goes where :func:`set_key` puts a new key. Raises
+    :class:`WordsNotAList` when ``words`` is something else than a list of strings, and
+    :class:`CannotEdit` when the file cannot be changed safely.
     """
-    values = tomllib.loads(text or "")
-    existing = values.get("words")
-    if existing is None:
-        lines = _set_key_lines((text or "").splitlines(keepends=True), "words", "")
-        return _trim_end(
-            [line.replace('words = ""', f"words = [{toml_string(word)}]", 1) for line in lines]
-        )
-    if not isinstance(existing, list) or not all(isinstance(w, str) for w in existing):
+    existing = tomllib.loads(text or "").get("words")
+    if existing is not None and (
+        not isinstance(existing, list) or not all(isinstance(w, str) for w in existing)
+    ):
         raise WordsNotAList("'words' in the project file is not a list of words")
-    if word.lower() in (w.strip().lower() for w in existing):
+    if existing is not None and word.lower() in (w.strip().lower() for w in existing):
         return text or ""
-    assert text is not None
-    pattern = _key_pattern("words")
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        if _TABLE.match(line):
-            break
-        if pattern.match(line):
-            break
-        offset += len(line)
-    opening = text.index("[", text.index("=", offset))
-    closing = _closing_bracket(text, opening)
-    inside = text[opening + 1 : closing]
-    words = [*existing, word]
-    if "\n" in inside:  # a list over several lines: one more line, indented like the others
-        last = inside[: len(inside.rstrip())]
-        lines = last.rsplit("\n", 1)
-        indent = re.match(r"[ \t]*", lines[-1])
-        pad = indent.group(0) if indent and indent.group(0) else "    "
-        comma = "" if not last.strip() or last.endswith(",") else ","
-        new = f"{last}{comma}\n{pad}{toml_string(word)},{inside[len(last) :]}"
-    else:
-        body = inside.rstrip()
-        comma = "" if not body.strip() else " " if body.endswith(",") else ", "
-        new = f"{body}{comma}{toml_string(word)}"
-    out = text[: opening + 1] + new + text[closing:]
+
+    def change(doc: Any, values: dict[str, Any]) -> None:
+        if existing is None:
+            doc["words"] = [word]
+        else:
+            doc["words"].append(word)
+        values["words"] = [*(existing or []), word]
+
+    return _edit(text, change, f"add '{word}' to 'words'")
+
+
+def _edit(text: str | None, change: Callable[[Any, dict[str, Any]], None], what: str) -> str:
+    """``text`` changed by ``change(document, expected_values)``, which edits the tomlkit
+    document and the parsed values the same way; the result must parse to exactly those."""
+    import tomlkit  # here, not at start-up
+    from tomlkit.exceptions import TOMLKitError
+
+    source = text or ""
+    expected = tomllib.loads(source)
+    refusal = (
+        f"{FILE_NAME} could not be changed safely ({what}); it was left as it is. "
+        "Make the change by hand"
+    )
     try:
-        if tomllib.loads(out).get("words") == words:
+        doc = tomlkit.parse(source)
+        change(doc, expected)
+        out = doc.as_string()
+    except (TOMLKitError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise CannotEdit(f"{refusal} ({type(exc).__name__}: {exc})") from None
+    crlf = "\r\n" in source and "\n" not in source.replace("\r\n", "")
+    if crlf:  # every line of the file ends in CRLF: so do the lines tomlkit added
+        out = re.sub(r"(?<!\r)\n", "\r\n", out)
+    out = _trim_end(out, "\r\n" if crlf else "\n")
+    try:
+        if tomllib.loads(out) == expected:
             return out
     except tomllib.TOMLDecodeError:
         pass
-    # A layout the insertion cannot follow (a comment after the last word): the list on one line.
-    one_line = "[" + ", ".join(toml_string(w) for w in words) + "]"
-    return text[:opening] + one_line + text[closing + 1 :]
+    raise CannotEdit(refusal)
 
 
-def _closing_bracket(text: str, opening: int) -> int:
-    """The index of the ``]`` closing the array opened at ``opening`` (TOML strings and comments
-    skipped)."""
-    depth = 0
-    i = opening
-    while i < len(text):
-        ch = text[i]
-        if ch == "#":
-            i = text.find("\n", i)
-            if i < 0:
-                break
-        elif text.startswith(('"""', "'''"), i):
-            i = text.index(text[i : i + 3], i + 3) + 2
-        elif ch == '"':
-            i += 1
-            while text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif ch == "'":
-            i = text.index("'", i + 1)
-        elif ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    raise ValueError("unclosed 'words' list")
+def _trim_end(text: str, newline: str) -> str:
+    """Blank lines at the end dropped, so the file ends with one line break (an editor that
+    creates the file from an empty buffer, as Neovim does, leaves an empty last line that would
+    otherwise stay for good)."""
+    pieces = text.split("\n")
+    while pieces and not pieces[-1].strip(" \t\r"):
+        pieces.pop()
+    return "\n".join(pieces).removesuffix("\r") + newline if pieces else ""

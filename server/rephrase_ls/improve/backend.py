@@ -2,14 +2,17 @@
 
 A :class:`Backend` pairs a service client with its capability store. :class:`Backends` keeps one
 per distinct configuration (folders of a multi-root workspace may differ), so connections and
-cached capability lists are shared by every document that uses the same settings.
+cached capability lists are shared by every document that uses the same settings; only the
+:data:`MAX_BACKENDS` most recently used are kept.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -90,11 +93,22 @@ def _identity(settings: Settings, key: str | None) -> tuple[object, ...]:
     )
 
 
+#: The backends kept at most: the most recently used. A workspace uses one or two at a time
+#: (one per folder configuration); each distinct ``words`` list makes an embedded one, so a
+#: writer editing the list would otherwise keep one per edit.
+MAX_BACKENDS = 4
+#: How long an evicted service backend's connections stay open: a request that was using it
+#: finishes first (the client's own deadline is 120 s).
+CLOSE_EVICTED_AFTER = 150.0
+
+
 class Backends:
-    """One backend per distinct effective configuration."""
+    """One backend per distinct effective configuration, the :data:`MAX_BACKENDS` most recently
+    used kept."""
 
     def __init__(self, user_agent_suffix: str | None = None, *, offline: bool = False) -> None:
-        self._backends: dict[tuple[object, ...], Backend] = {}
+        self._backends: OrderedDict[tuple[object, ...], Backend] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
         self.user_agent_suffix = user_agent_suffix
         self.offline = offline
         """No key is read and the embedded offline service answers (``rephrase-ls --offline``,
@@ -112,7 +126,33 @@ class Backends:
             backend = self._create(settings, key)
             backend.cache_key = hashlib.sha256(repr(ident).encode()).hexdigest()
             self._backends[ident] = backend
+            while len(self._backends) > MAX_BACKENDS:
+                _ident, evicted = self._backends.popitem(last=False)
+                self._retire(evicted)
+        else:
+            self._backends.move_to_end(ident)
         return backend
+
+    def __len__(self) -> int:
+        return len(self._backends)
+
+    def _retire(self, backend: Backend) -> None:
+        """Let go of a backend no longer kept: an embedded one is freed with its last user; a
+        service one's connections are closed once a request still using it has finished."""
+        if backend.embedded:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a script): its connections close with the process
+
+        async def close_later() -> None:
+            await asyncio.sleep(CLOSE_EVICTED_AFTER)
+            await backend.client.aclose()
+
+        task = loop.create_task(close_later())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def _create(self, settings: Settings, key: str | None) -> Backend:
         if key is None:
@@ -163,6 +203,8 @@ class Backends:
 
     async def aclose(self) -> None:
         """Close every client."""
+        for task in list(self._closing):
+            task.cancel()
         for backend in self._backends.values():
             await backend.client.aclose()
         self._backends.clear()

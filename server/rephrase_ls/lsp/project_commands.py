@@ -27,8 +27,11 @@ async def _set_project_keys(
 
     def change(old: str | None) -> str | None:
         new = old
-        for key, value in changes.items():
-            new = project_file.set_key(new, key, value)
+        try:
+            for key, value in changes.items():
+                new = project_file.set_key(new, key, value)
+        except project_file.CannotEdit as exc:
+            raise invalid(f"{exc}; nothing was changed.") from None
         return new
 
     return await edit_project_file(ls, uri, change, label)

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -278,6 +278,9 @@ def _handler(
         except ApiError as error:
             return JSONResponse({"message": error.message}, status_code=error.status,
                                 headers=error.headers)
+        except ClientDisconnect:
+            # The client went (or its body timed out, answered with 408): no one to answer.
+            return Response(status_code=499)
         except Exception:
             # A bug here (or in the engine) is a 500 like the real service's, with a trace ID.
             _log.exception("offline service: %s %s failed", request.method, request.url.path)

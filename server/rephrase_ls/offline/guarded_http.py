@@ -5,9 +5,11 @@
   further (the parser would otherwise keep buffering an endless header).
 - **Incomplete request**: a request must arrive whole (head and body) within the request
   timeout from its first byte, and a new connection must start one within it: otherwise
-  ``408 Request Timeout`` (when no answer has begun) and the connection is closed. A client that
-  sends a byte now and then (slowloris) holds a connection for that long at most. The time the
-  app then takes to answer is not limited.
+  ``408 Request Timeout`` once (the app, waiting for the rest of the body, sees the client
+  disconnect and its answer is dropped) and the connection is closed. A request already
+  answered before its body was read (a 403 for a wrong key) gets nothing more: the connection
+  is closed. A client that sends a byte now and then (slowloris) holds a connection for that
+  long at most. The time the app then takes to answer is not limited.
 
 Imported by :mod:`rephrase_ls.offline.server` only when serving (it imports uvicorn).
 """
@@ -66,14 +68,20 @@ class _GuardedProtocol(HttpToolsProtocol):
         self._deadline = None
         if self.transport.is_closing():
             return
-        if self._in_head or self.cycle is None or self.cycle.response_complete:
-            # No answer under way: say why before closing.
-            seconds = f"{self.request_timeout:g}"
-            self._answer_and_close(_plain_response(
-                408, f"The request did not arrive whole within {seconds} s."))
-        else:
-            # The app waits for the rest of the body: it sees the client disconnect.
+        cycle = self.cycle
+        if not self._in_head and cycle is not None and cycle.response_started:
+            # The request was answered (a 403 before its body was read): nothing more is sent.
+            self._refused = True
             self.transport.close()
+            return
+        if cycle is not None and not self._in_head:
+            # The app waits for the rest of the body: it sees the client disconnect, and what it
+            # would answer is dropped; the 408 below is the one answer.
+            cycle.disconnected = True
+            cycle.message_event.set()
+        seconds = f"{self.request_timeout:g}"
+        self._answer_and_close(_plain_response(
+            408, f"The request did not arrive whole within {seconds} s."))
 
     def _refuse(self) -> None:
         self._disarm()

@@ -5,7 +5,9 @@ bodies that break the JSON parser, refused callers, oversized heads and slow req
 from __future__ import annotations
 
 import json
+import signal
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit
@@ -207,3 +209,31 @@ def test_the_request_timeout_does_not_limit_the_answer() -> None:
         second = client.post("/v2/write/rephrase", json={"text": [EN], "target_lang": "en-US"})
         assert second.status_code == 200
         assert json.loads(second.text)["improvements"][0]["text"] == improve(EN, "en-us")
+
+
+def _stderr_after_stop(proc: subprocess.Popen[str]) -> str:
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=20)
+    return err
+
+
+@pytest.mark.parametrize("key", [KEY, "wrong-key"])
+def test_a_body_that_never_completes_gets_one_answer_and_no_traceback(key: str) -> None:
+    """With the right key the app waits for the body: after the request timeout the client gets
+    one 408 and the connection closes. With a wrong key the 403 comes at once, before the body,
+    and nothing unsolicited follows it. Neither leaves a traceback in the service's log."""
+    with offline_service("--key", KEY, "--workers", "0",
+                         "--request-timeout", str(TIMEOUT)) as (url, proc):
+        with _raw(url) as sock:
+            sock.sendall(
+                b"POST /v2/write/rephrase HTTP/1.1\r\nHost: x\r\n"
+                + f"Authorization: Service-Auth-Key {key}\r\n".encode()
+                + b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"text\": ["
+            )
+            sock.settimeout(30)
+            answer = _read_all(sock)
+        log = _stderr_after_stop(proc)
+    expected = b"HTTP/1.1 408 " if key == KEY else b"HTTP/1.1 403 "
+    assert answer.startswith(expected), answer[:300]
+    assert answer.count(b"HTTP/1.1 ") == 1, answer
+    assert "Traceback" not in log and "Exception" not in log, log
