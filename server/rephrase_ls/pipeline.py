@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -63,7 +63,11 @@ class Improved:
     whether the document's detected variant still holds)."""
 
 
-NotImprovedReason = Literal["no prose", "too little prose", "service"]
+NotImprovedReason = Literal["no prose", "too little prose", "service", "declined"]
+
+#: Asked before the requests go with the number of characters they will send (the prose the
+#: cache does not know); ``False`` sends nothing (:func:`improve_text`'s ``confirm``).
+Confirm = Callable[[int], Awaitable[bool]]
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,16 @@ def prose_bytes(paragraphs: Sequence[Paragraph]) -> int:
     return sum(len(json.dumps(p.prose, ensure_ascii=False).encode()) + 1 for p in paragraphs)
 
 
+def characters_to_send(
+    paragraphs: Sequence[Paragraph], mode: Mode, backend: Backend, cache: ImprovementCache
+) -> int:
+    """The characters of prose that requests for ``paragraphs`` will send (and the service
+    bill): those the cache has no answer for."""
+    return sum(
+        len(p.prose) for p in paragraphs if cache.get(backend.cache_key, p.prose, mode) is None
+    )
+
+
 async def improve_text(
     text: str,
     blocks: Sequence[ProseBlock],
@@ -101,6 +115,7 @@ async def improve_text(
     cache: ImprovementCache,
     progress: Progress | None = None,
     skip_undetectable: bool = False,
+    confirm: Confirm | None = None,
 ) -> Improved | NotImproved:
     """Improve the prose of ``text`` in ``span`` (offsets; None: the whole document).
 
@@ -109,6 +124,8 @@ async def improve_text(
     ``prefer_`` fallback); ``language``: the document's language and what the service offers
     for it; ``cache``: answers already paid for. With ``skip_undetectable``, prose too short
     to tell its language, in a language nobody gave, is not sent (``too little prose``).
+    ``confirm``: asked with the characters about to be sent (see :data:`Confirm`); when it
+    answers ``False`` nothing is sent (``declined``).
 
     Service failures are an outcome (``service``), not an exception; cancellation propagates
     and stops the requests in flight.
@@ -134,6 +151,12 @@ async def improve_text(
     if span is not None:
         paragraphs, clips = with_context(text, paragraphs, blocks)
     mode = options.mode(settings, language)
+    if confirm is not None:
+        characters = characters_to_send(paragraphs, mode, backend, cache)
+        if characters and not await confirm(characters):
+            return NotImproved(
+                "declined", f"nothing was sent ({characters:,} characters not confirmed)", mode
+            )
     if progress is not None:
         await progress.begin(prose_bytes(paragraphs))
     try:

@@ -185,7 +185,7 @@ def compose(
     1. the user config file (every key),
     2. ``launch``: the editor's launch configuration, user-level (every key),
     3. ``editor``: the editor's settings for the folder (prose keys; connection keys only when
-       the folder is trusted),
+       the folder is trusted; the limits of ``USER_LIMIT_KEYS`` only lowered),
     4. ``project``: the project file (the same; never ``apiKey``),
     5. the environment (``REPHRASE_SERVER_URL``, ``REPHRASE_FREE_SERVER_URL``).
 
@@ -198,10 +198,17 @@ def compose(
     warnings += more
     settings, more = merge(settings, launch, "initialization options")
     warnings += more
-    settings, more = merge(settings, editor, editor_source, refuse_connection=refuse)
+    settings, more = merge(
+        settings, editor, editor_source, refuse_connection=refuse, lower_only=True
+    )
     warnings += more
     settings, more = merge(
-        settings, project, project_source, allow_secrets=False, refuse_connection=refuse
+        settings,
+        project,
+        project_source,
+        allow_secrets=False,
+        refuse_connection=refuse,
+        lower_only=True,
     )
     warnings += more
     env = os.environ if environ is None else environ

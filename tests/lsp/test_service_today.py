@@ -5,6 +5,7 @@ interface-shaped one: the language-list shape remembered between starts."""
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -193,3 +194,128 @@ def test_the_cli_names_the_auth_scheme_setting_on_a_refused_first_request(
     assert done.returncode != 0 and done.stdout == ""
     assert 'authScheme = "DeepL-Auth-Key"' in done.stderr, done.stderr
     assert KEY not in done.stderr
+
+
+PARAGRAPH = (
+    "We need to organize teh colors of this page before the meeting, and we really need to "
+    "do it in order to be ready."
+)
+ALTERNATIVES = 8  # four writing styles and four tones for en-US
+
+
+class Asked:
+    """The editor's side of ``window/showMessageRequest``: records each question and answers
+    with ``answer`` (``None``: the message was dismissed)."""
+
+    def __init__(self, client: LanguageClient) -> None:
+        self.questions: list[types.ShowMessageRequestParams] = []
+        self.answer: str | None = None
+
+        @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
+        def on_request(params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+            self.questions.append(params)
+            return None if self.answer is None else types.MessageActionItem(title=self.answer)
+
+
+def _count(question: types.ShowMessageRequestParams) -> int:
+    match = re.search(r"will send ([\d,]+) characters", question.message)
+    assert match, question.message
+    return int(match[1].replace(",", ""))
+
+
+def _rephrased(proxy: CountingProxy) -> list[tuple[str, str, int]]:
+    return [entry for entry in proxy.seen if entry[1].startswith("/v2/write/")]
+
+
+@ASYNC
+@pytest.mark.parametrize("shape", ["documented", "interface"])
+async def test_a_large_action_asks_before_it_spends(
+    tmp_path: Path, shape: str, documented: OfflineService, interface: OfflineService
+) -> None:
+    service, scheme = (
+        (documented, DOCUMENTED) if shape == "documented" else (interface, "Service-Auth-Key")
+    )
+    proxy = CountingProxy(service.url)
+    text = f"# Plans\n\n{PARAGRAPH}\n"
+    limit = len(PARAGRAPH) + 20  # one request fits; eight do not
+    client, editor = await _keyed(tmp_path, proxy.url, scheme, confirmCharacters=limit)
+    asked = Asked(client)
+    try:
+        uri = editor.open("a.md", text)
+        # Show alternatives: one request per style and tone, each counted.
+        asked.answer = "No"
+        async with asyncio.timeout(BOUND):
+            result = await editor.command(
+                "rephrase.alternatives",
+                uri,
+                {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}},
+            )
+        (question,) = asked.questions
+        assert _count(question) == ALTERNATIVES * len(PARAGRAPH)
+        assert f"{limit:,}" in question.message and "confirmCharacters" in question.message
+        assert [a.title for a in question.actions or []] == ["Yes", "No"]
+        assert result["alternatives"] == [] and "nothing was sent" in result["reason"]
+        assert _rephrased(proxy) == []
+
+        # Improve document fits under the limit: not asked, sent.
+        actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+        await editor.run_action(actions["Improve document"])
+        await wait_for(lambda: editor.text(uri) != text, 60)
+        assert len(asked.questions) == 1 and len(_rephrased(proxy)) == 1
+    finally:
+        await client.shutdown_session()
+        proxy.close()
+
+
+@ASYNC
+async def test_improve_document_over_the_limit_sends_only_when_confirmed(
+    tmp_path: Path, documented: OfflineService
+) -> None:
+    proxy = CountingProxy(documented.url)
+    # One slip in the document (a word written twice in a request is taken as meant).
+    plain = PARAGRAPH.replace("teh", "the")
+    paragraphs = [f"{plain} This is paragraph {n}." for n in range(5)] + [PARAGRAPH]
+    text = "\n\n".join(paragraphs) + "\n"
+    prose = sum(len(p) for p in paragraphs)
+    client, editor = await _keyed(tmp_path, proxy.url, DOCUMENTED, confirmCharacters=500)
+    asked = Asked(client)
+    # A project file may lower the limit, never raise it (0 would never ask).
+    (editor.root / ".rephrase.toml").write_text("confirmCharacters = 0\n", "utf-8")
+    try:
+        uri = editor.open("a.md", text)
+        for answer in (None, "No"):  # dismissed, then declined: nothing is sent
+            asked.answer = answer
+            actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+            await editor.run_action(actions["Improve document"])
+        await wait_for(lambda: len(asked.questions) == 2, 30)
+        assert [_count(q) for q in asked.questions] == [prose, prose]
+        assert _rephrased(proxy) == [] and editor.text(uri) == text
+        warnings = [m.message for m in client.messages if m.type == types.MessageType.Warning]
+        assert any("confirmCharacters = 0 is ignored" in w for w in warnings), warnings
+
+        asked.answer = "Yes"
+        actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+        await editor.run_action(actions["Improve document"])
+        await wait_for(lambda: editor.text(uri) != text, 60)
+        assert len(asked.questions) == 3 and _rephrased(proxy)
+    finally:
+        await client.shutdown_session()
+        proxy.close()
+
+
+@ASYNC
+async def test_the_embedded_service_never_asks(tmp_path: Path) -> None:
+    def launch(params: types.InitializeParams) -> None:
+        params.initialization_options = {"rephrase": {"confirmCharacters": 10}}
+
+    client, editor = await _start(tmp_path, params_hook=launch)
+    asked = Asked(client)
+    try:
+        text = f"{PARAGRAPH}\n"
+        uri = editor.open("a.md", text)
+        actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+        await editor.run_action(actions["Improve document"])
+        await wait_for(lambda: editor.text(uri) != text, 60)
+        assert asked.questions == []
+    finally:
+        await client.shutdown_session()

@@ -213,6 +213,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     service error, no prose, nothing to improve. Gives None when every paragraph was refused
     (each already named in a message). Cancellation propagates.
     """
+    from rephrase_ls.lsp.cost import confirm_cost
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.pipeline import NotImproved, improve_text
     from rephrase_ls.service.errors import ServiceError
@@ -240,6 +241,10 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         ls.note(f"language list unavailable (using {known}): {unavailable.message}")
     choice = ls.language_of(doc, settings, backend)
     span = None if req.whole or req.range is None else ls.to_offsets(state, req.range)
+
+    async def confirm(characters: int) -> bool:
+        return await confirm_cost(ls, backend, settings, characters, req.title)
+
     result = await improve_text(
         state.text,
         state.blocks,
@@ -250,6 +255,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         language=choice,
         cache=ls.cache,
         progress=WorkDoneProgress(ls, "Improving text"),
+        confirm=confirm,
     )
     if isinstance(result, NotImproved):
         raise _refusal(ls, result, settings, backend)
