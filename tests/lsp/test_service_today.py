@@ -319,3 +319,43 @@ async def test_the_embedded_service_never_asks(tmp_path: Path) -> None:
         assert asked.questions == []
     finally:
         await client.shutdown_session()
+
+
+@pytest.mark.parametrize("shape", ["documented", "interface"])
+def test_the_cli_goes_over_confirm_characters_only_with_yes(
+    tmp_path: Path, shape: str, documented: OfflineService, interface: OfflineService
+) -> None:
+    service = documented if shape == "documented" else interface
+    page = tmp_path / "page.md"
+    page.write_text(f"{PARAGRAPH}\n", "utf-8")
+    proxy = CountingProxy(service.url)
+    scheme = DOCUMENTED if shape == "documented" else "Service-Auth-Key"
+    config = tmp_path / "config" / "rephrase-ls"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text(
+        f'authScheme = "{scheme}"\nconfirmCharacters = 50\n', "utf-8"
+    )
+    env = server_env(
+        REPHRASE_API_KEY=KEY,
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "rephrase_ls", "improve", "--server-url", proxy.url, *args],
+            capture_output=True, text=True, env=env, timeout=120, check=False,
+        )  # fmt: skip
+
+    try:
+        refused = run("--write", str(page))
+        assert refused.returncode == 2, refused.stderr
+        assert f"{len(PARAGRAPH):,} characters" in refused.stderr
+        assert "confirmCharacters = 50" in refused.stderr and "--yes" in refused.stderr
+        assert _rephrased(proxy) == [] and page.read_text("utf-8") == f"{PARAGRAPH}\n"
+        sent = run("--write", "--yes", str(page))
+        assert sent.returncode == 0, sent.stderr
+        assert f"sending {len(PARAGRAPH):,} characters" in sent.stderr
+        assert "teh" not in page.read_text("utf-8") and len(_rephrased(proxy)) == 1
+    finally:
+        proxy.close()
