@@ -359,3 +359,34 @@ def test_the_cli_goes_over_confirm_characters_only_with_yes(
         assert "teh" not in page.read_text("utf-8") and len(_rephrased(proxy)) == 1
     finally:
         proxy.close()
+
+
+@ASYNC
+@pytest.mark.parametrize("shape", ["documented", "interface"])
+async def test_usage_shows_the_text_improvement_characters_and_the_period(
+    tmp_path: Path, shape: str, documented: OfflineService, interface: OfflineService
+) -> None:
+    service, scheme = (
+        (documented, DOCUMENTED) if shape == "documented" else (interface, "Service-Auth-Key")
+    )
+    client, editor = await _keyed(tmp_path, service.url, scheme)
+    try:
+        text = f"{PARAGRAPH}\n"
+        uri = editor.open("a.md", text)
+        actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+        await editor.run_action(actions["Improve document"])
+        await wait_for(lambda: editor.text(uri) != text, 60)
+        usage = await editor.command("rephrase.usage", uri)
+        assert usage["characterCount"] == usage["writeCharacterCount"] == len(PARAGRAPH)
+        assert usage["writeApiKeyCharacterCount"] == len(PARAGRAPH)
+        summary = usage["summary"]
+        assert f"{len(PARAGRAPH):,} characters used" in summary
+        assert f"{len(PARAGRAPH):,} of them text improvement" in summary
+        if shape == "documented":
+            assert re.fullmatch(r"\d{4}-\d\d-01T00:00:00Z", usage["periodStart"])
+            assert usage["periodEnd"] > usage["periodStart"]
+            assert f"billing period {usage['periodStart']} to {usage['periodEnd']}" in summary
+        else:
+            assert usage["periodStart"] is None and "billing period" not in summary
+    finally:
+        await client.shutdown_session()
