@@ -164,7 +164,8 @@ def usage_summary(usage: Usage, backend: str) -> str:
 
 async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.improve [uri, range?, options?]``: improve, apply via ``workspace/applyEdit``."""
-    from rephrase_ls.options import ImproveOptions, UnknownName
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.service.models import UnknownName
 
     max_args(args, 3, "rephrase.improve")
     uri = open_uri(arg(args, 0, "uri", str))

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 if TYPE_CHECKING:
-    from rephrase_ls.backend import Backend
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.backend import Backend
     from rephrase_ls.lsp.language_server import RephraseServer
-    from rephrase_ls.settings import Settings
 
 log = logging.getLogger(__name__)
 

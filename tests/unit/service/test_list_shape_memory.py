@@ -10,13 +10,13 @@ from typing import Any
 import httpx
 import pytest
 
+from rephrase_ls.config.user_state import LIST_SHAPES_FILE, ListShapes
 from rephrase_ls.offline import embedded_transport
 from rephrase_ls.offline.knobs import OfflineOptions
 from rephrase_ls.service import ServiceClient, ServiceConfig
 from rephrase_ls.service.capabilities import CapabilityStore
 from rephrase_ls.service.client import PRODUCTS_PATH, RESOURCES_PATH, ListShape
 from rephrase_ls.service.config import SecretKey
-from rephrase_ls.user_state import LIST_SHAPES_FILE, ListShapes
 
 URL = "https://rephrase.test"
 KEY = "a-secret-key-4711"
