@@ -390,3 +390,40 @@ async def test_usage_shows_the_text_improvement_characters_and_the_period(
             assert usage["periodStart"] is None and "billing period" not in summary
     finally:
         await client.shutdown_session()
+
+
+SPANISH = "Tenemos que organizar los colores de esta página antes de la reunión de mañana.\n"
+JAPANESE = "明日は友達と公園に行きます。天気が良ければ、お弁当を持って行きます。\n"
+
+
+@ASYNC
+@pytest.mark.parametrize("shape", ["documented", "interface"])
+async def test_styles_are_offered_where_the_services_list_says(
+    tmp_path: Path, shape: str, documented: OfflineService, interface: OfflineService
+) -> None:
+    service, scheme = (
+        (documented, DOCUMENTED) if shape == "documented" else (interface, "Service-Auth-Key")
+    )
+    client, editor = await _keyed(tmp_path, service.url, scheme)
+    try:
+        found: dict[str, dict[str, object]] = {}
+        for name, text in (("es.md", SPANISH), ("ja.md", JAPANESE)):
+            uri = editor.open(name, text)
+            async with asyncio.timeout(BOUND):
+                while True:
+                    result = await editor.command("rephrase.listStyles", uri)
+                    if result["confirmed"]:
+                        break
+                    await asyncio.sleep(0.2)
+            found[name] = result
+        assert found["ja.md"]["language"] == "ja"
+        assert found["ja.md"]["writingStyles"] == [] and found["ja.md"]["tones"] == []
+        spanish = found["es.md"]
+        assert spanish["language"] == "es"
+        if shape == "documented":  # the documentation's list: Spanish has styles and tones
+            assert "ja" in spanish["targets"] and "zh" in spanish["targets"]  # type: ignore[operator]
+            assert "friendly" in spanish["tones"] and "casual" in spanish["writingStyles"]  # type: ignore[operator]
+        else:  # the offline engine's own list: no Spanish style rules, none offered
+            assert spanish["writingStyles"] == [] and spanish["tones"] == []
+    finally:
+        await client.shutdown_session()
