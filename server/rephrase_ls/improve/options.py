@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.service.models import PREFER_PREFIX, parse_name
+from rephrase_ls.service.models import PREFER_PREFIX, Endpoint, parse_name
 
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
@@ -34,6 +34,8 @@ class Mode:
     cache's key: the answer is the same."""
     variant_detected: bool = field(default=False, compare=False)
     """The target's variant was read from the document, not guessed. Not sent."""
+    endpoint: Endpoint = "rephrase"
+    """The service's endpoint the request goes to; part of the cache's key."""
 
     def label(self) -> str:
         """A short description for messages."""
@@ -108,7 +110,9 @@ class ImproveOptions:
             return "variant", self.variant
         return "default", None
 
-    def mode(self, settings: Settings, choice: LanguageChoice) -> Mode:
+    def mode(
+        self, settings: Settings, choice: LanguageChoice, endpoint: Endpoint = "rephrase"
+    ) -> Mode:
         """The request for a document in ``choice``'s language (the one place of the
         ``prefer_`` rule).
 
@@ -118,7 +122,7 @@ class ImproveOptions:
         fails on a language without styles; a picked one is sent as it is.
         """
         if self.variant is not None:
-            return Mode(self.variant)
+            return Mode(self.variant, endpoint=endpoint)
         picked = self
         if self.is_default:
             picked = ImproveOptions.parse(
@@ -143,4 +147,5 @@ class ImproveOptions:
             keep_variant=choice.target_lang is not None
             and (choice.variant_guessed or choice.source not in ("document", "settings")),
             variant_detected=not choice.variant_guessed,
+            endpoint=endpoint,
         )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -121,12 +121,14 @@ async def compute_alternatives(
     """Ask for every style and tone at once; raises :class:`Refusal` when none can be offered
     (stale or closed document, no prose, a language without styles, every request failed,
     nothing different from the text)."""
+    from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import (
         NotImproved,
         characters_to_send,
         improve_text,
         prose_bytes,
     )
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.improve.round_trip import with_context
     from rephrase_ls.lsp.cost import confirm_cost, declined
     from rephrase_ls.lsp.progress import WorkDoneProgress
@@ -165,10 +167,14 @@ async def compute_alternatives(
             types.MessageType.Info,
         )
     span = (paragraphs[0].start, paragraphs[-1].end)
+    request = ImproveRequest(
+        state.text, doc.version, state.blocks, span, ImproveOptions(), settings, backend, choice
+    )
     # Every style and tone is a request of its own, and each is billed: all are counted.
     sent, _ = with_context(state.text, paragraphs, state.blocks)
     characters = sum(
-        characters_to_send(sent, o.mode(settings, choice), backend, ls.cache) for o in options
+        characters_to_send(sent, replace(request, options=o).service_mode(), backend, ls.cache)
+        for o in options
     )
     if not await confirm_cost(ls, backend, settings, characters, "Show alternatives"):
         raise Refusal(declined(characters), types.MessageType.Info)
@@ -182,16 +188,7 @@ async def compute_alternatives(
     async def one(opts: ImproveOptions) -> Any:
         nonlocal done
         async with limit:
-            result = await improve_text(
-                state.text,
-                state.blocks,
-                span,
-                opts,
-                backend,
-                settings=settings,
-                language=choice,
-                cache=ls.cache,
-            )
+            result = await improve_text(replace(request, options=opts), cache=ls.cache)
         done += 1
         progress.report(done, len(options))
         return result
