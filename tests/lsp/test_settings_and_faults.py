@@ -51,7 +51,9 @@ async def keyed_session(
         initialize_params(
             "visual-studio-code",
             root,
-            initialization_options={"rephrase": {"serverUrl": service.url}},
+            # confirmCharacters 0: these tests send documents larger than the default limit
+            # and are about faults, not about asking first (test_service_today.py is).
+            initialization_options={"rephrase": {"serverUrl": service.url, "confirmCharacters": 0}},
         )
     )
     ed.profile = "visual-studio-code"  # type: ignore[attr-defined]

@@ -183,8 +183,27 @@ export async function saveProjectFile(file: string | null): Promise<boolean> {
 
 const NUMBER = new Intl.NumberFormat('en-US');
 
+/** The text-improvement characters and the billing period, when the service gave them. */
+function usageDetails(usage: UsageInfo): string {
+  const parts: string[] = [];
+  const write = usage.extra['writeCharacterCount'];
+  if (typeof write === 'number') {
+    parts.push(`Text improvement: ${NUMBER.format(write)} characters`);
+  }
+  const start = usage.extra['periodStart'];
+  const end = usage.extra['periodEnd'];
+  if (typeof start === 'string' && typeof end === 'string') {
+    parts.push(`billing period ${start} to ${end}`);
+  }
+  return parts.length > 0 ? ` ${parts.join('; ')}.` : '';
+}
+
 /** One sentence about the usage for the writer. */
 export function formatUsage(usage: UsageInfo): string {
+  return formatTotal(usage) + (usage.characterCount === null ? '' : usageDetails(usage));
+}
+
+function formatTotal(usage: UsageInfo): string {
   const who = usage.backend === 'service' ? 'the rephrase service' : `the ${usage.backend} service`;
   if (usage.characterCount === null) {
     return `Rephrase uses ${who}; it reported no character count.`;

@@ -24,7 +24,13 @@ import {
 import { INSTALL_HINT, resolveServerCommand, serverEnvironment } from './launch';
 import { ServerApi } from './protocol';
 import { promptApiKey, SECRET_KEY } from './secrets';
-import { configurationMiddleware, CONNECTION_SETTING_KEYS, connectionSettings, SECTION } from './settings';
+import {
+  configurationMiddleware,
+  CONNECTION_SETTING_KEYS,
+  connectionSettings,
+  SECTION,
+  userLimitSettings,
+} from './settings';
 import { StatusController } from './status';
 
 export const DEFAULT_DOCUMENT_LANGUAGES = [
@@ -150,8 +156,11 @@ class ServerManager implements vscode.Disposable {
         workspace: { configuration: configurationMiddleware() },
         provideCodeActions: codeActionMiddleware,
       },
-      // Where text and the key go: user settings only, once per launch (see settings.ts).
-      initializationOptions: { [SECTION]: trusted ? connectionSettings(config) : {} },
+      // Where text and the key go, and the user's limits: user settings only, once per launch
+      // (see settings.ts).
+      initializationOptions: {
+        [SECTION]: { ...userLimitSettings(config), ...(trusted ? connectionSettings(config) : {}) },
+      },
       initializationFailedHandler: (error) => {
         this.output.error(`Initialisation failed: ${errorMessage(error)}`);
         return false;

@@ -86,6 +86,26 @@ export function serverSettings(config: ConfigurationReader): Record<string, unkn
   return out;
 }
 
+/**
+ * Limits that protect the user's money (`confirmCharacters`): declared with
+ * `"scope": "application"`, so only user settings set them, and sent in the initialization
+ * options, the user-level source where the server lets them be raised (a folder's settings and
+ * a project file may only lower them).
+ */
+export const USER_LIMIT_SETTING_KEYS: readonly string[] = ['confirmCharacters'];
+
+/** The user's limits, for the server's initialization options (trusted workspace or not). */
+export function userLimitSettings(config: ConfigurationReader): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of USER_LIMIT_SETTING_KEYS) {
+    const value = config.get<unknown>(key);
+    if (value !== null && value !== undefined) {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
 /** The connection settings from user settings, for the server's initialization options. */
 export function connectionSettings(config: ConfigurationReader): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -198,6 +198,16 @@ describe('usage', () => {
       formatUsage({ backend: 'service', characterCount: 5, characterLimit: null, extra: {} }),
       'Rephrase uses the rephrase service: 5 characters used this period (no limit).',
     );
+    assert.equal(
+      formatUsage({
+        backend: 'service',
+        characterCount: 5000,
+        characterLimit: null,
+        extra: { writeCharacterCount: 1200, periodStart: '2026-11-01T00:00:00Z', periodEnd: '2026-12-01T00:00:00Z' },
+      }),
+      'Rephrase uses the rephrase service: 5,000 characters used this period (no limit). ' +
+        'Text improvement: 1,200 characters; billing period 2026-11-01T00:00:00Z to 2026-12-01T00:00:00Z.',
+    );
     assert.match(formatUsage({ backend: 'service', characterCount: null, characterLimit: null, extra: {} }), /no character count/);
   });
 

@@ -23,7 +23,7 @@ from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
 from rephrase_ls.config import project_file, user_config
 from rephrase_ls.config.settings import Settings, merge
-from rephrase_ls.improve.backend import Backends
+from rephrase_ls.improve.backend import Backend, Backends
 from rephrase_ls.improve.language_choice import resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import NotImproved, improve_text
@@ -112,6 +112,12 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--write", action="store_true", help="write the improved files")
     out.add_argument("--check", action="store_true", help="exit 1 when improvements exist")
     parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="send even when the run sends more than confirmCharacters characters to a paid "
+        "service (without it such a run stops before sending them, exit status 2)",
+    )
+    parser.add_argument(
         "--server-url",
         metavar="URL",
         type=_server_url,
@@ -177,6 +183,9 @@ async def _run(args: argparse.Namespace) -> int:
     cache = ImprovementCache()
     changed = 0
     failed = 0
+    # characters sent to paid services in this run, for confirmCharacters
+    spent = 0
+    over_limit = False
     # what `--write -` prints: the bytes read, then the improved text once there is one; as
     # bytes, so that what could not be decoded, or the terminal's encoding could not show,
     # goes back as it came
@@ -255,6 +264,39 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
+
+            async def confirm(
+                characters: int,
+                path: Path = path,
+                backend: Backend = backend,
+                settings: Settings = settings,
+            ) -> bool:
+                """confirmCharacters: the run's characters so far and this file's, printed
+                when over the limit; sent then only with --yes."""
+                nonlocal spent, over_limit
+                if backend.embedded:
+                    return True
+                total = spent + characters
+                limit = settings.confirm_characters
+                if limit and total > limit:
+                    if not args.yes:
+                        over_limit = True
+                        print(
+                            f"rephrase-ls: {path}: this run would send {total:,} characters "
+                            f"({characters:,} for this file) to the service at "
+                            f"{backend.description}, more than confirmCharacters = {limit:,}; "
+                            "nothing more was sent. Run again with --yes to send them.",
+                            file=sys.stderr,
+                        )
+                        return False
+                    print(
+                        f"rephrase-ls: {path}: sending {characters:,} characters ({total:,} in "
+                        f"this run, over confirmCharacters = {limit:,}; --yes given)",
+                        file=sys.stderr,
+                    )
+                spent = total
+                return True
+
             request = ImproveRequest(text, None, blocks, None, options, settings, backend, choice)
             outcome = await improve_text(
                 request,
@@ -262,7 +304,10 @@ async def _run(args: argparse.Namespace) -> int:
                 progress=_TerminalProgress(str(path)),
                 # A file whose only prose is a title: no reason to fail a run over many files.
                 skip_undetectable=True,
+                confirm=confirm,
             )
+            if over_limit:
+                return 2
             if isinstance(outcome, NotImproved):
                 if outcome.reason == "too little prose":
                     print(

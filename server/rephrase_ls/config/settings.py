@@ -44,6 +44,9 @@ HIDDEN_VALUE_KEYS = SECRET_KEYS | {"apiKeyEnv"}
 #: workspace folder's settings unless the user trusts that folder.
 CONNECTION_KEYS = frozenset({"serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"})
 CONNECTION_KEYS |= SECRET_KEYS
+#: Limits that protect the user (their money): a project file or a folder's settings may lower
+#: them, never raise them; raising is for the user's own configuration.
+USER_LIMIT_KEYS = frozenset({"confirmCharacters"})
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,9 @@ class Settings:
     confirm_rewrites: bool = False
     """Ask the editor to confirm each rewrite of a whole paragraph before it is applied
     (``needsConfirmation`` on its change annotation; VS Code shows its refactor preview)."""
+    confirm_characters: int = 20_000
+    """Ask before an action sends more than this many characters to a paid service (0: never
+    ask). A project file or folder may only lower it."""
     sources: tuple[str, ...] = field(default=(), compare=False)
     """Where the values came from (for logs), not a setting."""
 
@@ -121,6 +127,7 @@ KEYS: dict[str, str] = {
     "diagnosticSeverity": "diagnostic_severity",
     "diagnosticsMaxSize": "diagnostics_max_size",
     "confirmRewrites": "confirm_rewrites",
+    "confirmCharacters": "confirm_characters",
 }
 
 
@@ -278,7 +285,14 @@ _PARSERS = {
     "diagnostic_severity": _choice(SEVERITIES),
     "diagnostics_max_size": _int_range(0, 1_000_000_000),
     "confirm_rewrites": _bool,
+    "confirm_characters": _int_range(0, 1_000_000_000),
 }
+
+
+def _limit_order(key: str, value: Any) -> float:
+    """A :data:`USER_LIMIT_KEYS` value as a bound: higher protects less (0: no limit)."""
+    assert key == "confirmCharacters", key
+    return math.inf if value == 0 else float(value)
 
 
 @dataclass(frozen=True)
@@ -305,6 +319,7 @@ def merge(
     *,
     allow_secrets: bool = True,
     refuse_connection: str | None = None,
+    lower_only: bool = False,
 ) -> tuple[Settings, list[SettingWarning | str]]:
     """Lay the values of ``raw`` over ``base``; return the result and warnings for bad values.
 
@@ -312,7 +327,9 @@ def merge(
     "not set" so the lower layer's value stays. With ``refuse_connection`` (the advice to give),
     the :data:`CONNECTION_KEYS` in ``raw`` are ignored, all named in one warning; a value equal to
     the one ``base`` already has is the user's own setting seen again (an editor answers for a
-    folder with the user's values too) and is passed over silently.
+    folder with the user's values too) and is passed over silently. With ``lower_only`` (a
+    project file, a folder's settings), a :data:`USER_LIMIT_KEYS` value that would raise the
+    limit ``base`` has is ignored with a warning.
     """
     warnings: list[SettingWarning | str] = []
     if not raw:
@@ -341,9 +358,22 @@ def merge(
                 refused.append(camel)
             continue
         try:
-            changes[name] = _PARSERS[name](value)
+            parsed = _PARSERS[name](value)
         except _Bad as exc:
             warnings.append(SettingWarning(source, camel, value, str(exc)))
+            continue
+        if (
+            lower_only
+            and camel in USER_LIMIT_KEYS
+            and _limit_order(camel, parsed) > _limit_order(camel, getattr(base, name))
+        ):
+            warnings.append(
+                f"rephrase: {source}: {camel} = {parsed!r} is ignored: it would raise the limit "
+                f"({getattr(base, name)!r}) that protects you; a project or folder may only "
+                "lower it. Raise it in your user config file or user settings."
+            )
+            continue
+        changes[name] = parsed
     if refused:
         verb = "is" if len(refused) == 1 else "are"
         warnings.append(

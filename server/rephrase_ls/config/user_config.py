@@ -212,7 +212,7 @@ def compose(
     1. the user config file (every key),
     2. ``launch``: the editor's launch configuration, user-level (every key),
     3. ``editor``: the editor's settings for the folder (prose keys; connection keys only when
-       the folder is trusted),
+       the folder is trusted; the limits of ``USER_LIMIT_KEYS`` only lowered),
     4. ``project``: the project file (the same; never ``apiKey``),
     5. the environment (``REPHRASE_SERVER_URL``, ``REPHRASE_FREE_SERVER_URL``).
 
@@ -226,11 +226,18 @@ def compose(
     settings, more = merge(settings, launch, "initialization options")
     warnings += more
     own = settings
-    settings, more = merge(settings, editor, editor_source, refuse_connection=refuse)
+    settings, more = merge(
+        settings, editor, editor_source, refuse_connection=refuse, lower_only=True
+    )
     warnings += more
     settings = _only_lowered(own, settings, editor_source, user, warnings)
     settings, more = merge(
-        settings, project, project_source, allow_secrets=False, refuse_connection=refuse
+        settings,
+        project,
+        project_source,
+        allow_secrets=False,
+        refuse_connection=refuse,
+        lower_only=True,
     )
     warnings += more
     settings = _only_lowered(own, settings, project_source, user, warnings)

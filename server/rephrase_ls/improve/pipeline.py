@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -24,6 +24,7 @@ from rephrase_ls.service.errors import ServiceError
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
+    from rephrase_ls.improve.backend import Backend
     from rephrase_ls.improve.options import Mode
     from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.text.diff import TextEdit
@@ -60,7 +61,11 @@ class Improved:
     whether the document's detected variant still holds)."""
 
 
-NotImprovedReason = Literal["no prose", "too little prose", "service"]
+NotImprovedReason = Literal["no prose", "too little prose", "service", "declined"]
+
+#: Asked before the requests go with the number of characters they will send (the prose the
+#: cache does not know); ``False`` sends nothing (:func:`improve_text`'s ``confirm``).
+Confirm = Callable[[int], Awaitable[bool]]
 
 
 @dataclass(frozen=True)
@@ -86,12 +91,23 @@ def prose_bytes(paragraphs: Sequence[Paragraph]) -> int:
     return sum(len(json.dumps(p.prose, ensure_ascii=False).encode()) + 1 for p in paragraphs)
 
 
+def characters_to_send(
+    paragraphs: Sequence[Paragraph], mode: Mode, backend: Backend, cache: ImprovementCache
+) -> int:
+    """The characters of prose that requests for ``paragraphs`` will send (and the service
+    bill): those the cache has no answer for."""
+    return sum(
+        len(p.prose) for p in paragraphs if cache.get(backend.cache_key, p.prose, mode) is None
+    )
+
+
 async def improve_text(
     request: ImproveRequest,
     *,
     cache: ImprovementCache,
     progress: Progress | None = None,
     skip_undetectable: bool = False,
+    confirm: Confirm | None = None,
 ) -> Improved | NotImproved:
     """Improve the prose of ``request.text`` in ``request.span`` (None: the whole document).
 
@@ -99,6 +115,8 @@ async def improve_text(
     fallback; its language, what the service offers for the document; ``cache``: answers
     already paid for. With ``skip_undetectable``, prose too short to tell its language, in a
     language nobody gave, is not sent (``too little prose``).
+    ``confirm``: asked with the characters about to be sent (see :data:`Confirm`); when it
+    answers ``False`` nothing is sent (``declined``).
 
     Service failures are an outcome (``service``), not an exception; cancellation propagates
     and stops the requests in flight. ``ValueError`` for a request without a backend.
@@ -127,6 +145,12 @@ async def improve_text(
     if span is not None:
         paragraphs, clips = with_context(text, paragraphs, blocks)
     mode = request.service_mode()
+    if confirm is not None:
+        characters = characters_to_send(paragraphs, mode, backend, cache)
+        if characters and not await confirm(characters):
+            return NotImproved(
+                "declined", f"nothing was sent ({characters:,} characters not confirmed)", mode
+            )
     if progress is not None:
         await progress.begin(prose_bytes(paragraphs))
     try:

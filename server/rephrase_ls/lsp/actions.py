@@ -216,6 +216,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     """
     from rephrase_ls.improve.pipeline import NotImproved, improve_text
     from rephrase_ls.improve.request import ImproveRequest
+    from rephrase_ls.lsp.cost import confirm_cost
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.service.errors import ServiceError
 
@@ -242,11 +243,20 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         ls.note(f"language list unavailable (using {known}): {unavailable.message}")
     choice = ls.language_of(doc, settings, backend)
     span = None if req.whole or req.range is None else ls.to_offsets(state, req.range)
+
+    async def confirm(characters: int) -> bool:
+        return await confirm_cost(ls, backend, settings, characters, req.title)
+
     request = ImproveRequest(
         state.text, version, state.blocks, span, req.options, settings, backend, choice
     )
     work = asyncio.ensure_future(
-        improve_text(request, cache=ls.cache, progress=WorkDoneProgress(ls, "Improving text"))
+        improve_text(
+            request,
+            cache=ls.cache,
+            progress=WorkDoneProgress(ls, "Improving text"),
+            confirm=confirm,
+        )
     )
     # A newer version of the document, or its closing, stops the work: its edit could not be
     # applied anyway.

@@ -122,8 +122,15 @@ async def compute_alternatives(
     (stale or closed document, no prose, a language without styles, every request failed,
     nothing different from the text)."""
     from rephrase_ls.improve.options import ImproveOptions
-    from rephrase_ls.improve.pipeline import NotImproved, improve_text, prose_bytes
+    from rephrase_ls.improve.pipeline import (
+        NotImproved,
+        characters_to_send,
+        improve_text,
+        prose_bytes,
+    )
     from rephrase_ls.improve.request import ImproveRequest
+    from rephrase_ls.improve.round_trip import with_context
+    from rephrase_ls.lsp.cost import confirm_cost, declined
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.service.errors import ServiceError
     from rephrase_ls.text.paragraphs import select_paragraphs
@@ -163,6 +170,14 @@ async def compute_alternatives(
     request = ImproveRequest(
         state.text, doc.version, state.blocks, span, ImproveOptions(), settings, backend, choice
     )
+    # Every style and tone is a request of its own, and each is billed: all are counted.
+    sent, _ = with_context(state.text, paragraphs, state.blocks)
+    characters = sum(
+        characters_to_send(sent, replace(request, options=o).service_mode(), backend, ls.cache)
+        for o in options
+    )
+    if not await confirm_cost(ls, backend, settings, characters, "Show alternatives"):
+        raise Refusal(declined(characters), types.MessageType.Info)
     # One request per style and tone; the client bounds each call by maxConcurrency, and this
     # bounds them all together, so at most maxConcurrency requests are in flight.
     limit = asyncio.Semaphore(settings.max_concurrency)

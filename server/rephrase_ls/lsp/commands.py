@@ -22,7 +22,7 @@ from rephrase_ls.lsp.arguments import (
 
 if TYPE_CHECKING:
     from rephrase_ls.lsp.language_server import RephraseServer
-    from rephrase_ls.service.models import Language
+    from rephrase_ls.service.models import Language, Usage
 
 
 async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
@@ -132,6 +132,7 @@ async def usage(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     uri = arg(args, 0, "uri", str, optional=True) or ls.workspace.root_uri or "file:///"
     backend = ls.backends.get(await ls.settings.for_uri(uri))
     result = await backend.client.usage()
+    write = result.product("write")
     return {
         "backend": backend.description,
         "embedded": backend.embedded,
@@ -139,7 +140,26 @@ async def usage(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         "characterLimit": result.character_limit,
         "apiKeyCharacterCount": result.api_key_character_count,
         "apiKeyCharacterLimit": result.api_key_character_limit,
+        "writeCharacterCount": write.account_unit_count if write is not None else None,
+        "writeApiKeyCharacterCount": write.api_key_unit_count if write is not None else None,
+        "periodStart": result.start_time,
+        "periodEnd": result.end_time,
+        "summary": usage_summary(result, backend.description),
     }
+
+
+def usage_summary(usage: Usage, backend: str) -> str:
+    """One line about the usage, for an editor to show as it is: the total, the
+    text-improvement ("write") characters beside it, and the billing period when given."""
+    limit = usage.character_limit
+    line = f"{usage.character_count:,} characters used"
+    line += f" of {limit:,}" if limit is not None else " (no limit)"
+    write = usage.product("write")
+    if write is not None and write.account_unit_count is not None:
+        line += f", {write.account_unit_count:,} of them text improvement"
+    if usage.start_time and usage.end_time:
+        line += f"; billing period {usage.start_time} to {usage.end_time}"
+    return f"{line} ({backend})"
 
 
 async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:

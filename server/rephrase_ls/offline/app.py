@@ -14,6 +14,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from starlette.applications import Starlette
@@ -66,6 +67,16 @@ class _TraceIdMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_trace)
+
+
+def _billing_period() -> dict[str, str]:
+    """The current calendar month (UTC) as the service's usage report gives its billing period."""
+    now = datetime.now(UTC)
+    start = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    end = start.replace(year=start.year + 1, month=1) if start.month == 12 else start.replace(
+        month=start.month + 1)
+    return {"start_time": start.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "end_time": end.strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 class OfflineService:
@@ -166,7 +177,9 @@ class OfflineService:
             })
         limit = NO_LIMIT if self.options.character_limit is None else self.options.character_limit
         key_count = self.key_characters.get(caller.key, 0)
+        period = _billing_period() if self.options.documented else {}
         return JSONResponse({
+            **period,
             "character_count": self.account_characters,
             "character_limit": limit,
             "api_key_character_count": key_count,

@@ -92,6 +92,15 @@ def _opt_str(obj: dict[str, Any], key: str, what: str) -> str | None:
     return value
 
 
+def _opt_text(obj: dict[str, Any], key: str, what: str) -> str | None:
+    """An optional short text shown to the writer (a date): ``None`` when absent or not a
+    string of at most 64 printable characters, rather than failing the whole answer."""
+    value = obj.get(key)
+    if not isinstance(value, str) or not value.strip() or len(value) > 64:
+        return None
+    return value.strip() if value.isprintable() else None
+
+
 def _bool(obj: dict[str, Any], *keys: str, what: str) -> bool:
     """The first present key among ``keys``; absent (or null) means false."""
     for key in keys:
@@ -311,6 +320,14 @@ class Usage:
     api_key_character_count: int | None = None
     api_key_character_limit: int | None = None
     products: tuple[ProductUsage, ...] = ()
+    start_time: str | None = None
+    """The billing period's start (ISO 8601, as the service wrote it), when given."""
+    end_time: str | None = None
+    """The billing period's end, when given."""
+
+    def product(self, product_type: str) -> ProductUsage | None:
+        """The per-product counts of ``product_type`` (``write``, ``translate``), if given."""
+        return next((p for p in self.products if p.product_type == product_type), None)
 
     @classmethod
     def from_json(cls, obj: object) -> Usage:
@@ -328,6 +345,8 @@ class Usage:
             api_key_character_count=_int(o, "api_key_character_count", what, optional=True),
             api_key_character_limit=_limit(_int(o, "api_key_character_limit", what, optional=True)),
             products=products,
+            start_time=_opt_text(o, "start_time", what),
+            end_time=_opt_text(o, "end_time", what),
         )
 
 

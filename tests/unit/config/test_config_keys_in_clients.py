@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from rephrase_ls.config.settings import CONNECTION_KEYS, KEYS, SECRET_KEYS
+from rephrase_ls.config.settings import CONNECTION_KEYS, KEYS, SECRET_KEYS, USER_LIMIT_KEYS
 from rephrase_ls.service.models import TONES, WRITING_STYLES
 
 CLIENTS = Path(__file__).resolve().parents[3] / "editor-clients"
@@ -116,3 +116,16 @@ def test_no_client_keeps_its_own_list_of_style_names() -> None:
         names = (*WRITING_STYLES, *TONES)
         found = [name for name in names if re.search(rf"['\"]{name}['\"]", text)]
         assert not found, f"{path} lists {found}"
+
+
+def test_user_limits_are_user_level_in_vscode_and_sent_at_launch() -> None:
+    """A limit a project may only lower (``USER_LIMIT_KEYS``): VS Code takes it from user
+    settings alone (``application`` scope) and sends it in the initialization options, the
+    user-level source where the server lets it be raised."""
+    source = SETTINGS_TS.read_text(encoding="utf-8")
+    match = re.search(r"USER_LIMIT_SETTING_KEYS: readonly string\[\] = \[(.*?)\]", source, re.S)
+    assert match, f"USER_LIMIT_SETTING_KEYS not found in {SETTINGS_TS}"
+    assert set(re.findall(r"'([^']+)'", match[1])) == set(USER_LIMIT_KEYS)
+    for key in USER_LIMIT_KEYS:
+        assert _properties()[PREFIX + key]["scope"] == "application", key
+    assert "userLimitSettings(config)" in (SETTINGS_TS.parent / "extension.ts").read_text("utf-8")

@@ -126,3 +126,47 @@ def test_merge_refuses_every_connection_key() -> None:
     settings, warnings = merge(Settings(), raw, "src", refuse_connection="advice")
     assert settings == Settings() and len(warnings) == 1
     assert all(key in str(warnings[0]) for key in CONNECTION_KEYS)
+
+
+@pytest.mark.parametrize(
+    ("user_value", "project_value", "effective", "warned"),
+    [
+        (None, 5_000, 5_000, False),  # a project may lower the default
+        (None, 50_000, 20_000, True),  # never raise it
+        (None, 0, 20_000, True),  # 0 (never ask) is the highest limit of all
+        (0, 1_000, 1_000, False),  # lowering the user's "never ask" is allowed
+        (100_000, 100_000, 100_000, False),  # the user's own value seen again
+        (100_000, 200_000, 100_000, True),
+    ],
+)
+def test_confirm_characters_a_project_or_folder_may_only_lower(
+    tmp_path: Path, user_value: int | None, project_value: int, effective: int, warned: bool
+) -> None:
+    values = {} if user_value is None else {"confirmCharacters": user_value}
+    user = UserConfig(tmp_path / "config.toml", values)
+    for source in ("project", "editor"):
+        settings, warnings = compose(
+            user=user,
+            folder=tmp_path / "repo",
+            **{source: {"confirmCharacters": project_value}},
+            environ={},
+        )
+        assert settings.confirm_characters == effective, source
+        assert bool(warnings) == warned, (source, warnings)
+        if warned:
+            assert "confirmCharacters" in str(warnings[0]) and "only lower" in str(warnings[0])
+
+
+def test_confirm_characters_user_level_sources_may_raise_it(tmp_path: Path) -> None:
+    user = UserConfig(tmp_path / "config.toml", {"confirmCharacters": 100_000})
+    settings, warnings = compose(user=user, folder=tmp_path, environ={})
+    assert settings.confirm_characters == 100_000 and warnings == []
+    settings, warnings = compose(
+        user=UserConfig(tmp_path / "config.toml"),
+        folder=tmp_path,
+        launch={"confirmCharacters": 0},
+        environ={},
+    )
+    assert settings.confirm_characters == 0 and warnings == []
+    _, warnings = merge(Settings(), {"confirmCharacters": -1}, "x")
+    assert "confirmCharacters" in str(warnings[0])

@@ -286,10 +286,26 @@ local function group_digits(n)
   return (out:gsub('^,', ''))
 end
 
---- One line about the usage figures returned by `rephrase.usage`.
+--- The text-improvement characters and the billing period, when the service gave them.
 ---@param usage table
 ---@return string
-function M.format_usage(usage)
+local function usage_details(usage)
+  local parts = {}
+  local write = value(usage.writeCharacterCount)
+  if type(write) == 'number' then
+    table.insert(parts, ('Text improvement: %s characters'):format(group_digits(write)))
+  end
+  local start, finish = value(usage.periodStart), value(usage.periodEnd)
+  if type(start) == 'string' and type(finish) == 'string' then
+    table.insert(parts, ('billing period %s to %s'):format(start, finish))
+  end
+  return #parts > 0 and (' ' .. table.concat(parts, '; ') .. '.') or ''
+end
+
+--- The usage total, one sentence.
+---@param usage table
+---@return string
+local function format_total(usage)
   local backend = value(usage.backend) or 'service'
   local who = backend == 'service' and 'the rephrase service' or ('the ' .. backend .. ' service')
   local count = value(usage.characterCount)
@@ -303,6 +319,17 @@ function M.format_usage(usage)
   local percent = limit > 0 and (100 * count / limit) or 100
   return ('Rephrase uses %s: %s characters used of %s this period (%.1f %%).'):format(
     who, group_digits(count), group_digits(limit), percent)
+end
+
+--- One line about the usage figures returned by `rephrase.usage`.
+---@param usage table
+---@return string
+function M.format_usage(usage)
+  local line = format_total(usage)
+  if type(value(usage.characterCount)) ~= 'number' then
+    return line
+  end
+  return line .. usage_details(usage)
 end
 
 --- :Rephrase usage
