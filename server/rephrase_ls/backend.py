@@ -161,7 +161,9 @@ class Backends:
             description = config.base_url
         except NotConfigured:
             description = "service (no server address configured)"
-        client = ServiceClient(config, backend=description)
+        from rephrase_ls.user_state import AddressState
+
+        client = ServiceClient(config, backend=description, memory=AddressState())
         return Backend(client, CapabilityStore(client), description, embedded=False)
 
     async def aclose(self) -> None:

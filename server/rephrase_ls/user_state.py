@@ -1,18 +1,23 @@
-"""What the server remembers per user between runs: the notices already shown once.
+"""What the server remembers per user between runs: the notices already shown once, and the
+service addresses that have no corrections-only endpoint.
 
 The folder is ``$XDG_STATE_HOME/rephrase-ls`` (``~/.local/state/rephrase-ls`` when unset) on
 Linux and other Unix systems, ``~/Library/Application Support/rephrase-ls`` on macOS and
 ``%LOCALAPPDATA%\\rephrase-ls`` on Windows. Each notice is an empty marker file ``notice-<key>``
-there; deleting the file (or the folder) brings the notice back on the next start. No text,
-setting or key is ever written there.
+there; deleting the file (or the folder) brings the notice back on the next start. An address
+without ``/v2/write/correct`` is an empty marker ``no-correct-<hash of the address>`` (the
+address itself is not written), believed for :data:`NO_CORRECTIONS_DAYS` days so that a service
+that gains the endpoint is found again. No text, setting or key is ever written there.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -50,3 +55,36 @@ def first_time(key: str) -> bool:
     except OSError as exc:
         log.debug("cannot remember notice %s in %s: %s", key, folder, exc)
     return True
+
+
+#: How long a remembered "no corrections endpoint" is believed.
+NO_CORRECTIONS_DAYS = 1
+
+
+def _no_corrections_marker(base_url: str) -> Path:
+    digest = hashlib.sha256(base_url.rstrip("/").encode()).hexdigest()[:24]
+    return state_dir() / f"no-correct-{digest}"
+
+
+class AddressState:
+    """The user's state folder as the service client's memory of addresses
+    (:class:`rephrase_ls.service.client.AddressMemory`)."""
+
+    def knows_no_corrections(self, base_url: str) -> bool:
+        """Whether ``base_url`` answered 404 to the corrections endpoint within the last
+        :data:`NO_CORRECTIONS_DAYS` days."""
+        try:
+            age = time.time() - _no_corrections_marker(base_url).stat().st_mtime
+        except OSError:
+            return False
+        return age < NO_CORRECTIONS_DAYS * 86400
+
+    def remember_no_corrections(self, base_url: str) -> None:
+        """Remember that ``base_url`` has no corrections endpoint (silently not, when the
+        folder cannot be written: the process still remembers)."""
+        marker = _no_corrections_marker(base_url)
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError as exc:
+            log.debug("cannot remember %s in %s: %s", marker.name, marker.parent, exc)

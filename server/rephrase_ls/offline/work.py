@@ -97,18 +97,19 @@ class EngineWork:
         if executor is not None:
             executor.shutdown(wait=wait, cancel_futures=True)
 
-    async def run(self, fields: Mapping[str, Any]) -> Result:
-        """Validate and improve a request's fields off the event loop; raises
-        :class:`~rephrase_ls.offline.request.ApiError` for a refused request."""
+    async def run(self, fields: Mapping[str, Any], correct: bool = False) -> Result:
+        """Validate and improve a request's fields off the event loop (``correct``: a
+        corrections-only request); raises :class:`~rephrase_ls.offline.request.ApiError` for a
+        refused request."""
         later, known = self._options.later_shape, self._options.known_words
         if not self._options.workers:
-            return await asyncio.to_thread(process_fields, fields, later, known)
+            return await asyncio.to_thread(process_fields, fields, later, known, correct)
         from concurrent.futures.process import BrokenProcessPool
 
         loop = asyncio.get_running_loop()
         pool = self._pool()
         try:
-            return await loop.run_in_executor(pool, _process_in_worker, fields, later)
+            return await loop.run_in_executor(pool, _process_in_worker, fields, later, correct)
         except BrokenProcessPool:
             # A worker process died (killed, out of memory): the executor is unusable, and
             # this request may have been the one it was working on.
@@ -169,5 +170,5 @@ def _ready(timeout: float) -> int:
     return os.getpid()
 
 
-def _process_in_worker(fields: Mapping[str, Any], later_shape: bool) -> Result:
-    return process_fields(fields, later_shape, _worker_known_words)
+def _process_in_worker(fields: Mapping[str, Any], later_shape: bool, correct: bool) -> Result:
+    return process_fields(fields, later_shape, _worker_known_words, correct)

@@ -15,7 +15,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import httpx
 
@@ -30,6 +30,7 @@ from rephrase_ls.service.batching import (
 from rephrase_ls.service.config import ServiceConfig
 from rephrase_ls.service.errors import (
     BadRequest,
+    CorrectionsUnavailable,
     FreeTierNotAllowed,
     InvalidRequest,
     MalformedResponse,
@@ -53,6 +54,7 @@ from rephrase_ls.service.models import (
 from rephrase_ls.service.transport import ServiceTransport, Sleep, user_agent
 
 __all__ = [
+    "AddressMemory",
     "ProgressCallback",
     "ResultCallback",
     "ServiceClient",
@@ -66,6 +68,7 @@ log = logging.getLogger("rephrase_ls.service")
 PRODUCTS_PATH = "/v3/languages/products"
 RESOURCES_PATH = "/v3/languages/resources"
 REPHRASE_PATH = "/v2/write/rephrase"
+CORRECT_PATH = "/v2/write/correct"
 #: After a 413 a request is resent in halves, but never in bodies smaller than this.
 MIN_SPLIT_LIMIT = 512
 
@@ -73,6 +76,19 @@ ProgressCallback = Callable[[int, int], None]
 #: ``on_result(text_indexes, improvements)``: texts (indexes into ``texts``) whose every piece
 #: has arrived, and their improvements, as each request completes.
 ResultCallback = Callable[[list[int], list[Improvement]], None]
+
+
+class AddressMemory(Protocol):
+    """Where the addresses without a corrections endpoint are remembered beyond the process
+    (the user's state folder; see :mod:`rephrase_ls.user_state`)."""
+
+    def knows_no_corrections(self, base_url: str) -> bool: ...
+
+    def remember_no_corrections(self, base_url: str) -> None: ...
+
+
+#: Base addresses that answered 404 to the corrections endpoint in this process.
+_NO_CORRECTIONS: set[str] = set()
 
 
 def _says_product_renamed(message: str | None) -> bool:
@@ -118,6 +134,7 @@ class ServiceClient:
     https/loopback check of the base address is skipped since no socket is opened.
     ``backend`` says who answers (``"service"`` or ``"offline"``); ``sleep``, ``rng`` and
     ``clock`` replace the waits between retries, their jitter and the deadline's clock.
+    ``memory`` remembers, beyond the process, the addresses without a corrections endpoint.
     """
 
     def __init__(
@@ -129,6 +146,7 @@ class ServiceClient:
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], float] | None = None,
+        memory: AddressMemory | None = None,
     ) -> None:
         if not isinstance(config, ServiceConfig):
             raise TypeError("config must be a ServiceConfig")
@@ -140,6 +158,11 @@ class ServiceClient:
         self._product_param: Literal["product", "resource"] = "product"
         self._products_path = PRODUCTS_PATH
         self._exceptions_removed = False
+        self._memory = memory
+        # A replaced transport (the embedded service, a test's app) is not the address's
+        # service: what it lacks is this client's alone, not shared or remembered.
+        self._shares_address = transport is None
+        self._no_corrections = False
 
     def __repr__(self) -> str:
         try:
@@ -165,6 +188,37 @@ class ServiceClient:
     def uses_resource_parameter(self) -> bool:
         """True once the service said the ``product`` parameter was renamed ``resource``."""
         return self._product_param == "resource"
+
+    @property
+    def corrections_known_absent(self) -> bool:
+        """True once this address answered 404 to ``/v2/write/correct`` (in this process, or
+        earlier as the memory says): :meth:`correct` then fails without sending."""
+        if self._no_corrections:
+            return True
+        if not self._shares_address:
+            return False
+        try:
+            base_url = self._http.base_url
+        except NotConfigured:
+            return False
+        if base_url in _NO_CORRECTIONS:
+            return True
+        if self._memory is not None and self._memory.knows_no_corrections(base_url):
+            _NO_CORRECTIONS.add(base_url)
+            return True
+        return False
+
+    def _remember_no_corrections(self) -> None:
+        self._no_corrections = True
+        if not self._shares_address:
+            return
+        try:
+            base_url = self._http.base_url
+        except NotConfigured:
+            return
+        _NO_CORRECTIONS.add(base_url)
+        if self._memory is not None:
+            self._memory.remember_no_corrections(base_url)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -274,6 +328,59 @@ class ServiceClient:
         A request the service answers 413 is resent in halves (down to 512-byte bodies).
         Any failure fails the whole call (the other requests are cancelled): never partial data.
         """
+        _check_style(writing_style, "writing_style")
+        _check_style(tone, "tone")
+        if writing_style is not None and tone is not None:
+            raise InvalidRequest(
+                "A writing style and a tone cannot be used together; choose one of them."
+            )
+        fields: dict[str, str] = {}
+        if writing_style is not None:
+            fields["writing_style"] = writing_style
+        if tone is not None:
+            fields["tone"] = tone
+        return await self._write(
+            REPHRASE_PATH, texts, target_lang, fields, on_progress, limit, on_result
+        )
+
+    async def correct(
+        self,
+        texts: Sequence[str],
+        *,
+        target_lang: str | None = None,
+        on_progress: ProgressCallback | None = None,
+        limit: int = DEFAULT_LIMIT,
+        on_result: ResultCallback | None = None,
+    ) -> list[Improvement]:
+        """Corrections only (``POST /v2/write/correct``): spelling and grammar fixed, the
+        wording kept; no writing style or tone. Packing, retries, callbacks and errors as
+        :meth:`rephrase`.
+
+        A service without the endpoint (404) raises :class:`CorrectionsUnavailable`, and the
+        address is remembered (for the process and in ``memory``): later calls raise it
+        without sending. Never falls back to rephrasing.
+        """
+        if self.corrections_known_absent:
+            raise CorrectionsUnavailable(status=None, known=True)
+        try:
+            return await self._write(
+                CORRECT_PATH, texts, target_lang, {}, on_progress, limit, on_result
+            )
+        except CorrectionsUnavailable:
+            self._remember_no_corrections()
+            raise
+
+    async def _write(
+        self,
+        path: str,
+        texts: Sequence[str],
+        target_lang: str | None,
+        fields: dict[str, str],
+        on_progress: ProgressCallback | None,
+        limit: int,
+        on_result: ResultCallback | None,
+    ) -> list[Improvement]:
+        """Send ``texts`` to the write endpoint ``path`` with the extra ``fields``."""
         if self.config.effective_tier == "free":
             raise FreeTierNotAllowed(
                 "Text improvement needs a paid-tier key; the configured key is a free-tier key "
@@ -289,22 +396,12 @@ class ServiceClient:
             not isinstance(target_lang, str) or not target_lang.strip()
         ):
             raise InvalidRequest(f"The target language {target_lang!r} is not a language code.")
-        _check_style(writing_style, "writing_style")
-        _check_style(tone, "tone")
-        if writing_style is not None and tone is not None:
-            raise InvalidRequest(
-                "A writing style and a tone cannot be used together; choose one of them."
-            )
         if not texts:
             return []
-
-        fields: dict[str, str] = {}
         if target_lang is not None:
-            fields["target_lang"] = target_lang
-        if writing_style is not None:
-            fields["writing_style"] = writing_style
-        if tone is not None:
-            fields["tone"] = tone
+            fields = {"target_lang": target_lang, **fields}
+        correcting = path == CORRECT_PATH
+        what = "the correction request" if correcting else "the text improvement request"
 
         def encode(pieces: list[str]) -> bytes:
             return encode_json({"text": pieces, **fields})
@@ -332,12 +429,18 @@ class ServiceClient:
             try:
                 response = await self._http.send(
                     "POST",
-                    REPHRASE_PATH,
+                    path,
                     content=body,
                     content_type="application/json",
                     deadline_at=deadline_at,
-                    what="the text improvement request",
+                    what=what,
+                    expected=frozenset({404}) if correcting else frozenset(),
                 )
+            except NotFound as exc:
+                if not correcting:
+                    raise
+                log.info("POST %s: 404, the service has no corrections-only mode", path)
+                raise CorrectionsUnavailable(status=exc.status, trace_id=exc.trace_id) from None
             except RequestTooLarge:
                 smaller = min(body_limit, len(body)) // 2
                 if smaller < MIN_SPLIT_LIMIT:
@@ -354,7 +457,7 @@ class ServiceClient:
                     for request, body in zip(sub.requests, sub.bodies, strict=True)
                 ]
                 return tuple(merge_improvements(sub, parts))
-            data = self._http.parse_json(response, "the text improvement request")
+            data = self._http.parse_json(response, what)
             try:
                 return parse_improvements(data, len(pieces))
             except MalformedResponse as exc:
@@ -362,7 +465,7 @@ class ServiceClient:
                 exc.status = response.status_code
                 log.warning(
                     "POST %s: malformed response (X-Trace-ID %s): %s",
-                    REPHRASE_PATH,
+                    path,
                     exc.trace_id,
                     exc.message,
                 )
