@@ -33,25 +33,26 @@ if TYPE_CHECKING:
 Clip = tuple[int, int] | None
 
 class ImprovementCache:
-    """Improvements already paid for, keyed by (backend, text, target, style, tone); LRU-bounded."""
+    """Improvements already paid for, keyed by (backend, text, target, style, tone, corrections
+    only); LRU-bounded."""
 
     def __init__(self, max_chars: int = 8_000_000) -> None:
         self._items: OrderedDict[
-            tuple[str, str, str | None, str | None, str | None], tuple[str, str]
+            tuple[str, str, str | None, str | None, str | None, bool], tuple[str, str]
         ]
         self._items = OrderedDict()
         self._chars = 0
         self.max_chars = max_chars
 
     def get(self, backend: str, text: str, mode: Mode) -> tuple[str, str] | None:
-        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone)
+        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone, mode.correct)
         value = self._items.get(key)
         if value is not None:
             self._items.move_to_end(key)
         return value
 
     def put(self, backend: str, text: str, mode: Mode, improved: str, detected: str) -> None:
-        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone)
+        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone, mode.correct)
         if key in self._items:
             return
         self._items[key] = (improved, detected)
@@ -347,14 +348,20 @@ async def improve_in_one_language(
             for k, improvement in zip(indexes, improvements, strict=True):
                 take(k, improvement)
 
-        improvements = await backend.client.rephrase(
-            [paragraphs[i].prose for i in missing],
-            target_lang=mode.target_lang,
-            writing_style=mode.writing_style,
-            tone=mode.tone,
-            on_progress=on_progress,
-            on_result=on_result,
-        )
+        sent = [paragraphs[i].prose for i in missing]
+        if mode.correct:
+            improvements = await backend.client.correct(
+                sent, target_lang=mode.target_lang, on_progress=on_progress, on_result=on_result
+            )
+        else:
+            improvements = await backend.client.rephrase(
+                sent,
+                target_lang=mode.target_lang,
+                writing_style=mode.writing_style,
+                tone=mode.tone,
+                on_progress=on_progress,
+                on_result=on_result,
+            )
         outcome.sent_texts = len(missing)
         if len(improvements) != len(missing):
             raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")
