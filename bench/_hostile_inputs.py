@@ -109,6 +109,16 @@ GENERATORS: dict[str, Generator] = {
     "repeated misspelling": _repeat("recieved "),
     "repeated short lines": _repeat("word ,\n"),
     "repeated doubled word": _repeat("it it is . "),
+    "one word repeated": _repeat("word "),
+    "two words alternating": _repeat("yes no "),
+    "identical short sentences": _repeat("It is. "),
+    "punctuation storm": _repeat(", . ; ! ? "),
+    "marks storm": _repeat("!!!?? "),
+    # The same, with markup all over (review findings widen each change up to the nearest
+    # protected span or line edge: one search per change).
+    "repeated inline code": _repeat("`x` word , word . "),
+    "repeated links": _repeat("[a](b) teh , "),
+    "repeated quoted lines": _repeat("> word ,\n"),
     **{f"shuffled mix {seed}": _shuffled(_ODD_PIECES, seed) for seed in range(4)},
 }
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = [sys.executable, "-m", "rephrase_ls"]
+SERVER = [sys.executable, "-P", "-m", "rephrase_ls"]
 LISTENING = "rephrase-ls offline service listening on "
 
 #: What a VS Code-like editor offers: resolving a code action's edit lazily, versioned

@@ -131,7 +131,7 @@ def breakdown(trace: bool) -> int:
     import gc
     import tracemalloc
 
-    from rephrase_ls.improve import without_directives
+    from rephrase_ls.improve.round_trip import without_directives
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.offline import engine
     from rephrase_ls.offline.engine import lexicon, misspellings, spelling

@@ -86,7 +86,7 @@ def engine_fix_in_page(texts: list[str], lang: str) -> list[str]:
     starts with a lower-case letter goes on a sentence of its page (after a code block, a list
     or a line the extraction dropped), and the pipeline keeps such a paragraph's first letter
     as it is (``open_sentence.keep_open_sentence``); the engine alone cannot know."""
-    from rephrase_ls.open_sentence import keep_open_sentence
+    from rephrase_ls.guards.open_sentence import keep_open_sentence
 
     return [
         keep_open_sentence(t, out) if t[:1].islower() else out

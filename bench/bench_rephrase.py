@@ -175,7 +175,7 @@ def start_service(
     latency_ms: float, backend: str, overlap: bool = False
 ) -> tuple[subprocess.Popen[str], str]:
     if backend == "offline":
-        command = [sys.executable, "-m", "rephrase_ls", "offline-service"]
+        command = [sys.executable, "-P", "-m", "rephrase_ls", "offline-service"]
         # --preload: word lists load before timing starts, as in a service that has been
         # running for a while (otherwise each worker's first request per language loads them).
         command += ["--port", "0", "--latency", str(latency_ms), "--preload"]

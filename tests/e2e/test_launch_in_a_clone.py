@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,67 @@ def test_plain_python_in_a_clone_would_run_its_code(tmp_path: Path, args: list[s
         timeout=60,
     )
     assert not mark.exists()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# What users read or run to start the server: the docs, the examples, the editor clients and the
+# benchmarks (which start it from the checkout).
+LAUNCH_SOURCES = ("README.md", "docs", "examples", "editor-clients", "bench")
+SKIP_DIRS = {"node_modules", "out", ".vscode-test", "__pycache__"}
+# ``-m rephrase_ls`` however it is written: in prose, a shell line, or a list of arguments
+# (``"-m", "rephrase_ls"``); a submodule (``rephrase_ls.offline...``) is a tool, not the server.
+MODULE_LAUNCH = re.compile(r"""-m['"]?[,\s]+['"]?rephrase_ls(?![.\w])""")
+# ``-P`` (or the VS Code client's constant for it) among the interpreter's flags.
+SAFE_FLAG = re.compile(r"""(?<![\w-])['"]?-P['"]?(?![\w])|\bSAFE_PATH\b""")
+
+
+def _launch_files() -> list[Path]:
+    found: list[Path] = []
+    for name in LAUNCH_SOURCES:
+        base = ROOT / name
+        if base.is_file():
+            found.append(base)
+            continue
+        for path in sorted(base.rglob("*")):
+            if path.is_file() and not SKIP_DIRS.intersection(path.relative_to(ROOT).parts):
+                found.append(path)
+    return found
+
+
+def shadowable_launches(text: str) -> list[str]:
+    """Lines that start the server with ``python -m rephrase_ls`` without ``-P``."""
+    found = []
+    for line in text.splitlines():
+        for match in MODULE_LAUNCH.finditer(line):
+            # the interpreter and its flags: what precedes ``-m`` since the python word
+            before = line[: match.start()]
+            start = max(before.rfind("python"), before.rfind("executable"), before.rfind("["))
+            if not SAFE_FLAG.search(before[max(start, 0) :]):
+                found.append(line.strip())
+    return found
+
+
+def test_the_scan_tells_a_safe_launch_from_a_shadowable_one() -> None:
+    assert shadowable_launches("run `python -m rephrase_ls` in a terminal")
+    assert shadowable_launches('cmd = ["python3", "-m", "rephrase_ls", "--stdio"]')
+    assert shadowable_launches("[sys.executable, '-m', 'rephrase_ls']")
+    assert not shadowable_launches("run `python -P -m rephrase_ls` in a terminal")
+    assert not shadowable_launches("{ python, '-P', '-m', 'rephrase_ls' }")
+    assert not shadowable_launches("args: [SAFE_PATH, '-m', 'rephrase_ls', ...args]")
+    assert not shadowable_launches("python -m rephrase_ls.offline.engine.build_profiles")
+
+
+def test_no_doc_example_or_client_starts_a_server_a_clone_can_shadow() -> None:
+    """Editors start the server in the project folder: ``python -m rephrase_ls`` there imports
+    a ``rephrase_ls/`` planted in a cloned repository, with the user's key in its environment."""
+    files = _launch_files()
+    assert any(p.name == "editors.md" for p in files) and any(p.suffix == ".ts" for p in files)
+    bad = {}
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        if lines := shadowable_launches(text):
+            bad[str(path.relative_to(ROOT))] = lines
+    assert not bad, bad

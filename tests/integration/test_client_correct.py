@@ -15,6 +15,7 @@ from tests.integration.test_client_loopback import (
     offline_service,
 )
 
+from rephrase_ls.config.user_state import AddressState
 from rephrase_ls.service import (
     BadRequest,
     CorrectionsUnavailable,
@@ -24,7 +25,6 @@ from rephrase_ls.service import (
     TooManyRequests,
 )
 from rephrase_ls.service import client as client_module
-from rephrase_ls.user_state import AddressState
 
 #: A slip to correct and a phrase only a style rewrites ("in order to" → "to").
 TEXT = "We use teh tool in order to check the text."

@@ -87,14 +87,30 @@ def offset_of(text: str, pos: types.Position, encoding: str) -> int:
 
 def apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str) -> str:
     """Apply LSP text edits (all relative to ``text``) the way an editor does."""
-    spans = sorted(
-        (
-            offset_of(text, e.range.start, encoding),
-            offset_of(text, e.range.end, encoding),
-            e.new_text,
-        )
-        for e in edits
-    )
+    lines = _split_lines(text)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    by_line: dict[int, dict[int, int]] = {}
+
+    def offset(pos: types.Position) -> int:
+        """As :func:`offset_of`, each line's code units counted once."""
+        assert pos.line < len(lines), f"line {pos.line} beyond the document"
+        units = by_line.get(pos.line)
+        if units is None:
+            units = by_line[pos.line] = {}
+            count = 0
+            line = lines[pos.line].rstrip("\r\n")
+            for index, ch in enumerate(line):
+                units[count] = index
+                count += len(ch.encode("utf-16-le")) // 2 if encoding == "utf-16" else (
+                    len(ch.encode("utf-8")) if encoding == "utf-8" else 1
+                )
+            units[count] = len(line)
+        assert pos.character in units, f"character {pos.character} beyond or inside a character"
+        return starts[pos.line] + units[pos.character]
+
+    spans = sorted((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits)
     out: list[str] = []
     last = 0
     for start, end, new in spans:

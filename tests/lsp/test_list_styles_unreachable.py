@@ -91,7 +91,7 @@ async def test_list_styles_answers_at_once_when_the_service_refuses_connections(
         uri = editor.open("a.md", ENGLISH)
         result = await _list(editor, uri)
         assert result["language"] == "en-US"
-        # What the interface specifies for en-US, marked as not confirmed by the service.
+        # What the service's documentation gives en-US, marked as not confirmed by the service.
         assert set(result["writingStyles"]) == {"simple", "business", "academic", "casual"}
         assert set(result["tones"]) == {"enthusiastic", "friendly", "confident", "diplomatic"}
         assert result["supported"] is True
@@ -102,23 +102,31 @@ async def test_list_styles_answers_at_once_when_the_service_refuses_connections(
         await wait_for(lambda: _warnings(client))
         shown = _warnings(client)[-1]
         assert refusing_url in shown and "not confirmed by the service" in shown
+        assert "documentation" in shown
         assert all(KEY not in m.message for m in [*client.messages, *client.log_messages])
 
-        # A language the interface gives no styles: none offered, and the reason says why.
+        # French has styles and tones in the service's documentation too.
         fr = editor.open("fr.md", FRENCH)
         result = await _list(editor, fr)
         assert result["language"] == "fr"
-        assert result["writingStyles"] == [] and result["tones"] == []
-        assert result["supported"] is False and result["confirmed"] is False
-        assert refusing_url in result["reason"]
+        assert set(result["writingStyles"]) == {"simple", "business", "academic", "casual"}
+        assert set(result["tones"]) == {"enthusiastic", "friendly", "confident", "diplomatic"}
+        assert result["supported"] is True and result["confirmed"] is False
 
         # Picking a style from that list is written at once too (no check against a list the
         # service did not send), as is a language.
         async with asyncio.timeout(BOUND):
             await editor.command("rephrase.setStyle", uri, "academic")
-            await editor.command("rephrase.setLanguage", uri, "de")
+            await editor.command("rephrase.setLanguage", uri, "ja")
         written = (editor.root / ".rephrase.toml").read_text("utf-8")
-        assert 'writingStyle = "academic"' in written and 'language = "de"' in written
+        assert 'writingStyle = "academic"' in written and 'language = "ja"' in written
+
+        # A language the documentation gives no styles: none offered, and the reason says why.
+        result = await _list(editor, uri)
+        assert result["language"] == "ja"
+        assert result["writingStyles"] == [] and result["tones"] == []
+        assert result["supported"] is False and result["confirmed"] is False
+        assert refusing_url in result["reason"]
     finally:
         await client.shutdown_session()
 

@@ -195,6 +195,7 @@ async def lsp(
     init_options: Any = None,
     folder_settings: dict[str, Any] | None = None,
     args: tuple[str, ...] = (),
+    client_info: types.ClientInfo | None = None,
 ) -> AsyncIterator[Editor]:
     """The real server over stdio with ``env``; ``folder_settings``: what the editor answers to
     ``workspace/configuration`` for the workspace folder."""
@@ -205,7 +206,9 @@ async def lsp(
     if folder_settings is not None:
         client.set_configuration({"rephrase": folder_settings}, scope_uri=root.as_uri())
     await client.initialize_session(
-        initialize_params(profile, root, initialization_options=init_options)
+        initialize_params(
+            profile, root, initialization_options=init_options, client_info=client_info
+        )
     )
     try:
         yield ed
@@ -389,6 +392,62 @@ async def test_offline_flag_reads_no_key(tmp_path: Path, users: Recorder) -> Non
         said = [*ed.client.messages, *ed.client.log_messages]
         assert any("--offline" in m.message for m in said), said
     assert users.requests() == []
+
+
+BAD_SCHEMES = ["Clé-Auth", "Two Words", "Scheme:x"]
+
+
+@pytest.mark.parametrize("scheme", BAD_SCHEMES)
+async def test_a_scheme_that_cannot_go_into_a_header_is_named_not_a_crash(
+    tmp_path: Path, users: Recorder, scheme: str
+) -> None:
+    """``authScheme`` goes into the Authorization header: one that cannot (not ASCII, spaces,
+    separators) is a warning naming the setting, and requests go out with the default scheme."""
+    user_config(tmp_path / "config", f'serverUrl = "{users.url}"\nauthScheme = "{scheme}"\n')
+    async with lsp(tmp_path / "ws", environment(tmp_path / "config")) as ed:
+        text = "this is the the plan for the week.\n"
+        uri = ed.open("a.md", text)
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 10}}
+        result = await ed.command("rephrase.improve", uri, whole)
+        assert result["applied"] is True
+        said = [m.message for m in ed.client.messages]
+        assert any("authScheme" in m and "Authorization header" in m for m in said), said
+    assert users.requests()
+    for seen in users.requests():
+        assert seen.headers["Authorization"] == f"Service-Auth-Key {KEY}"
+    assert_nothing_leaked(ed)
+
+
+async def test_a_client_name_that_cannot_go_into_a_header_is_kept_out(
+    tmp_path: Path, users: Recorder
+) -> None:
+    """The client's name goes into the User-Agent: one outside ASCII does not stop requests."""
+    user_config(tmp_path / "config", f'serverUrl = "{users.url}"\n')
+    info = types.ClientInfo(name="Éditeur Spécial", version="1.0 β")
+    async with lsp(tmp_path / "ws", environment(tmp_path / "config"), client_info=info) as ed:
+        text = "this is the the plan for the week.\n"
+        uri = ed.open("a.md", text)
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 10}}
+        result = await ed.command("rephrase.improve", uri, whole)
+        assert result["applied"] is True
+    agents = {seen.headers["User-Agent"] for seen in users.requests()}
+    assert agents and all(a.endswith(" -diteur-sp-cial/1.0--") for a in agents), agents
+
+
+@pytest.mark.parametrize("scheme", BAD_SCHEMES)
+def test_cli_a_scheme_that_cannot_go_into_a_header_is_named(
+    tmp_path: Path, users: Recorder, scheme: str
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.md").write_text("this is the the plan.\n", encoding="utf-8")
+    user_config(tmp_path / "config", f'serverUrl = "{users.url}"\nauthScheme = "{scheme}"\n')
+    result = improve("a.md", cwd=root, env=environment(tmp_path / "config"))
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "authScheme" in result.stderr and "Authorization header" in result.stderr
+    assert "+This is the plan." in result.stdout
+    assert_nothing_leaked(None, result.stdout, result.stderr)
 
 
 # -- the command line -----------------------------------------------------------------------------

@@ -41,26 +41,29 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """The import statements that run: anywhere, but not under ``if TYPE_CHECKING:``."""
+def _imports(tree: ast.AST, type_only: bool = False) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements that run: anywhere, but not under ``if TYPE_CHECKING:`` unless
+    ``type_only`` (then those too: what a type checker follows)."""
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if not type_only and isinstance(node, ast.If) and _is_type_checking(node.test):
             stack.extend(node.orelse)
             continue
         stack.extend(ast.iter_child_nodes(node))
 
 
-def import_graph(modules: dict[str, Path], package: str) -> dict[str, set[str]]:
-    """Module → the package's modules it imports."""
+def import_graph(
+    modules: dict[str, Path], package: str, type_only: bool = False
+) -> dict[str, set[str]]:
+    """Module → the package's modules it imports (also for type checking when ``type_only``)."""
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         is_package = path.name == "__init__.py"
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node in _imports(tree):
+        for node in _imports(tree, type_only):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -159,10 +162,55 @@ def graph() -> dict[str, set[str]]:
     return import_graph(module_names(ROOT, PACKAGE), PACKAGE)
 
 
+@pytest.fixture(scope="module")
+def type_graph() -> dict[str, set[str]]:
+    return import_graph(module_names(ROOT, PACKAGE), PACKAGE, type_only=True)
+
+
 def test_the_package_has_no_import_cycles(graph: dict[str, set[str]]) -> None:
     """Every cycle is reported at once, each with one path through it."""
     found = cycles(graph)
     assert not found, f"{len(found)} import cycles:\n{_report(graph, found)}"
+
+
+def test_no_cycle_even_through_type_only_imports(type_graph: dict[str, set[str]]) -> None:
+    """An import under ``if TYPE_CHECKING:`` does not run, but a type checker and a reader
+    follow it: the modules stay in layers for them too."""
+    found = cycles(type_graph)
+    assert not found, f"{len(found)} import cycles:\n{_report(type_graph, found)}"
+
+
+def _outside(
+    graph: dict[str, set[str]], wing: str, allowed: set[str], root: set[str] = frozenset()
+) -> set[tuple[str, str]]:
+    """Edges from the modules of ``wing`` to modules of the package that are neither in the
+    wing, nor in (or under) one of ``allowed``, nor one of the ``root`` modules."""
+    inside = f"{PACKAGE}.{wing}"
+    return {
+        (name, to)
+        for name, targets in graph.items()
+        if name == inside or name.startswith(inside + ".")
+        for to in targets
+        if not (to == inside or to.startswith(inside + "."))
+        and not any(to == a or to.startswith(a + ".") for a in allowed)
+        and to not in root
+    }
+
+
+def test_the_wings_depend_one_way(type_graph: dict[str, set[str]]) -> None:
+    """``guards/`` (the chain every answer goes through) needs only ``text/``; ``config/`` (the
+    user's settings) only ``service/`` and the root's helpers: neither knows the improve wing,
+    the LSP or the CLI, not even for type checking."""
+    assert not _outside(type_graph, "guards", {f"{PACKAGE}.text"})
+    root_helpers = {PACKAGE, *(f"{PACKAGE}.{name}" for name in ("safe_write", "memory"))}
+    assert not _outside(type_graph, "config", {f"{PACKAGE}.service"}, root_helpers)
+
+
+def test_the_package_root_holds_few_modules() -> None:
+    """The root keeps the entry points and the operating-system helpers several wings use;
+    everything else lives in a wing."""
+    loose = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(loose) <= 6, loose
 
 
 def test_the_lsp_features_import_no_server_module(graph: dict[str, set[str]]) -> None:

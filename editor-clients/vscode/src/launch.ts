@@ -20,7 +20,7 @@ export interface LaunchSettings {
   path?: string | null;
   /** Arguments to pass to it. */
   args?: readonly string[] | null;
-  /** The Python interpreter for the `python -m rephrase_ls` fallback; empty means python3/python. */
+  /** The Python interpreter for the `python -P -m rephrase_ls` fallback; empty means python3/python. */
   pythonPath?: string | null;
 }
 
@@ -159,7 +159,7 @@ export interface ResolveDeps {
 
 /**
  * The command that starts the server: the configured program (default `rephrase-ls`) when it
- * exists, else `<python> -m rephrase_ls` with the first interpreter that can import it.
+ * exists, else `<python> -P -m rephrase_ls` with the first interpreter that can import it.
  */
 export async function resolveServerCommand(
   settings: LaunchSettings,
@@ -194,7 +194,7 @@ export async function resolveServerCommand(
   const what = configured === '' ? `"${program}" was not found on PATH` : `"${program}" was not found`;
   throw new ServerNotFoundError(
     `Rephrase cannot start its language server: ${what}, and no Python interpreter could run ` +
-      `"python -m rephrase_ls" (tried ${tried.join(', ')}). ${INSTALL_HINT}`,
+      `"python -P -m rephrase_ls" (tried ${tried.join(', ')}). ${INSTALL_HINT}`,
   );
 }
 

@@ -27,8 +27,8 @@ const DECLARED = Object.keys(manifest.contributes.configuration.properties).map(
 
 /**
  * Settings the server reads: every `rephrase.*` setting declared in package.json except the
- * client's own. (tests/unit/test_settings_keys_in_clients.py ties package.json to the server's
- * `rephrase_ls.settings.KEYS`.)
+ * client's own. (tests/unit/config/test_config_keys_in_clients.py ties package.json to the server's
+ * `rephrase_ls.config.settings.KEYS`.)
  */
 export const SERVER_SETTING_KEYS: readonly string[] = DECLARED.filter(
   (key) => !(CLIENT_SETTING_KEYS as readonly string[]).includes(key),

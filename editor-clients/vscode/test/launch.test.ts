@@ -81,7 +81,7 @@ describe('launching the server', () => {
     assert.equal((await resolveServerCommand({ path: custom }, { PATH: '' })).command, custom);
   });
 
-  it('falls back to python -m rephrase_ls with a real interpreter that can import it', async () => {
+  it('falls back to python -P -m rephrase_ls with a real interpreter that can import it', async () => {
     const site = path.join(dir, 'site');
     mkdirSync(path.join(site, 'rephrase_ls'), { recursive: true });
     writeFileSync(path.join(site, 'rephrase_ls', '__init__.py'), '');

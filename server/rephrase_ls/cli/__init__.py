@@ -58,6 +58,22 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+TERMINAL_HINT = (
+    "rephrase-ls speaks the Language Server Protocol on standard input, for an editor to start; "
+    "to improve files, run 'rephrase-ls improve FILE...' (Ctrl+D or Ctrl+C to leave)"
+)
+
+
+def _hint_on_a_terminal() -> None:
+    """Say, in one line on standard error, what the server waits for when a person started it
+    in a terminal (an editor connects through pipes)."""
+    try:
+        if sys.stdin is not None and sys.stdin.isatty():
+            print(TERMINAL_HINT, file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # a closed or odd standard input: nothing to say
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -74,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         # The common case (an editor starting the server): no argument parsing at start-up.
         from rephrase_ls.lsp.server import run as serve
 
+        _hint_on_a_terminal()
         return serve()
     parser = _build_parser()
     if args_list and args_list[0] not in ("serve", "-h", "--help", "--version"):
@@ -84,4 +101,6 @@ def main(argv: list[str] | None = None) -> int:
     log_level = getattr(args, "log_level", "INFO")
     from rephrase_ls.lsp.server import run
 
+    if tcp is None:
+        _hint_on_a_terminal()
     return run(tcp=tcp, log_level=log_level, offline=getattr(args, "offline", False))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rephrase_ls import project_file, safe_write
+from rephrase_ls import safe_write
+from rephrase_ls.config import project_file
 
 
 def write_area(path: Path) -> list[Path]:

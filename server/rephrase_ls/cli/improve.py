@@ -4,7 +4,8 @@ Prints a unified diff by default, writes the files with ``--write``, and with ``
 when improvements exist; ``--correct`` asks for corrections only. Settings come from the user
 config file, the nearest ``.rephrase.toml`` (prose settings only, unless the user trusts the
 folder), the environment and the flags, as in the editor
-(:func:`rephrase_ls.user_config.compose`); with no API key the embedded offline service answers.
+(:func:`rephrase_ls.config.user_config.compose`); with no API key the embedded offline service
+answers.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from rephrase_ls import project_file, safe_write, user_config
+from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
-from rephrase_ls.options import ImproveOptions, Kind, UnknownName, names_of
-from rephrase_ls.settings import Settings, merge
+from rephrase_ls.config import project_file, user_config
+from rephrase_ls.config.settings import Settings, merge
+from rephrase_ls.improve.options import ImproveOptions
+from rephrase_ls.service.models import Kind, UnknownName, names_of
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
@@ -171,10 +174,10 @@ class _TerminalProgress:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from rephrase_ls.backend import Backends
-    from rephrase_ls.improve import ImprovementCache, without_directives
-    from rephrase_ls.language_choice import resolve_language
-    from rephrase_ls.pipeline import NotImproved, improve_text
+    from rephrase_ls.improve.backend import Backends
+    from rephrase_ls.improve.language_choice import resolve_language
+    from rephrase_ls.improve.pipeline import NotImproved, improve_text
+    from rephrase_ls.improve.round_trip import ImprovementCache, without_directives
     from rephrase_ls.service.errors import BadRequest, CorrectionsUnavailable, ServiceError
     from rephrase_ls.text.diff import apply_edits
     from rephrase_ls.text.markup import prose_blocks

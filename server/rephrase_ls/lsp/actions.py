@@ -3,9 +3,9 @@
 Listing never waits on the network: it uses cached settings and capability lists. The edit is
 computed in ``codeAction/resolve`` when the client resolves ``edit`` lazily; otherwise each action
 carries the ``rephrase.applyAction`` command, which computes the edit and sends
-``workspace/applyEdit``. The improvement itself is :func:`rephrase_ls.pipeline.improve_text`;
-here it becomes a protocol edit, pinned to the document version, never applied when the document
-changed meanwhile or the service failed.
+``workspace/applyEdit``. The improvement itself is
+:func:`rephrase_ls.improve.pipeline.improve_text`; here it becomes a protocol edit, pinned to the
+document version, never applied when the document changed meanwhile or the service failed.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from rephrase_ls.lsp.edits import workspace_edit
 if TYPE_CHECKING:
     # The pipeline and its options are imported on first use, not at start-up: start-up is
     # measured against a bare pygls server (bench/bench_startup.py).
-    from rephrase_ls.backend import Backend
-    from rephrase_ls.language_choice import LanguageChoice
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.backend import Backend
+    from rephrase_ls.improve.language_choice import LanguageChoice
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.improve.pipeline import NotImproved
     from rephrase_ls.lsp.language_server import RephraseServer
-    from rephrase_ls.options import ImproveOptions
-    from rephrase_ls.pipeline import NotImproved
-    from rephrase_ls.settings import Settings
 
 APPLY_COMMAND = "rephrase.applyAction"
 
@@ -107,7 +107,8 @@ class ActionRequest:
         value = data.get("value")
         if value is not None and not isinstance(value, str):
             raise ValueError("action data: 'value' must be a string")
-        from rephrase_ls.options import ImproveOptions, UnknownName
+        from rephrase_ls.improve.options import ImproveOptions
+        from rephrase_ls.service.models import UnknownName
 
         try:
             options = ImproveOptions.parse(
@@ -138,7 +139,7 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
     want_source = _kind_allowed(types.CodeActionKind.Source.value, only)
     if not (want_rewrite or want_source):
         return []
-    from rephrase_ls.options import ImproveOptions
+    from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.service.errors import ServiceError
 
     state = ls.state(doc)
@@ -239,8 +240,8 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     service error, no prose, nothing to improve. Gives None when every paragraph was refused
     (each already named in a message). Cancellation propagates.
     """
+    from rephrase_ls.improve.pipeline import NotImproved, improve_text
     from rephrase_ls.lsp.progress import WorkDoneProgress
-    from rephrase_ls.pipeline import NotImproved, improve_text
     from rephrase_ls.service.errors import ServiceError
 
     doc = ls.workspace.text_documents.get(req.uri)
@@ -327,7 +328,7 @@ def _refusal(
         )
     source = ""
     if isinstance(exc, AuthorizationFailed) and not backend.embedded:
-        from rephrase_ls.backend import key_source
+        from rephrase_ls.improve.backend import key_source
 
         source = f" (the key comes from {key_source(settings)})"
     return Refusal(

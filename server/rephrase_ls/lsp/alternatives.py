@@ -2,7 +2,7 @@
 the document's language offers, for the writer to pick one.
 
 ``rephrase.alternatives [uri, range?, options?]`` asks the service once per style and tone,
-through the one pipeline (:func:`rephrase_ls.pipeline.improve_text`), all at once within the
+through the one pipeline (:func:`rephrase_ls.improve.pipeline.improve_text`), all at once within the
 ``maxConcurrency`` limit, and returns each rewrite that differs from the text with its minimal,
 versioned edits and the command that applies it. ``rephrase.applyAlternative [uri, range,
 choice]`` applies one: the same request again, answered from the improvement cache (nothing is
@@ -27,9 +27,9 @@ from rephrase_ls.lsp.arguments import arg, invalid, max_args, open_uri, range_ar
 from rephrase_ls.lsp.edits import workspace_edit
 
 if TYPE_CHECKING:
-    from rephrase_ls.language_choice import LanguageChoice
+    from rephrase_ls.improve.language_choice import LanguageChoice
+    from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.lsp.language_server import RephraseServer
-    from rephrase_ls.options import ImproveOptions
 
 ALTERNATIVES_COMMAND = "rephrase.alternatives"
 APPLY_ALTERNATIVE_COMMAND = "rephrase.applyAlternative"
@@ -108,7 +108,7 @@ class Alternatives:
 
 def choices_for(choice: LanguageChoice) -> list[ImproveOptions]:
     """Every writing style, then every tone, the document's language offers."""
-    from rephrase_ls.options import ImproveOptions
+    from rephrase_ls.improve.options import ImproveOptions
 
     return [ImproveOptions(writing_style=s) for s in choice.writing_styles] + [
         ImproveOptions(tone=t) for t in choice.tones
@@ -121,8 +121,8 @@ async def compute_alternatives(
     """Ask for every style and tone at once; raises :class:`Refusal` when none can be offered
     (stale or closed document, no prose, a language without styles, every request failed,
     nothing different from the text)."""
+    from rephrase_ls.improve.pipeline import NotImproved, improve_text, prose_bytes
     from rephrase_ls.lsp.progress import WorkDoneProgress
-    from rephrase_ls.pipeline import NotImproved, improve_text, prose_bytes
     from rephrase_ls.service.errors import ServiceError
     from rephrase_ls.text.paragraphs import select_paragraphs
 
@@ -310,7 +310,8 @@ async def _pick_and_apply(ls: RephraseServer, found: Alternatives) -> dict[str, 
 async def apply_alternative(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.applyAlternative [uri, range, {version, writingStyle | tone}]``: apply one
     alternative (as ``rephrase.alternatives`` gave it in each alternative's ``command``)."""
-    from rephrase_ls.options import ImproveOptions, UnknownName
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.service.models import UnknownName
 
     max_args(args, 3, APPLY_ALTERNATIVE_COMMAND)
     uri = open_uri(arg(args, 0, "uri", str))

@@ -12,12 +12,12 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 if TYPE_CHECKING:
-    from rephrase_ls.backend import Backend
-    from rephrase_ls.language_choice import LanguageChoice
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.backend import Backend
+    from rephrase_ls.improve.language_choice import LanguageChoice
     from rephrase_ls.lsp.language_server import RephraseServer
     from rephrase_ls.service.capabilities import Capabilities
     from rephrase_ls.service.errors import ServiceError
-    from rephrase_ls.settings import Settings
 
 
 def invalid(message: str) -> JsonRpcInvalidParams:
@@ -101,7 +101,7 @@ def choice_for(
     ls: RephraseServer, uri: str, settings: Settings, backend: Backend
 ) -> LanguageChoice:
     """The language choice for ``uri``: of the open document, else from the settings alone."""
-    from rephrase_ls.language_choice import resolve_language
+    from rephrase_ls.improve.language_choice import resolve_language
 
     doc = ls.workspace.text_documents.get(uri)
     if doc is not None:

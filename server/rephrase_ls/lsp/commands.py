@@ -31,13 +31,13 @@ async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 
     Answers within :data:`~rephrase_ls.lsp.arguments.INTERACTIVE_WAIT` seconds. When the
     service's language list cannot be had by then (the service cannot be reached, or is slow;
-    its loading goes on in the background), the choices are the last known list's, else those
-    the interface specifies for the language; ``confirmed`` is then false, ``unavailable`` says
-    why, and the writer is shown what happened and what to check.
+    its loading goes on in the background), the choices are the last known list's, else
+    those the service's documentation gives the language; ``confirmed`` is then false,
+    ``unavailable`` says why, and the writer is shown what happened and what to check.
     """
     from lsprotocol import types
 
-    from rephrase_ls.service.capabilities import specified_choices
+    from rephrase_ls.service.capabilities import documented_choices
 
     max_args(args, 1, "rephrase.listStyles")
     uri = open_uri(arg(args, 0, "uri", str))
@@ -49,8 +49,8 @@ async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     writing_styles, tones, reason = choice.writing_styles, choice.tones, choice.reason
     if unavailable is not None:
         if caps is None and choice.language is not None:
-            writing_styles, tones = specified_choices(choice.language)
-            known = "the styles and tones the service's interface specifies for the language"
+            writing_styles, tones = documented_choices(choice.language)
+            known = "the styles and tones the service's documentation gives the language"
         else:
             known = "the last language list the service sent"
         message = (
@@ -157,7 +157,8 @@ async def correct(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 async def _improve_command(
     ls: RephraseServer, args: tuple[Any, ...], name: str, *, correct: bool
 ) -> dict[str, Any]:
-    from rephrase_ls.options import ImproveOptions, UnknownName
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.service.models import UnknownName
 
     max_args(args, 3, name)
     uri = open_uri(arg(args, 0, "uri", str))

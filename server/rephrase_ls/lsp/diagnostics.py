@@ -6,8 +6,11 @@ Clients that pull diagnostics (``textDocument/diagnostic``) get them as answers;
 ``textDocument/publishDiagnostics``. After an edit the offline review waits :data:`DEBOUNCE`
 seconds of quiet, then runs :func:`rephrase_ls.review.findings` in a worker thread (listing code
 actions never waits for it), with the target and variant facts a plain Improve of the document
-has (:func:`rephrase_ls.review.review_mode`), so that its findings are what Improve would do;
-asked before each paragraph whether a newer version arrived (then it stops). Only the changed
+has (:func:`rephrase_ls.review.review_mode`), so that its findings are what Improve would do.
+Before each paragraph the engine improves, the review stops when a newer version arrived, the
+document closed or its request was cancelled (``$/cancelRequest``), and gives its turn to
+another document's review waiting for one (:class:`Turns`): a long document's review never
+holds back the others' more than a paragraph at a time. Only the changed
 paragraphs are improved again (the :class:`ReviewCache`). A document longer than the
 ``diagnosticsMaxSize`` setting is not reviewed offline (the writer is told once).
 
@@ -23,6 +26,7 @@ import sys
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -30,9 +34,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types
 
 if TYPE_CHECKING:
+    from rephrase_ls.config.settings import Settings
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
     from rephrase_ls.review import Finding, ReviewCache
-    from rephrase_ls.settings import Settings
 
 T = TypeVar("T")
 
@@ -75,13 +79,52 @@ class _Carried:
     findings: list[Finding]
 
 
+class Turns:
+    """A lock taken in turn (first come, first served) by the reviews' worker threads, which
+    a holder can hand on between paragraphs (:meth:`pass_turn`) when another review waits."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._waiting: deque[object] = deque()
+        self._held = False
+
+    def acquire(self) -> None:
+        with self._changed:
+            me = object()
+            self._waiting.append(me)
+            while self._held or self._waiting[0] is not me:
+                self._changed.wait()
+            self._waiting.popleft()
+            self._held = True
+
+    def release(self) -> None:
+        with self._changed:
+            self._held = False
+            self._changed.notify_all()
+
+    def pass_turn(self) -> None:
+        """Let the reviews that wait go first, then take the lock again (held on return)."""
+        with self._changed:
+            if not self._waiting:
+                return
+        self.release()
+        self.acquire()
+
+    def __enter__(self) -> Turns:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 @dataclass
 class ReviewState:
     """The server's review state (one per server)."""
 
     cache: ReviewCache
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    """Held while the engine works: the cache is not thread-safe."""
+    lock: Turns = field(default_factory=Turns)
+    """Held while the engine works (the cache is not thread-safe), a paragraph at a time."""
     reviewed: dict[str, Reviewed] = field(default_factory=dict)
     service: dict[str, _Carried] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
@@ -195,8 +238,17 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
         if mode is not None and mode.target_lang is not None:
             target = mode.target_lang
 
+            stop = threading.Event()
+
             def stale() -> bool:
-                return _version_of(ls, uri) != version
+                return stop.is_set() or _version_of(ls, uri) != version
+
+            def between_paragraphs() -> bool:
+                """Whether to stop; else another review waiting goes first."""
+                if stale():
+                    return True
+                rs.lock.pass_turn()
+                return stale()
 
             def work() -> list[Finding]:
                 with rs.lock:
@@ -211,7 +263,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 target_lang=target,
                                 words=settings.words,
                                 cache=rs.cache,
-                                cancelled=stale,
+                                cancelled=between_paragraphs,
                                 keep_variant=mode.keep_variant,
                                 variant_detected=mode.variant_detected,
                             )
@@ -219,12 +271,41 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                         if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:
                             release_free_memory()
 
-            offline = await asyncio.to_thread(work)
+            running = asyncio.ensure_future(asyncio.to_thread(work))
+            try:
+                offline = await asyncio.shield(running)
+            except asyncio.CancelledError:
+                # the request was cancelled or the document closed: the thread stops before its
+                # next paragraph
+                stop.set()
+                running.add_done_callback(lambda done: _stopped(ls, uri, version, done))
+                raise
+            except ReviewCancelled:
+                _stopped(ls, uri, version, running)
+                raise
     if _version_of(ls, uri) != version:
         raise ReviewCancelled
     reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
     rs.reviewed[uri] = reviewed
     return reviewed
+
+
+def _stopped(ls: RephraseServer, uri: str, version: int | None, done: asyncio.Future[Any]) -> None:
+    """Note in the log that the review of ``version`` stopped before its end (its work is
+    over), and why."""
+    from rephrase_ls.review import ReviewCancelled
+
+    if done.cancelled() or not isinstance(done.exception(), ReviewCancelled):
+        return
+    now = _version_of(ls, uri)
+    reason = (
+        "the document closed"
+        if now is False
+        else "a newer version arrived"
+        if now != version
+        else "its request was cancelled"
+    )
+    ls.note(f"review of {uri.rsplit('/', 1)[-1]} (version {version}) stopped: {reason}")
 
 
 def _say_too_large(ls: RephraseServer, uri: str, size: int, limit: int) -> None:
@@ -390,7 +471,7 @@ def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
 
 def _project_file(uri: str) -> bool:
     """Whether ``uri`` is a project file (its ``words`` and settings shape every review)."""
-    from rephrase_ls.project_file import FILE_NAME
+    from rephrase_ls.config.project_file import FILE_NAME
 
     return uri.rsplit("/", 1)[-1] == FILE_NAME
 

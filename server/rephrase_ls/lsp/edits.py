@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 if TYPE_CHECKING:
+    from rephrase_ls.config.settings import Settings
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
-    from rephrase_ls.settings import Settings
     from rephrase_ls.text.diff import TextEdit as Edit
 
 #: The id of the change annotation a rewrite's edits carry.

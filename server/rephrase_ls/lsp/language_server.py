@@ -28,10 +28,10 @@ if TYPE_CHECKING:
     # Imported where used: backends, settings and the text pipeline are not needed before the
     # first document, and start-up (spawn → initialize result) is measured against a bare
     # pygls server (bench/bench_startup.py).
-    from rephrase_ls.backend import Backend, Backends
-    from rephrase_ls.improve import ImprovementCache
-    from rephrase_ls.language_choice import LanguageChoice
-    from rephrase_ls.settings import Settings
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.backend import Backend, Backends
+    from rephrase_ls.improve.language_choice import LanguageChoice
+    from rephrase_ls.improve.round_trip import ImprovementCache
     from rephrase_ls.text.markup import ProseBlock
     from rephrase_ls.text.positions import LineIndex
 
@@ -125,14 +125,14 @@ class RephraseServer(LanguageServer):
     @functools.cached_property
     def backends(self) -> Backends:
         """One service backend per configuration (created on first use, after ``initialize``)."""
-        from rephrase_ls.backend import Backends
+        from rephrase_ls.improve.backend import Backends
 
         return Backends(self.user_agent_suffix, offline=self.offline)
 
     @functools.cached_property
     def cache(self) -> ImprovementCache:
         """Improvements already paid for (created on first use)."""
-        from rephrase_ls.improve import ImprovementCache
+        from rephrase_ls.improve.round_trip import ImprovementCache
 
         return ImprovementCache()
 
@@ -244,7 +244,7 @@ class RephraseServer(LanguageServer):
         text = doc.source
         if current is not None and current.version == doc.version and current.text is text:
             return current
-        from rephrase_ls.improve import without_directives
+        from rephrase_ls.improve.round_trip import without_directives
         from rephrase_ls.text.markup import prose_blocks
         from rephrase_ls.text.positions import LineIndex
 
@@ -281,7 +281,7 @@ class RephraseServer(LanguageServer):
         key = (settings, id(caps), detected, before)
         if state.language is not None and state.language[0] == key:
             return state.language[1]
-        from rephrase_ls.language_choice import resolve_language
+        from rephrase_ls.improve.language_choice import resolve_language
 
         choice = resolve_language(
             state.text,
@@ -354,7 +354,7 @@ class RephraseServer(LanguageServer):
                 )
             # Shown once per installation (a marker in the user's state folder), logged on
             # every start.
-            from rephrase_ls.user_state import first_time
+            from rephrase_ls.config.user_state import first_time
 
             if first_time(marker):
                 self.say(message)

@@ -7,6 +7,7 @@ Each handler takes the server first; :func:`rephrase_ls.lsp.server.create_server
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING
 
 from rephrase_ls import __version__
@@ -19,6 +20,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("rephrase_ls")
 
 
+def agent_suffix(name: str, version: str | None) -> str:
+    """The client's name and version as a User-Agent product (``neovim/0.10.2``): a header
+    carries visible ASCII only, so anything else in what the client calls itself becomes ``-``."""
+
+    def token(text: str) -> str:
+        return re.sub(r"[^!#$%&'*+\-.^_`|~0-9A-Za-z]", "-", text.strip()) or "-"
+
+    name_token = token(name.lower())
+    return f"{name_token}/{token(version)}" if version and version.strip() else name_token
+
+
 def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
     """Keep the initialization options; name the client in the service's User-Agent."""
     ls.settings.initialization_options = params.initialization_options
@@ -29,8 +41,7 @@ def on_initialize(ls: RephraseServer, params: types.InitializeParams) -> None:
         f"{info.name} {info.version or ''}".strip() if info else "an unnamed client",
     )
     if info is not None:
-        name = info.name.lower().replace(" ", "-")
-        ls.user_agent_suffix = f"{name}/{info.version}" if info.version else name
+        ls.user_agent_suffix = agent_suffix(info.name, info.version)
         if "backends" in ls.__dict__:  # already created
             ls.backends.user_agent_suffix = ls.user_agent_suffix
 

@@ -23,7 +23,7 @@ async def _set_project_keys(
     ls: RephraseServer, uri: str, changes: dict[str, str | None], label: str
 ) -> dict[str, Any]:
     """Change keys of the folder's project file through ``workspace/applyEdit``."""
-    from rephrase_ls import project_file  # here, not at start-up (tomllib)
+    from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
     def change(old: str | None) -> str | None:
         new = old
@@ -39,9 +39,17 @@ async def edit_project_file(
 ) -> dict[str, Any]:
     """Change the project file of ``uri``'s folder through ``workspace/applyEdit``: ``change``
     gives its new text from the current one (None: none), and may raise to refuse."""
-    from rephrase_ls import project_file  # here, not at start-up (tomllib)
+    from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
     path = ls.settings.project_file_path(uri)
+    if path is None:
+        no_file = (
+            f"{uri} is not a file in a folder (an unsaved buffer, or a path that goes up with "
+            f"'..'), so it has no {project_file.FILE_NAME} and '{label}' was not saved. Save the "
+            "document in a workspace folder (or open it by its plain path) to set it there."
+        )
+        ls.say(f"rephrase: {no_file}", types.MessageType.Warning)
+        return {"applied": False, "file": None, "reason": no_file}
     file_uri = from_fs_path(str(path)) or path.as_uri()
     allowed = ls.settings.workspace_folders()
     refusal = _outside_workspace(uri, path, allowed, label)
@@ -163,7 +171,7 @@ async def set_tone(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 async def _set_style_or_tone(
     ls: RephraseServer, args: tuple[Any, ...], which: str
 ) -> dict[str, Any]:
-    from rephrase_ls.options import Kind, UnknownName, parse_name
+    from rephrase_ls.service.models import Kind, UnknownName, parse_name
 
     command = "rephrase.setStyle" if which == "writingStyle" else "rephrase.setTone"
     max_args(args, 2, command)

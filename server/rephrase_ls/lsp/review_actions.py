@@ -247,7 +247,7 @@ async def fix_all(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 async def add_word(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.addWord [uri, word]``: add ``word`` to the ``words`` of the project file of
     ``uri``'s folder (through ``workspace/applyEdit``, only inside the workspace folders)."""
-    from rephrase_ls import project_file
+    from rephrase_ls.config import project_file
     from rephrase_ls.lsp.project_commands import edit_project_file
 
     max_args(args, 2, ADD_WORD_COMMAND)
@@ -277,10 +277,10 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     nothing is edited. A service without corrections (404, now or remembered) improves it
     instead, with the workspace's style or tone, and the writer is told so once. The answer is
     cached: reviewing the same text again costs nothing."""
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
     from rephrase_ls.lsp.actions import Refusal, _refusal
     from rephrase_ls.lsp.progress import WorkDoneProgress
-    from rephrase_ls.options import ImproveOptions
-    from rephrase_ls.pipeline import Improved, NotImproved, improve_text
     from rephrase_ls.review.grouping import edit_findings
     from rephrase_ls.service.errors import CorrectionsUnavailable
 

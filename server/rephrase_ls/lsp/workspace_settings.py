@@ -13,24 +13,26 @@ folder) and the environment. Whatever a client answers to ``workspace/configurat
 from the folder (VS Code's folder settings, Emacs's ``.dir-locals.el``, Neovim's project-local
 configuration), so connection settings in those answers, in pushed settings and in the project
 file are ignored with one warning, unless the user config file trusts the folder. The layering
-is :func:`rephrase_ls.user_config.compose`.
+is :func:`rephrase_ls.config.user_config.compose`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 if TYPE_CHECKING:
-    from rephrase_ls.lsp.language_server import RephraseServer
-    from rephrase_ls.settings import Settings
-    from rephrase_ls.user_config import UserConfig
+    from pygls.workspace import Workspace
+
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.config.user_config import UserConfig
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +52,44 @@ def _mtime(path: Path) -> float | None:
         return None
 
 
+def document_path(uri: str) -> Path | None:
+    """The file of a ``file:`` URI, None for any other URI and for a path that goes up
+    (``file:///work/../etc/x.md``): matched against the workspace folders as written, such a
+    path would take the settings and project file of a folder it is not in."""
+    if not uri.lower().startswith("file:"):
+        return None
+    path_str = to_fs_path(uri)
+    if not path_str:
+        return None
+    path = Path(path_str)
+    if not path.is_absolute() or ".." in path.parts:
+        return None
+    return path
+
+
+class SettingsHost(Protocol):
+    """What the settings need of the server: its workspace, the client's capabilities, the
+    ``workspace/configuration`` request and the two ways to tell the writer something."""
+
+    @property
+    def workspace(self) -> Workspace: ...
+
+    @property
+    def client_capabilities(self) -> types.ClientCapabilities: ...
+
+    async def workspace_configuration_async(
+        self, params: types.ConfigurationParams
+    ) -> Sequence[Any | None]: ...
+
+    def say(self, message: str, kind: types.MessageType = ...) -> None: ...
+
+    def note(self, message: str, kind: types.MessageType = ...) -> None: ...
+
+
 class SettingsManager:
     """Effective settings for a document URI."""
 
-    def __init__(self, server: RephraseServer) -> None:
+    def __init__(self, server: SettingsHost) -> None:
         self.server = server
         self.initialization_options: Any = None
         self.pushed: Any = None
@@ -64,7 +100,9 @@ class SettingsManager:
         self._disk: dict[Path, tuple[tuple[int, int], str]] = {}
         #: The last settings composed per project file, from the same editor values, project
         #: text and user config.
-        self._composed: dict[Path, tuple[dict[str, Any], str | None, UserConfig, Settings]] = {}
+        self._composed: dict[
+            Path | None, tuple[dict[str, Any], str | None, UserConfig, Settings]
+        ] = {}
         #: The user config file as last read, with the (mtime, size) it was read at.
         self._user: tuple[tuple[int, int] | None, UserConfig] | None = None
         #: The client's answer being awaited, per folder (one question at a time).
@@ -85,10 +123,13 @@ class SettingsManager:
             uris.append(self.server.workspace.root_uri)
         return [Path(p) for p in map(to_fs_path, uris) if p]
 
-    def folder_of(self, uri: str) -> Path:
-        """The workspace folder holding ``uri`` (longest match), else the nearest project root."""
-        path_str = to_fs_path(uri)
-        path = Path(path_str) if path_str else Path.cwd()
+    def folder_of(self, uri: str) -> Path | None:
+        """The workspace folder holding ``uri`` (longest match), else the nearest project root;
+        None for a document that is no file (``untitled:``, a notebook cell, a web address) or
+        whose path goes up (``..``): it has no folder, so no project file."""
+        path = document_path(uri)
+        if path is None:
+            return None
         best: Path | None = None
         for folder in self.workspace_folders():
             if (path == folder or folder in path.parents) and (
@@ -97,15 +138,21 @@ class SettingsManager:
                 best = folder
         if best is not None:
             return best
-        from rephrase_ls import project_file  # here, not at start-up (tomllib)
+        from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
         return project_file.find_root(path)
 
-    def project_file_path(self, uri: str) -> Path:
-        """Path of the project file for the folder of ``uri``."""
-        from rephrase_ls import project_file
+    def _folder_key(self, uri: str) -> str:
+        """The key of ``uri``'s folder in the per-folder caches ("" for a document with none)."""
+        folder = self.folder_of(uri)
+        return "" if folder is None else str(folder)
 
-        return self.folder_of(uri) / project_file.FILE_NAME
+    def project_file_path(self, uri: str) -> Path | None:
+        """Path of the project file for the folder of ``uri``; None when it has no folder."""
+        from rephrase_ls.config import project_file
+
+        folder = self.folder_of(uri)
+        return None if folder is None else folder / project_file.FILE_NAME
 
     def project_text(self, path: Path) -> tuple[str | None, int | None]:
         """The project file's current text and, when open in the editor, its version."""
@@ -123,7 +170,7 @@ class SettingsManager:
             cached = self._disk.get(path)
             if cached is not None and cached[0] == stamp:
                 return cached[1], None
-            from rephrase_ls import project_file
+            from rephrase_ls.config import project_file
 
             text = project_file.read_text(path)
             self._disk[path] = (stamp, text)
@@ -137,7 +184,7 @@ class SettingsManager:
 
     def user_config(self) -> UserConfig:
         """The user config file, read again when it changed on disk (one ``stat`` per call)."""
-        from rephrase_ls import user_config
+        from rephrase_ls.config import user_config
 
         path = user_config.config_path()
         try:
@@ -159,7 +206,7 @@ class SettingsManager:
 
     def document_touched(self, uri: str) -> None:
         """A document opened, changed or closed: a project file buffer may have changed."""
-        from rephrase_ls import project_file
+        from rephrase_ls.config import project_file
 
         if uri.endswith(project_file.FILE_NAME):
             path_str = to_fs_path(uri)
@@ -201,7 +248,7 @@ class SettingsManager:
 
     async def fetch_editor(self, uri: str) -> dict[str, Any]:
         """Editor settings for the folder of ``uri`` (asks the client once per folder)."""
-        folder = str(self.folder_of(uri))
+        folder = self._folder_key(uri)
         cached = self._editor.get(folder)
         if cached is not None:
             return cached
@@ -247,7 +294,7 @@ class SettingsManager:
         longer is not waited for again until it has answered."""
         if uri in self._settled:
             return  # the usual case on every code action: no folder lookup
-        folder = str(self.folder_of(uri))
+        folder = self._folder_key(uri)
         if folder in self._editor:
             self._settled.add(uri)
             return
@@ -264,25 +311,27 @@ class SettingsManager:
             self._slow.add(folder)
 
     def _compose(self, uri: str, editor: dict[str, Any]) -> Settings:
-        from rephrase_ls import project_file, user_config
+        from rephrase_ls.config import project_file, user_config
 
         user = self.user_config()
         path = self.project_file_path(uri)
-        text, _version = self.project_text(path)
+        text, _version = (None, None) if path is None else self.project_text(path)
         cached = self._composed.get(path)
         if cached is not None and cached[0] is editor and cached[1] == text and cached[2] is user:
             return cached[3]  # same inputs: same settings, warnings already shown
-        parsed = project_file.parse(path, text)
+        parsed = None if path is None else project_file.parse(path, text)
         settings, warnings = user_config.compose(
             user=user,
-            folder=path.parent,
+            folder=None if path is None else path.parent,
             launch=user_config.launch_values(self.initialization_options),
             editor=editor,
-            editor_source=f"editor settings for {path.parent}",
-            project=parsed.values,
+            editor_source="editor settings"
+            if path is None
+            else f"editor settings for {path.parent}",
+            project={} if parsed is None else parsed.values,
             project_source=str(path),
         )
-        if parsed.error:
+        if parsed is not None and parsed.error:
             warnings.append(parsed.error)
         for warning in warnings:
             self.warn_once(str(warning))
@@ -295,7 +344,7 @@ class SettingsManager:
 
     def cached_for_uri(self, uri: str) -> Settings:
         """Effective settings without asking the client (for requests that must not wait)."""
-        folder = str(self.folder_of(uri))
+        folder = self._folder_key(uri)
         editor = self._editor.get(folder)
         if editor is None:
             editor = {} if self._client_has_configuration else self._fallback_editor_settings()

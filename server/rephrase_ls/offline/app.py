@@ -118,7 +118,7 @@ class OfflineService:
         self.authenticate(request)
         product = self._product_param(request)
         later = self.options.later_shape
-        rows = catalogue(later).languages[product]
+        rows = catalogue(later, self.options.documented).languages[product]
         return JSONResponse([language_json(row, later) for row in rows])
 
     async def v3_products(self, request: Request) -> Response:

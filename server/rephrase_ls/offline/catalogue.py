@@ -2,6 +2,12 @@
 
 Read once per shape from the data files in ``offline/data/`` (the shape of
 ``service-interface.md``, or with ``later_shape`` the later one of ``service-facts.md``).
+
+The write list says what the engine does: ``writing_style`` and ``tone`` only for the languages
+whose styles and tones the engine has rules for (``STYLED_LANGUAGES`` of ``engine.styles``).
+With ``documented`` (later shape only), the write list is the one the service's public
+documentation describes today instead (``v3-documented.json``): a stand-in for the real service,
+whose engine still has no rules for the other languages' styles.
 """
 
 from __future__ import annotations
@@ -67,12 +73,32 @@ def _rows(raw: list[dict[str, Any]], statuses: Mapping[str, str]) -> tuple[Langu
     )
 
 
+_STYLE_FEATURES: Final = frozenset({"writing_style", "tone"})
+
+
+def _truthful(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Write rows without a style or tone feature the engine has no rules for."""
+    from rephrase_ls.offline.engine.styles import STYLED_LANGUAGES
+
+    rows = []
+    for item in raw:
+        if item["lang"].split("-")[0].lower() not in STYLED_LANGUAGES:
+            item = {**item, "features": [f for f in item["features"]
+                                         if f not in _STYLE_FEATURES]}
+        rows.append(item)
+    return rows
+
+
 @cache
-def catalogue(later_shape: bool) -> Catalogue:
-    """The catalogue of one shape, loaded from the data files on first use."""
+def catalogue(later_shape: bool, documented: bool = False) -> Catalogue:
+    """The catalogue of one shape, loaded from the data files on first use; ``documented``
+    (with ``later_shape``) serves the write list of the service's documentation."""
+    if documented and not later_shape:
+        raise ValueError("the documented write list exists only in the later shape")
     languages_raw: dict[str, list[dict[str, Any]]] = _load("v3-languages.json")
     v2 = _load("v2-languages.json")
     if not later_shape:
+        languages_raw = {**languages_raw, "write": _truthful(languages_raw["write"])}
         return Catalogue(
             languages={p: _rows(languages_raw[p], {}) for p in PRODUCTS},
             products=_load("v3-products.json"),
@@ -81,6 +107,8 @@ def catalogue(later_shape: bool) -> Catalogue:
         )
     later = _load("v3-later-shape.json")
     merged = {**languages_raw, **later["languages"]}
+    merged["write"] = (_load("v3-documented.json")["write"] if documented
+                       else _truthful(merged["write"]))
     return Catalogue(
         languages={p: _rows(merged[p], later["language_status"].get(p, {})) for p in PRODUCTS},
         products=later["resources"],

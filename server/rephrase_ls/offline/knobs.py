@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from rephrase_ls.offline.request import STATUS_MESSAGES, ApiError
 
 __all__ = [
+    "DOCUMENTED_AUTH_SCHEME",
     "RETRY_AFTER_STATUSES",
     "Knobs",
     "OfflineOptions",
@@ -21,6 +22,8 @@ __all__ = [
 ]
 
 RETRY_AFTER_STATUSES: Final = frozenset({429, 503, 529})
+#: The Authorization scheme word of the real service (service-facts.md).
+DOCUMENTED_AUTH_SCHEME: Final = "DeepL-Auth-Key"
 
 
 @dataclass
@@ -33,6 +36,9 @@ class OfflineOptions:
     answer 200 with a body that breaks the interface. ``character_limit``: the account's
     cost-control limit (456 once reached). ``retry_after``: seconds sent in ``Retry-After`` with
     429/503/529. ``later_shape``: serve the v3 lists in the service's later shape.
+    ``documented`` (needs ``later_shape``): the write list is the one the service's public
+    documentation describes today (styles and tones for de, en, es, fr, it, pt; ja, ko and zh
+    without), not what the engine does; :meth:`as_documented` is the whole profile.
     ``workers``: 0 runs detection and the engine in threads of this process (the embedded mode);
     N > 0 runs them in a pool of N worker processes, so concurrent requests use several cores.
     ``preload``: worker processes load every language's engine data when they start (needs
@@ -52,6 +58,7 @@ class OfflineOptions:
     known_words: frozenset[str] = frozenset()
     retry_after: float = 1.0
     later_shape: bool = False
+    documented: bool = False
     workers: int = 0
     preload: bool = False
     overlap_latency: bool = False
@@ -87,6 +94,18 @@ class OfflineOptions:
             raise ValueError("workers must be a whole number >= 0 (0: threads in this process)")
         if self.preload and not self.workers:
             raise ValueError("preload needs worker processes (workers >= 1)")
+        if self.documented and not self.later_shape:
+            raise ValueError("documented needs later_shape (the documented list is the later "
+                             "shape)")
+
+    @classmethod
+    def as_documented(cls, **options: Any) -> OfflineOptions:
+        """The service as its public documentation describes it today: the later list shape,
+        the documented write list and the ``DeepL-Auth-Key`` header scheme (``options`` set the
+        other fields, or override these)."""
+        settings: dict[str, Any] = {"later_shape": True, "documented": True,
+                                    "auth_scheme": DOCUMENTED_AUTH_SCHEME, **options}
+        return cls(**settings)
 
 
 class Knobs:

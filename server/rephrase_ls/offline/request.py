@@ -279,14 +279,16 @@ def _texts(fields: Mapping[str, Any]) -> list[str]:
     return list(texts)
 
 
-def validate(fields: Mapping[str, Any], later_shape: bool, correct: bool = False) -> Job:
+def validate(
+    fields: Mapping[str, Any], later_shape: bool, documented: bool = False, correct: bool = False
+) -> Job:
     """Check a rephrase request's fields (``correct``: a corrections-only request's, which
     takes no writing style or tone) and detect its texts' languages."""
     # Imported on the first request: the tokenizer's patterns and the detection profiles.
     import rephrase_ls.text.detect as detect
 
     texts = _texts(fields)
-    rows = catalogue(later_shape).languages["write"]
+    rows = catalogue(later_shape, documented).languages["write"]
     targets = {row.lang.lower(): row.lang for row in rows if row.usable_as_target}
     # Tones follow the ``tone`` feature when the list names one, else ``writing_style``.
     tone_feature = "tone" if any("tone" in row.features for row in rows) else "writing_style"
@@ -401,10 +403,11 @@ def process_fields(
     fields: Mapping[str, Any],
     later_shape: bool,
     known_words: frozenset[str],
+    documented: bool = False,
     correct: bool = False,
 ) -> tuple[list[dict[str, Any]], int]:
     """Validate a request's fields and improve its texts (``correct``: corrections only, the
     engine without style rules): the improvements and the characters billed. Raises
     :class:`ApiError` for a request the service refuses."""
-    job = validate(fields, later_shape, correct)
+    job = validate(fields, later_shape, documented, correct)
     return improve_all(job, known_words), sum(len(text) for text in job.texts)

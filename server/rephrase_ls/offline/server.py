@@ -9,7 +9,7 @@ import socket
 import sys
 from typing import TextIO
 
-from rephrase_ls.offline.knobs import OfflineOptions
+from rephrase_ls.offline.knobs import DOCUMENTED_AUTH_SCHEME, OfflineOptions
 
 __all__ = ["build_parser", "main", "options_from_args", "run"]
 
@@ -102,8 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="port to bind (default 0: any free port; the address is printed)")
     parser.add_argument("--allow-remote", action="store_true",
                         help="allow binding a non-loopback address")
-    parser.add_argument("--auth-scheme", default="Service-Auth-Key", metavar="NAME",
-                        help="scheme word of the Authorization header (default Service-Auth-Key)")
+    parser.add_argument("--auth-scheme", default=None, metavar="NAME",
+                        help="scheme word of the Authorization header (default "
+                        "Service-Auth-Key; DeepL-Auth-Key with --as-documented)")
     parser.add_argument("--key", action="append", dest="keys", metavar="KEY",
                         help="accept only this key (repeatable; default: any non-empty key)")
     parser.add_argument("--latency", type=_non_negative_float, default=0.0, metavar="MS",
@@ -136,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "404, as service-interface.md describes the service")
     parser.add_argument("--later-shape", action="store_true",
                         help="serve the v3 language lists in the service's later shape")
+    parser.add_argument("--as-documented", action="store_true",
+                        help="behave as the service's public documentation describes it today: "
+                        "the later list shape, styles and tones for de, en, es, fr, it, pt, "
+                        "ja, ko and zh listed without them, and the DeepL-Auth-Key scheme")
     parser.add_argument("--request-timeout", type=_positive_float,
                         default=DEFAULT_REQUEST_TIMEOUT, metavar="S",
                         help="seconds a request may take to arrive whole, head and body "
@@ -151,14 +156,17 @@ def options_from_args(args: argparse.Namespace) -> OfflineOptions:
     """Turn parsed command-line arguments into :class:`OfflineOptions`."""
     return OfflineOptions(
         keys=tuple(args.keys) if args.keys else None,
-        auth_scheme=args.auth_scheme,
+        auth_scheme=args.auth_scheme or (
+            DOCUMENTED_AUTH_SCHEME if args.as_documented else "Service-Auth-Key"
+        ),
         latency_ms=args.latency,
         fail=list(args.fail),
         hang=args.hang,
         malformed=args.malformed,
         character_limit=args.character_limit,
         retry_after=args.retry_after,
-        later_shape=args.later_shape,
+        later_shape=args.later_shape or args.as_documented,
+        documented=args.as_documented,
         workers=cpu_count() if args.workers is None else args.workers,
         preload=args.preload,
         overlap_latency=args.overlap_latency,

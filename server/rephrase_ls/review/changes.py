@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,36 +74,68 @@ def _segment_at(segments: Sequence[Span], position: int) -> int:
     return -1
 
 
-def _left_limit(segments: Sequence[Span], protected: Sequence[Span], start: int) -> int:
+class _Protected:
+    """The sorted spans of protected text of a paragraph, indexed so that finding those near an
+    offset costs a binary search, not a pass over all of them (a paragraph with thousands of
+    inline code spans and as many edits)."""
+
+    def __init__(self, spans: Sequence[Span]) -> None:
+        self.spans = list(spans)
+        self.starts = [p_start for p_start, _ in self.spans]
+        # reach[k]: the furthest end among spans[:k + 1] (the spans may nest or overlap)
+        self.reach: list[int] = []
+        furthest = -1
+        for _, p_end in self.spans:
+            furthest = max(furthest, p_end)
+            self.reach.append(furthest)
+
+    def near(self, low: int, high: int) -> list[Span]:
+        """The spans that start before ``high`` and end after ``low`` (in order)."""
+        first = bisect_right(self.reach, low)
+        last = bisect_left(self.starts, high)
+        return [span for span in self.spans[first:last] if span[1] > low]
+
+    def left_limit(self, start: int) -> int | None:
+        """The end of the last span that ends at or before ``start``, or None when there is
+        none; ``start`` itself when a span holds ``start`` (starts before it, ends after)."""
+        k = bisect_left(self.starts, start)  # spans[:k] start before ``start``
+        if k == 0:
+            return None
+        if self.reach[k - 1] > start:
+            return start
+        return self.reach[k - 1]
+
+    def right_limit(self, end: int) -> int | None:
+        """The start of the first span that starts at or after ``end``, or None when there is
+        none; ``end`` itself when a span holds ``end`` (starts before it, ends after)."""
+        k = bisect_left(self.starts, end)
+        if k > 0 and self.reach[k - 1] > end:
+            return end
+        return self.starts[k] if k < len(self.starts) else None
+
+
+def _left_limit(segments: Sequence[Span], protected: _Protected, start: int) -> int:
     """How far left of ``start`` a group may widen: the start of the prose on its line, or the
     end of the protected text before it, whichever is nearer."""
     k = _segment_at(segments, start - 1)
     if k < 0:
         return start
     limit = segments[k][0]
-    for p_start, p_end in protected:
-        if p_end <= start:
-            limit = max(limit, p_end)
-        elif p_start < start:  # start is inside protected text: nowhere to go
-            return start
-    return limit
+    before = protected.left_limit(start)
+    return limit if before is None else max(limit, before)
 
 
-def _right_limit(segments: Sequence[Span], protected: Sequence[Span], end: int) -> int:
+def _right_limit(segments: Sequence[Span], protected: _Protected, end: int) -> int:
     """How far right of ``end`` a group may widen (see :func:`_left_limit`)."""
     k = _segment_at(segments, end)
     if k < 0:
         return end
     limit = segments[k][1]
-    for p_start, p_end in protected:
-        if p_start >= end:
-            limit = min(limit, p_start)
-        elif p_end > end:
-            return end
-    return limit
+    after = protected.right_limit(end)
+    return limit if after is None else min(limit, after)
 
 
-def _widen(text: str, edit: TextEdit, segments: Sequence[Span], protected: Sequence[Span]) -> Span:
+def _widen(text: str, edit: TextEdit, segments: Sequence[Span], protected: _Protected) -> Span:
     """The range of ``edit`` widened to whole words (see the module's description)."""
     start, end, new = edit.start, edit.end, edit.new_text
     old = text[start:end]
@@ -160,13 +192,13 @@ def _word_after(text: str, position: int, high: int) -> Span:
     return position, end
 
 
-def _no_protected(protected: Sequence[Span], span: Span) -> bool:
+def _no_protected(protected: _Protected, span: Span) -> bool:
     """Whether no protected text overlaps ``span``."""
-    return not any(p_start < span[1] and p_end > span[0] for p_start, p_end in protected)
+    return not protected.near(span[0], span[1])
 
 
 def _widen_deletion(
-    text: str, edit: TextEdit, segments: Sequence[Span], protected: Sequence[Span]
+    text: str, edit: TextEdit, segments: Sequence[Span], protected: _Protected
 ) -> tuple[Span, TextEdit]:
     """The range of a deletion of whole words, widened to take in the word it repeats (``the
     the`` → ``the``), on whichever side that word is; failing that, the word before it (or
@@ -233,14 +265,15 @@ def _word_by_word(text: str, edit: TextEdit) -> list[TextEdit]:
     return pieces
 
 
-def _around_protected(text: str, edit: TextEdit, protected: Sequence[Span]) -> list[TextEdit]:
+def _around_protected(text: str, edit: TextEdit, protected: _Protected) -> list[TextEdit]:
     """``edit`` without the protected text it covers: split around each protected span that
     comes back exactly once (in order) in its new text; ``[]`` when that is not so."""
+    # the spans it overlaps, and one holding an insertion (an empty edit inside protected text)
+    inside = protected.near(edit.start, max(edit.end, edit.start + 1))
     inside = [
         (p_start, p_end)
-        for p_start, p_end in protected
-        if (p_start < edit.end and p_end > edit.start)
-        or p_start < edit.start < p_end  # an insertion inside protected text
+        for p_start, p_end in inside
+        if (p_start < edit.end and p_end > edit.start) or p_start < edit.start < p_end
     ]
     if not inside:
         return [edit]
@@ -272,9 +305,10 @@ def change_groups(
     gives what applying ``edits`` gives, less any edit dropped because it would have replaced
     protected text.
     """
+    index = _Protected(protected)
     widened: list[tuple[int, int, TextEdit]] = []
     for edit in edits:
-        kept = _around_protected(text, edit, protected)
+        kept = _around_protected(text, edit, index)
         for piece in [part for p in kept for part in _word_by_word(text, p)]:
             words = text[piece.start : piece.end].strip()
             if (
@@ -283,9 +317,9 @@ def change_groups(
                 and _is_word_char(words[0])
                 and _is_word_char(words[-1])
             ):
-                (start, end), piece = _widen_deletion(text, piece, segments, protected)
+                (start, end), piece = _widen_deletion(text, piece, segments, index)
             else:
-                start, end = _widen(text, piece, segments, protected)
+                start, end = _widen(text, piece, segments, index)
             widened.append((start, end, piece))
     widened.sort(key=lambda item: (item[0], item[1]))
     groups: list[tuple[int, int, list[TextEdit]]] = []
@@ -296,6 +330,7 @@ def change_groups(
             groups[-1] = (last_start, max(last_end, end), members)
         else:
             groups.append((start, end, [edit]))
+    seams = _Seams(text, segments)
     changes = []
     for start, end, members in groups:
         pieces: list[str] = []
@@ -307,16 +342,25 @@ def change_groups(
         pieces.append(text[position:end])
         original, replacement = text[start:end], "".join(pieces)
         said, says = original, replacement
-        for gap in _gaps(text, segments, start, end):
+        for gap in seams.inside(start, end):
             said, says = said.replace(gap, " "), says.replace(gap, " ")
         changes.append(Change(start, end, original, replacement, said, says))
     return changes
 
 
-def _gaps(text: str, segments: Sequence[Span], start: int, end: int) -> set[str]:
-    """The verbatim texts between two lines' prose inside ``[start, end)``."""
-    return {
-        text[segments[k][1] : segments[k + 1][0]]
-        for k in range(len(segments) - 1)
-        if start < segments[k + 1][0] and segments[k][1] < end
-    }
+class _Seams:
+    """The verbatim texts between two lines' prose (a quote's ``>``), found by binary search."""
+
+    def __init__(self, text: str, segments: Sequence[Span]) -> None:
+        self.text = text
+        self.segments = segments
+        self.starts = [s_start for s_start, _ in segments]
+        self.ends = [s_end for _, s_end in segments]
+
+    def inside(self, start: int, end: int) -> set[str]:
+        """The gaps between lines' prose inside ``[start, end)``: those after segment ``k``
+        where the next segment starts after ``start`` and segment ``k`` ends before ``end``."""
+        first = max(bisect_right(self.starts, start) - 1, 0)
+        last = min(bisect_left(self.ends, end), len(self.segments) - 1)
+        segments = self.segments
+        return {self.text[segments[k][1] : segments[k + 1][0]] for k in range(first, last)}

@@ -11,9 +11,9 @@ edits; the edits are cut into change groups (:mod:`.changes`), each a :class:`Fi
 What Improve would leave alone is left alone here too: a paragraph in another language than the
 target (a quotation: the service refuses to improve and translate at once), the
 ``rephrase: language=xx`` directive, and whatever the document's guards keep
-(:func:`rephrase_ls.guards.guard`, the one chain Improve applies to each answer): the lower-case
-start of a paragraph that goes on an open sentence (``dass:`` before a list) or is set apart,
-a word the document writes in code or only in lower case (``zlib``), its spelling variant
+(:func:`rephrase_ls.guards.chain.guard`, the one chain Improve applies to each answer): the
+lower-case start of a paragraph that goes on an open sentence (``dass:`` before a list) or is set
+apart, a word the document writes in code or only in lower case (``zlib``), its spelling variant
 (``keep_variant``) and its two spaces between sentences.
 
 Work is kept in a :class:`ReviewCache`: each block's words, keyed by a digest of the block's text
@@ -22,7 +22,7 @@ target, the known words and the context words the paragraph contains. After an e
 paragraphs whose text changed (and those holding a word that became, or stopped being, written
 twice) are improved again. The cache holds the engine's findings; the guards, which read the
 whole document, are applied after it, to the paragraphs whose findings one of them may act on
-(:func:`rephrase_ls.guards.may_act`). The cache holds no text of the document: a paragraph is
+(:func:`rephrase_ls.guards.chain.may_act`). The cache holds no text of the document: a paragraph is
 rebuilt from its block when the engine improves it, and its findings are kept relative to its
 start, so that a reviewed 1 MB document costs the cache ~3 MB.
 """
@@ -39,11 +39,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from rephrase_ls.guards import DocumentFacts, Signals, facts_key, guard, may_act, signals
-from rephrase_ls.improve import without_directives
+from rephrase_ls.guards.chain import DocumentFacts, Signals, facts_key, guard, may_act, signals
+from rephrase_ls.improve.options import ImproveOptions, Mode
+from rephrase_ls.improve.round_trip import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
-from rephrase_ls.options import ImproveOptions, Mode
 from rephrase_ls.review.changes import change_groups
 from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
@@ -52,8 +52,8 @@ from rephrase_ls.text.paragraphs import Paragraph
 from rephrase_ls.text.placeholders import PlaceholderError
 
 if TYPE_CHECKING:
-    from rephrase_ls.language_choice import LanguageChoice
-    from rephrase_ls.settings import Settings
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.language_choice import LanguageChoice
     from rephrase_ls.text.markup import ProseBlock
 
 __all__ = [
@@ -172,7 +172,7 @@ class _Lru(Generic[K, V]):
 class ReviewCache:
     """Per-paragraph work kept between calls of :func:`findings`: each block's words, each
     paragraph's findings from the engine, and those the guards kept of them (keyed by the facts
-    of the document the guards read for that paragraph, :func:`rephrase_ls.guards.facts_key`),
+    of the document the guards read for that paragraph, :func:`rephrase_ls.guards.chain.facts_key`),
     in three tables that each stand for at most ``max_chars`` characters of blocks, the least
     recently used dropped first.
 
@@ -215,8 +215,8 @@ def offline_target(language: str | None) -> str | None:
 
 def review_mode(settings: Settings, choice: LanguageChoice) -> Mode | None:
     """What the offline review of a document in ``choice``'s language asks of the engine: the
-    request a plain Improve makes (:meth:`~rephrase_ls.options.ImproveOptions.mode`: its target
-    and what it keeps of the document's variant), its target as the engine takes it
+    request a plain Improve makes (:meth:`~rephrase_ls.improve.options.ImproveOptions.mode`: its
+    target and what it keeps of the document's variant), its target as the engine takes it
     (:func:`offline_target`; the language itself when the service takes no target for it); None
     when the engine does not review that language."""
     mode = ImproveOptions().mode(settings, choice)
@@ -366,10 +366,11 @@ def findings(
     converted). ``cache``: keeps per-paragraph work between calls (one per server, shared by
     documents); without it every paragraph is improved. ``cancelled``: asked before each
     paragraph the engine improves; when it answers true, :class:`ReviewCancelled` is raised.
-    ``keep_variant``, ``variant_detected``: as the :class:`~rephrase_ls.options.Mode` of a plain
-    Improve of the document has them (:meth:`rephrase_ls.options.ImproveOptions.mode`): whether
-    the engine's variant conversions are taken out unless the document allows them, and whether
-    its variant was read from it (:mod:`rephrase_ls.text.variants_keep`).
+    ``keep_variant``, ``variant_detected``: as the :class:`~rephrase_ls.improve.options.Mode` of a
+    plain Improve of the document has them
+    (:meth:`rephrase_ls.improve.options.ImproveOptions.mode`): whether the engine's variant
+    conversions are taken out unless the document allows them, and whether its variant was
+    read from it (:mod:`rephrase_ls.guards.variants_keep`).
 
     Applying every finding's edit gives what Improve with the offline engine gives.
     """

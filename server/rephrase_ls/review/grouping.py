@@ -1,6 +1,6 @@
 """Findings from edits already computed: the service's review, as the offline review's findings.
 
-The pipeline (:func:`rephrase_ls.pipeline.improve_text`) gives the service's improvement as
+The pipeline (:func:`rephrase_ls.improve.pipeline.improve_text`) gives the service's improvement as
 minimal word edits in document offsets; here they are cut into change groups
 (:func:`~rephrase_ls.review.changes.change_groups`, per prose block: a group never leaves its
 block's lines nor covers protected text) and classified (:mod:`.codes`), with no second diff.

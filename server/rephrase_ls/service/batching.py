@@ -8,9 +8,11 @@ measured with the encoder itself, each text (or sentence, when splitting) is enc
 every final body is encoded once more to check it really fits, so a non-additive encoder is
 caught (``ValueError``) instead of sending an oversized body.
 
-A text too large for one request is split at sentence boundaries, then at word boundaries, then
-between code points. Each piece keeps its trailing whitespace, so the pieces concatenate back to
-the text exactly.
+A text too large for one request is split at sentence boundaries (``.!?`` and ``。！？``), then
+after clause marks (``、，,;；``: Chinese and Japanese write no spaces between words), then at
+word boundaries, then between characters, never inside one (a character with its combining
+marks, an emoji sequence joined by zero-width joiners). Each piece keeps its trailing
+whitespace, so the pieces concatenate back to the text exactly.
 
 :func:`encode_json` is the body encoding the client uses and :func:`json_text_size` its exact
 size measure. :class:`ImprovementAssembly` puts the answers back together: each text's
@@ -42,7 +44,18 @@ _SENTENCE_END = re.compile(
     r"|(?<=[。！？])[。！？]*[」』”’)）]*\s*"
     r"|(?<=\n)\s*)"
 )
+# A clause ends after a full-width comma or semicolon (and any spaces after it), or after a
+# comma or semicolon followed by spaces (not inside "1,000").
+_CLAUSE_END = re.compile(r"[、，；︐︑﹐﹑､]\s*|[,;]\s+")
 _WORD_START = re.compile(r"\s+(?=\S)")
+# One character as a reader sees it: a code point with the combining marks, variation
+# selectors and zero-width-joined code points after it.
+_CLUSTER = re.compile(
+    r"(?s:.)(?:[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f"
+    r"\u0900-\u0903\u093a-\u094f\u0e31-\u0e3a\u0e47-\u0e4e\u1ab0-\u1aff\u1dc0-\u1dff"
+    r"\u20d0-\u20ff\u302a-\u302f\u3099\u309a\ufe00-\ufe0f\ufe20-\ufe2f\U0001f3fb-\U0001f3ff"
+    r"\U000e0020-\U000e007f\U000e0100-\U000e01ef\u200c]|\u200d(?s:.))*"
+)
 # Characters json.dumps(ensure_ascii=False) escapes inside a string.
 _JSON_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
 
@@ -172,22 +185,26 @@ def _split(text: str, cap: int, sizer: _Sizer, esc_text: int) -> list[tuple[str,
 def _units(
     text: str, cap: int, sizer: _Sizer, level: int, out: list[tuple[str, int]], size: int
 ) -> None:
-    """Append units of ``text`` no larger than ``cap``: sentences, then words, then code points."""
+    """Append units of ``text`` no larger than ``cap``: sentences, then clauses, then words,
+    then characters (see :data:`_CLUSTER`)."""
     if size <= cap:
         out.append((text, size))
         return
     if level == 0:
         parts = _cut(text, _SENTENCE_END)
     elif level == 1:
+        parts = _cut(text, _CLAUSE_END)
+    elif level == 2:
         parts = _cut(text, _WORD_START)
     else:
-        for char in text:
-            csize = sizer.esc_char(char)
+        for cluster in _CLUSTER.findall(text):
+            csize = sum(sizer.esc_char(char) for char in cluster)
             if csize > cap:
                 raise ValueError(
-                    f"the body limit is too small to hold the character U+{ord(char):04X}"
+                    f"the body limit is too small to hold the character U+{ord(cluster[0]):04X}"
+                    + (" with the marks that follow it" if len(cluster) > 1 else "")
                 )
-            out.append((char, csize))
+            out.append((cluster, csize))
         return
     if len(parts) == 1:
         _units(text, cap, sizer, level + 1, out, size)

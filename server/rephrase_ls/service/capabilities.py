@@ -200,15 +200,17 @@ class V2Languages:
         return lang is not None and lang.supports_formality
 
 
-#: Target languages the interface names for writing styles and tones (section 2.5, the
-#: ``writing_style`` and ``tone`` parameters).
-SPECIFIED_STYLE_TARGETS = ("de", "en-GB", "en-US")
+#: Languages the service's public documentation gives writing styles and tones (service-facts.md,
+#: "What the service added later"), with the bare codes its request schema accepts.
+DOCUMENTED_STYLE_TARGETS = (
+    "de", "en", "en-GB", "en-US", "es", "fr", "it", "pt", "pt-BR", "pt-PT",
+)  # fmt: skip
 
 
-def specified_choices(language: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The writing styles and tones the interface specifies for ``language`` as a target:
+def documented_choices(language: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The writing styles and tones the service's documentation gives ``language`` as a target:
     what can be offered, unconfirmed, when the service's own list cannot be had."""
-    if _key(language) in {_key(lang) for lang in SPECIFIED_STYLE_TARGETS}:
+    if _key(language) in {_key(lang) for lang in DOCUMENTED_STYLE_TARGETS}:
         return WRITING_STYLES, TONES
     return (), ()
 

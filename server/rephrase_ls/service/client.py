@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any, Literal, Protocol
 
@@ -55,9 +56,11 @@ from rephrase_ls.service.transport import ServiceTransport, Sleep, user_agent
 
 __all__ = [
     "AddressMemory",
+    "ListShape",
     "ProgressCallback",
     "ResultCallback",
     "ServiceClient",
+    "ShapeMemory",
     "encode_json",
     "json_text_size",
     "user_agent",
@@ -78,9 +81,43 @@ ProgressCallback = Callable[[int, int], None]
 ResultCallback = Callable[[list[int], list[Improvement]], None]
 
 
+@dataclass(frozen=True)
+class ListShape:
+    """How a service serves its v3 language lists (service-facts.md, "The later shape"): the
+    query parameter naming the product, the path of the products list, and whether the
+    exceptions list exists. The defaults are the interface document's."""
+
+    parameter: Literal["product", "resource"] = "product"
+    products_path: str = PRODUCTS_PATH
+    exceptions: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "parameter": self.parameter,
+            "products_path": self.products_path,
+            "exceptions": self.exceptions,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> ListShape | None:
+        """The shape ``data`` describes; ``None`` when it is not one (a damaged memory)."""
+        if not isinstance(data, Mapping):
+            return None
+        parameter = data.get("parameter")
+        path = data.get("products_path")
+        exceptions = data.get("exceptions")
+        if (
+            parameter not in ("product", "resource")
+            or path not in (PRODUCTS_PATH, RESOURCES_PATH)
+            or not isinstance(exceptions, bool)
+        ):
+            return None
+        return cls(parameter, path, exceptions)
+
+
 class AddressMemory(Protocol):
     """Where the addresses without a corrections endpoint are remembered beyond the process
-    (the user's state folder; see :mod:`rephrase_ls.user_state`)."""
+    (the user's state folder; see :mod:`rephrase_ls.config.user_state`)."""
 
     def knows_no_corrections(self, base_url: str) -> bool: ...
 
@@ -89,6 +126,14 @@ class AddressMemory(Protocol):
 
 #: Base addresses that answered 404 to the corrections endpoint in this process.
 _NO_CORRECTIONS: set[str] = set()
+
+
+class ShapeMemory(Protocol):
+    """Where a client keeps the :class:`ListShape` of each service address between runs."""
+
+    def recall(self, address: str) -> Mapping[str, Any] | None: ...
+
+    def remember(self, address: str, shape: Mapping[str, Any]) -> None: ...
 
 
 def _says_product_renamed(message: str | None) -> bool:
@@ -134,7 +179,11 @@ class ServiceClient:
     https/loopback check of the base address is skipped since no socket is opened.
     ``backend`` says who answers (``"service"`` or ``"offline"``); ``sleep``, ``rng`` and
     ``clock`` replace the waits between retries, their jitter and the deadline's clock.
-    ``memory`` remembers, beyond the process, the addresses without a corrections endpoint.
+    ``shape_memory`` keeps the shape of the address's language lists between runs: a client
+    starts with the shape remembered, so it sends no request the service is known to refuse,
+    and a remembered shape the service refuses is probed again and remembered anew.
+    ``corrections_memory`` remembers, beyond the process, the addresses without a corrections
+    endpoint.
     """
 
     def __init__(
@@ -146,7 +195,8 @@ class ServiceClient:
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], float] | None = None,
-        memory: AddressMemory | None = None,
+        shape_memory: ShapeMemory | None = None,
+        corrections_memory: AddressMemory | None = None,
     ) -> None:
         if not isinstance(config, ServiceConfig):
             raise TypeError("config must be a ServiceConfig")
@@ -155,14 +205,27 @@ class ServiceClient:
         self._http = ServiceTransport(
             config, transport=transport, sleep=sleep, rng=rng, clock=clock
         )
-        self._product_param: Literal["product", "resource"] = "product"
-        self._products_path = PRODUCTS_PATH
-        self._exceptions_removed = False
-        self._memory = memory
+        self._memory = shape_memory
+        self._corrections_memory = corrections_memory
         # A replaced transport (the embedded service, a test's app) is not the address's
         # service: what it lacks is this client's alone, not shared or remembered.
         self._shares_address = transport is None
         self._no_corrections = False
+        self._shape = ListShape()
+        #: Fields of ``_shape`` this process has seen the service confirm (the others are the
+        #: defaults or remembered from an earlier run, and are probed again when refused).
+        self._confirmed: set[str] = set()
+        self._saved: ListShape | None = None
+        address = self._memory_address()
+        if shape_memory is not None and address is not None:
+            try:
+                recalled = ListShape.from_json(shape_memory.recall(address))
+            except OSError as exc:
+                log.debug("cannot read the remembered list shape: %s", exc)
+                recalled = None
+            if recalled is not None:
+                log.info("using the language-list shape remembered for %s", address)
+                self._shape = self._saved = recalled
 
     def __repr__(self) -> str:
         try:
@@ -186,8 +249,36 @@ class ServiceClient:
 
     @property
     def uses_resource_parameter(self) -> bool:
-        """True once the service said the ``product`` parameter was renamed ``resource``."""
-        return self._product_param == "resource"
+        """True once the service said the ``product`` parameter was renamed ``resource`` (or a
+        remembered shape says so)."""
+        return self._shape.parameter == "resource"
+
+    @property
+    def list_shape(self) -> ListShape:
+        """The shape of the language lists as this client knows it."""
+        return self._shape
+
+    def _memory_address(self) -> str | None:
+        try:
+            return self._http.base_url
+        except NotConfigured:
+            return None
+
+    def _learn(self, field: str, **change: Any) -> None:
+        """The service confirmed ``field`` (with its value in ``change``, if it changed);
+        remember the shape when it differs from the one remembered."""
+        self._confirmed.add(field)
+        if change:
+            self._shape = replace(self._shape, **change)
+        address = self._memory_address()
+        if self._memory is None or address is None or self._shape == self._saved:
+            return
+        try:
+            self._memory.remember(address, self._shape.to_json())
+        except OSError as exc:
+            log.debug("cannot remember the list shape of %s: %s", address, exc)
+            return
+        self._saved = self._shape
 
     @property
     def corrections_known_absent(self) -> bool:
@@ -203,7 +294,8 @@ class ServiceClient:
             return False
         if base_url in _NO_CORRECTIONS:
             return True
-        if self._memory is not None and self._memory.knows_no_corrections(base_url):
+        memory = self._corrections_memory
+        if memory is not None and memory.knows_no_corrections(base_url):
             _NO_CORRECTIONS.add(base_url)
             return True
         return False
@@ -217,8 +309,8 @@ class ServiceClient:
         except NotConfigured:
             return
         _NO_CORRECTIONS.add(base_url)
-        if self._memory is not None:
-            self._memory.remember_no_corrections(base_url)
+        if self._corrections_memory is not None:
+            self._corrections_memory.remember_no_corrections(base_url)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -239,19 +331,35 @@ class ServiceClient:
         if not isinstance(product, str) or not product.strip():
             raise InvalidRequest(f"A product name is needed, not {product!r}.")
         deadline_at = self._http.deadline_at()
-        param = self._product_param
+        param = self._shape.parameter
         try:
-            # A 400 here may be the later shape's "renamed to resource", and a 404 a removed
-            # endpoint: both are handled, so they are not warnings.
-            return await self._http.get_json(
+            # A 400 here may be the later shape's "renamed to resource" (or a remembered
+            # "resource" the service no longer takes), and a 404 a removed endpoint: both are
+            # handled, so they are not warnings.
+            data = await self._http.get_json(
                 path, what, deadline_at, {param: product}, expected=frozenset({400, 404})
             )
         except BadRequest as exc:
-            if param != "product" or not _says_product_renamed(exc.service_message):
+            if param == "product" and _says_product_renamed(exc.service_message):
+                log.info("the service renamed the 'product' parameter to 'resource'; using it")
+                other: Literal["product", "resource"] = "resource"
+            elif param == "resource" and "parameter" not in self._confirmed:
+                log.info(
+                    "the service refused the remembered 'resource' parameter; trying 'product'"
+                )
+                other = "product"
+            else:
                 raise
-            log.info("the service renamed the 'product' parameter to 'resource'; using it")
-            self._product_param = "resource"
-            return await self._http.get_json(path, what, deadline_at, {"resource": product})
+            data = await self._http.get_json(path, what, deadline_at, {other: product})
+            if other == "product":
+                # Back to the interface's shape: the exceptions list may be back too.
+                self._learn("parameter", parameter=other, exceptions=True)
+                self._confirmed.discard("exceptions")
+            else:
+                self._learn("parameter", parameter=other)
+            return data
+        self._learn("parameter")
+        return data
 
     # ----------------------------------------------------------------------- endpoints
 
@@ -264,21 +372,23 @@ class ServiceClient:
         """``GET /v3/languages/products`` (or the later ``/v3/languages/resources``)."""
         what = "the product list"
         deadline_at = self._http.deadline_at()
+        path = self._shape.products_path
         try:
-            data = await self._http.get_json(
-                self._products_path, what, deadline_at, expected=frozenset({404})
-            )
+            data = await self._http.get_json(path, what, deadline_at, expected=frozenset({404}))
         except NotFound:
-            if self._products_path != PRODUCTS_PATH:
+            if path == RESOURCES_PATH and "products_path" in self._confirmed:
                 raise
-            log.info("%s is gone; using %s", PRODUCTS_PATH, RESOURCES_PATH)
-            data = await self._http.get_json(RESOURCES_PATH, what, deadline_at)
-            self._products_path = RESOURCES_PATH
+            other = RESOURCES_PATH if path == PRODUCTS_PATH else PRODUCTS_PATH
+            log.info("%s is gone; using %s", path, other)
+            data = await self._http.get_json(other, what, deadline_at)
+            self._learn("products_path", products_path=other)
+        else:
+            self._learn("products_path")
         return parse_list(data, Product.from_json, "product list")
 
     async def exceptions(self, product: str) -> tuple[PairException, ...]:
         """``GET /v3/languages/exceptions?product=``; none when the endpoint is gone (404)."""
-        if self._exceptions_removed:
+        if not self._shape.exceptions:
             return ()
         try:
             data = await self._get_for_product(
@@ -286,8 +396,9 @@ class ServiceClient:
             )
         except NotFound:
             log.info("the exceptions endpoint is gone (404): no pair exceptions")
-            self._exceptions_removed = True
+            self._learn("exceptions", exceptions=False)
             return ()
+        self._learn("exceptions")
         return parse_list(data, PairException.from_json, "exception list")
 
     async def v2_languages(self, type: str = "source") -> tuple[V2Language, ...]:
@@ -357,8 +468,8 @@ class ServiceClient:
         :meth:`rephrase`.
 
         A service without the endpoint (404) raises :class:`CorrectionsUnavailable`, and the
-        address is remembered (for the process and in ``memory``): later calls raise it
-        without sending. Never falls back to rephrasing.
+        address is remembered (for the process and in ``corrections_memory``): later calls
+        raise it without sending. Never falls back to rephrasing.
         """
         if self.corrections_known_absent:
             raise CorrectionsUnavailable(status=None, known=True)

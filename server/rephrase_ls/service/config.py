@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -134,6 +135,10 @@ def _positive(name: str, value: float) -> None:
         raise ValueError(f"{name} must be a positive number, not {value!r}")
 
 
+#: An HTTP token (RFC 9110): an authentication scheme; anything else cannot go into a header.
+_HTTP_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+
+
 @dataclass(frozen=True)
 class ServiceConfig:
     """Everything the service client needs to know; validated on construction."""
@@ -156,8 +161,7 @@ class ServiceConfig:
         if (
             not isinstance(self.auth_scheme, str)
             or not self.auth_scheme.strip()
-            or any(c.isspace() for c in self.auth_scheme)
-            or _has_control(self.auth_scheme)
+            or not _HTTP_TOKEN.fullmatch(self.auth_scheme)
         ):
             raise ValueError(
                 f"auth_scheme must be one word such as 'Service-Auth-Key', not {self.auth_scheme!r}"
@@ -165,9 +169,11 @@ class ServiceConfig:
         if self.api_key is not None and not isinstance(self.api_key, SecretKey):
             raise TypeError("api_key must be a SecretKey (wrap the key: SecretKey(key))")
         if self.user_agent_suffix is not None and (
-            not isinstance(self.user_agent_suffix, str) or _has_control(self.user_agent_suffix)
+            not isinstance(self.user_agent_suffix, str)
+            or _has_control(self.user_agent_suffix)
+            or not self.user_agent_suffix.isascii()
         ):
-            raise ValueError("user_agent_suffix must be a string without control characters")
+            raise ValueError("user_agent_suffix must be ASCII text without control characters")
         for name in ("server_url", "free_server_url"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):

@@ -160,6 +160,29 @@ def shorten(text: str, limit: int = _MAX_SERVICE_MESSAGE) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+#: The Authorization scheme word of the real service (service-facts.md); the interface document
+#: writes ``Service-Auth-Key``.
+REAL_SERVICE_SCHEME = "DeepL-Auth-Key"
+
+
+def scheme_hint(scheme: str) -> str:
+    """What to add to a refusal of the first request: the header's scheme may be wrong too."""
+    start = (
+        " The service has accepted no request yet, so the header's scheme may be wrong too: "
+        f"the requests say 'Authorization: {scheme} <key>' (the authScheme setting)"
+    )
+    where = (
+        "in the user config file (rephrase-ls/config.toml in the user's config folder) or "
+        "the editor's user settings (rephrase.authScheme)."
+    )
+    if scheme.lower() == REAL_SERVICE_SCHEME.lower():
+        return f"{start}; if the service expects another word there, set authScheme {where}"
+    return (
+        f"{start}, and the real service expects '{REAL_SERVICE_SCHEME}'. Set "
+        f'authScheme = "{REAL_SERVICE_SCHEME}" {where}'
+    )
+
+
 def error_for_status(
     status: int,
     service_message: str | None,

@@ -10,13 +10,48 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from rephrase_ls.service.errors import MalformedResponse
 
 WRITING_STYLES = ("simple", "business", "academic", "casual")
 TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
 PREFER_PREFIX = "prefer_"
+
+Kind = Literal["writing style", "tone"]
+
+
+class UnknownName(ValueError):
+    """A style or tone name that is neither a known name nor ``prefer_`` and one."""
+
+    def __init__(self, kind: Kind, value: str) -> None:
+        super().__init__(f"{value!r} is not a {kind}")
+        self.kind = kind
+        self.value = value
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names expected."""
+        return names_of(self.kind)
+
+
+def names_of(kind: Kind) -> tuple[str, ...]:
+    """The writing styles or the tones."""
+    return WRITING_STYLES if kind == "writing style" else TONES
+
+
+def parse_name(kind: Kind, value: str) -> tuple[str, bool]:
+    """``value`` as (base name, asked for its ``prefer_`` form), case and spaces ignored.
+
+    Raises :class:`UnknownName` for anything else.
+    """
+    low = value.strip().lower()
+    base = low.removeprefix(PREFER_PREFIX)
+    if base not in names_of(kind):
+        raise UnknownName(kind, value)
+    return base, low.startswith(PREFER_PREFIX)
+
+
 DEFAULT_STYLE = "default"
 NO_LIMIT = 1_000_000_000_000
 

@@ -28,6 +28,7 @@ import httpx
 from rephrase_ls import __version__
 from rephrase_ls.service.config import ServiceConfig, validate_base_url
 from rephrase_ls.service.errors import (
+    AuthorizationFailed,
     ConnectionFailed,
     InsecureURL,
     MalformedResponse,
@@ -35,6 +36,7 @@ from rephrase_ls.service.errors import (
     RequestTimeout,
     ServiceError,
     error_for_status,
+    scheme_hint,
     scrub,
     shorten,
 )
@@ -153,6 +155,8 @@ class ServiceTransport:
         self._clock = clock if clock is not None else time.monotonic
         self._base_url: str | None = None
         self._base_error: NotConfigured | None = None
+        #: Whether the service has accepted a request's Authorization header yet.
+        self._accepted = False
         #: The error of the latest attempt that failed and is being retried (a connection
         #: refused, a time-out, a 5xx), None once an attempt succeeds: what a caller that stops
         #: waiting early can tell the writer while the retries go on.
@@ -221,6 +225,8 @@ class ServiceTransport:
         if trace_id is not None:
             trace_id = shorten(scrub(trace_id, self._secrets()), 120)
         error = error_for_status(response.status_code, message, trace_id=trace_id, what=what)
+        if isinstance(error, AuthorizationFailed) and not self._accepted:
+            error.message += scheme_hint(self.config.auth_scheme)
         error.retry_after = parse_retry_after(response.headers.get("Retry-After"))
         return error
 
@@ -271,6 +277,7 @@ class ServiceTransport:
             return MalformedResponse(f"The service sent a body that cannot be decoded ({detail}).")
         response = _with_body(streamed, body)
         if 200 <= response.status_code < 300:
+            self._accepted = True
             return response
         return self._error_from_response(response, what)
 

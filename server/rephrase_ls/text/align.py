@@ -8,8 +8,9 @@ with the product of the two lengths, and more on repetitive text: each of its se
 number of equal token pairs, and it searches once per matching run. A piece without anchors that
 is huge, or repetitive (few distinct tokens, as in ``word , word . word ;`` repeated), is aligned
 window by window instead (exact within a window, linear overall), so it still gives one small
-edit per change, never one replacement of the whole piece. In token lists, words and punctuation are aligned first,
-whitespace then follows its neighbours (see :func:`matching_blocks`).
+edit per change, never one replacement of the whole piece. In token lists, words and
+punctuation are aligned first, whitespace then follows its neighbours (see
+:func:`matching_blocks`).
 """
 
 from __future__ import annotations

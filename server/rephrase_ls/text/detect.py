@@ -26,6 +26,10 @@ English even if it goes on in Dutch, as one whose first 300 words are English is
 mixes languages within what has been read does not settle, and is read on.
 On the engine's labelled sets and the bench's paragraphs every stopped reading gives the
 language the full reading gives.
+
+Japanese, Korean and Chinese are told by their script first (:func:`script_language`): kana
+means Japanese, Hangul Korean, Han characters without kana Chinese. Words in those scripts do
+not vote in the word profiles.
 """
 
 from __future__ import annotations
@@ -58,7 +62,23 @@ SETTLED_COVERAGE: Final = MIN_COVERAGE + 0.2
 SETTLED_COVERAGE_LEAD: Final = 2 * COVERAGE_LEAD
 MAX_CHARS: Final = 20_000
 _SPLIT = re.compile(r"['’-]")
-
+#: Characters of the scripts :func:`script_language` reads (kana, Hangul, Han).
+_KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
+_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+_CJK = re.compile(
+    r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    r"\uac00-\ud7af\uf900-\ufaff\uff66-\uff9d\U00020000-\U0003134f]"
+)
+_LETTER = re.compile(r"[^\W\d_]")
+#: A script decides when its characters, each weighing this many Latin letters (a CJK
+#: character carries about as much as a short word), outweigh the other letters.
+CJK_WEIGHT: Final = 3
+#: Fewest characters of those scripts that decide (a one-character text says little).
+MIN_CJK: Final = 2
+#: Of the Han and kana characters, at least this share must be kana for Japanese (a Chinese
+#: text quoting one Japanese name stays Chinese).
+MIN_KANA_SHARE: Final = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +125,9 @@ def is_common_word(word: str) -> bool:
 def words(text: str) -> Iterator[tuple[str, bool]]:
     """The plain words of ``text`` with whether each is capitalised inside a sentence. What the
     tokenizer protects (code, links, quotes, words with digits, placeholders) does not vote;
-    "l'homme" gives "l" and "homme". A line break or ``. ! ?`` starts a sentence. (What
-    :func:`evidence` counts, here one word at a time.)"""
+    "l'homme" gives "l" and "homme"; words of Japanese, Korean or Chinese script do not vote
+    (:func:`script_language` tells those). A line break or ``. ! ? 。 ！ ？`` starts a sentence.
+    (What :func:`evidence` counts, here one word at a time.)"""
     sentence_start = [True]
     for kind, value in iter_tokens(text):
         yield from _piece_words(kind, value, sentence_start)
@@ -116,13 +137,16 @@ def _piece_words(kind: str, value: str, sentence_start: list[bool]) -> Iterator[
     """The words of one token as :func:`words` gives them. ``sentence_start[0]`` says whether a
     sentence starts at the token; reading it sets it to whether one starts after it."""
     if kind == WORD:
+        if _CJK.search(value):
+            sentence_start[0] = False
+            return  # told by its script (script_language), not by the word profiles
         inner = not sentence_start[0]
         sentence_start[0] = False
         for part in _SPLIT.split(value):
             if part:
                 yield part, inner and part[0].isupper()
                 inner = True
-    elif kind == BREAK or (kind == PUNCT and value[0] in ".!?"):
+    elif kind == BREAK or (kind == PUNCT and value[0] in ".!?。！？"):
         sentence_start[0] = True
 
 
@@ -253,10 +277,56 @@ def settled(found: Evidence) -> bool:
     )
 
 
+def script_counts(text: str) -> tuple[int, int, int, int]:
+    """Kana, Hangul and Han characters of ``text`` (its first ``MAX_CHARS``), and its other
+    letters."""
+    sample = text[:MAX_CHARS]
+    kana = len(_KANA.findall(sample))
+    hangul = len(_HANGUL.findall(sample))
+    han = len(_HAN.findall(sample))
+    letters = len(_LETTER.findall(sample))
+    return kana, hangul, han, letters - kana - hangul - han
+
+
+def script_language(text: str) -> str | None:
+    """``ja``, ``ko`` or ``zh`` when the text is written mostly in their scripts (see
+    :data:`CJK_WEIGHT`): Hangul → ``ko``, kana → ``ja``, Han without kana → ``zh``; ``None``
+    otherwise."""
+    kana, hangul, han, other = script_counts(text)
+    cjk = kana + hangul + han
+    if cjk < MIN_CJK or cjk * CJK_WEIGHT <= other:
+        return None
+    if hangul > kana + han:
+        return "ko"
+    if kana and kana >= MIN_KANA_SHARE * (kana + han):
+        return "ja"
+    return "zh" if han >= hangul else "ko"
+
+
+#: Most Han characters of a text read as a heading or a name (see :func:`is_han_heading`).
+MAX_HEADING_HAN: Final = 30
+_CLAUSE_MARKS = re.compile(r"[。、，！？；：]")
+
+
+def is_han_heading(text: str) -> bool:
+    """Whether the text is a few Han characters (no kana, no Hangul, no sentence or clause
+    mark): a heading or a name in kanji, which may be Japanese as well as Chinese."""
+    kana, hangul, han, _other = script_counts(text)
+    return (
+        0 < han <= MAX_HEADING_HAN
+        and kana == 0
+        and hangul == 0
+        and _CLAUSE_MARKS.search(text) is None
+    )
+
+
 def detect_language(text: str) -> str | None:
-    """Base code (``de en es fr it pt``) of the language of ``text``; ``None`` when unsure:
-    too few words, no clear winner, or too many words the winner does not know (another
-    language)."""
+    """Base code (``de en es fr it pt``, or ``ja ko zh`` from the script) of the language of
+    ``text``; ``None`` when unsure: too few words, no clear winner, or too many words the
+    winner does not know (another language)."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
+    by_script = script_language(text)
+    if by_script is not None:
+        return by_script
     return decide(evidence(text, settle=True))

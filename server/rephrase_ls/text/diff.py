@@ -1,6 +1,7 @@
 """Minimal word-level edits between two texts.
 
-Both texts are cut into tokens: words (letters, digits, with their combining marks), runs of
+Both texts are cut into tokens: words (letters, digits, with their combining marks; each Han
+character, kana and Hangul syllable on its own), runs of
 whitespace, and single punctuation or symbol characters (with any combining marks, variation
 selectors and zero-width-joined characters that follow, so an emoji sequence stays one token).
 The tokens are aligned and only the differing tokens become edits, so unchanged words, and
@@ -66,8 +67,12 @@ def _token_pattern() -> re.Pattern[str]:
         for a, b in marks
     )
     extend = f"(?:[{mark_class}]|\u200d[^\\s])*"
-    # Scripts written without spaces: each ideograph / kana is a word of its own.
-    ideograph = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+    # Scripts written without spaces: each ideograph / kana is a word of its own; so is each
+    # Hangul syllable, so that a Korean phrase (a word with its particles) is edited by the
+    # syllable, not replaced whole.
+    ideograph = (
+        "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\U00020000-\U0003134f"
+    )
     letter = f"[^\\W{ideograph}]"  # a word character that is not an ideograph
     joiner = f"[{mark_class}\u200d]"  # a mark or a zero-width joiner, inside a word
     # A word is any run of letters and joiners. Written as letters-then-joiners loops (not as

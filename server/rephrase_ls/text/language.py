@@ -106,10 +106,24 @@ def detect(text: str) -> str | None:
     return detect_language(text)
 
 
+def paragraph_language(text: str, document: str | None) -> str | None:
+    """The detector's guess at the language of one paragraph of a document in ``document``
+    (a base code, or None): a few Han characters alone (a heading in kanji) are read as the
+    document's Japanese, not as Chinese."""
+    from rephrase_ls.text.detect import detect_language, is_han_heading
+
+    found = detect_language(text)
+    if found == "zh" and document == "ja" and is_han_heading(text):
+        return "ja"
+    return found
+
+
 def too_short_to_tell(text: str) -> bool:
     """Whether ``text`` has too few words for any language to be told from it (a title)."""
-    from rephrase_ls.text.detect import enough_words, words
+    from rephrase_ls.text.detect import enough_words, script_language, words
 
+    if script_language(text) is not None:
+        return False  # told by its script
     counted = [word for word, _name in words(text)]
     return not enough_words(len(counted), sum(len(word) for word in counted))
 

@@ -7,13 +7,17 @@ nearest whitespace between words, never inside a word or inside protected text. 
 from the first change to the last are laid out, split at an unchanged line between changes
 where there is one. When the words of whole lines are gone, the gaps around them share one
 place: repeated and whitespace-only gaps collapse, differing gaps with text are all kept.
+
+Lines are joined by single spaces, except where the script writes none: between two characters
+of Chinese or Japanese (Han, kana, their punctuation; :func:`joiner`) the joiner is empty, and
+the line break goes back between two such characters of the answer instead of on a space.
 """
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 
 from rephrase_ls.text.align import matching_blocks
@@ -26,12 +30,49 @@ from rephrase_ls.text.diff import (
     word_edits,
 )
 
-__all__ = ["interleave", "lay_out_lines"]
+__all__ = ["interleave", "joined", "joiner", "lay_out_lines", "tight"]
 
 Span = tuple[int, int]
 _Laid = tuple[str, list[TextEdit] | None]
 # A line shorter than this is too common to split a paragraph at (see _split).
 _MIN_SPLIT_LINE = 12
+
+
+def tight(char: str) -> bool:
+    """Whether ``char`` belongs to a script written without spaces between words, and is a
+    token of its own in :func:`rephrase_ls.text.diff.tokenize`: a Han character, kana, or CJK
+    or full-width punctuation. (Hangul is not: Korean puts spaces between its phrases.)"""
+    code = ord(char)
+    if 0x3000 <= code <= 0x303F:  # CJK symbols and punctuation, not the ideographic space
+        return code != 0x3000 and not char.isalnum()  # (nor 々 〇, letters to the tokenizer)
+    return (
+        0x3040 <= code <= 0x30FF  # hiragana, katakana
+        or 0x3400 <= code <= 0x4DBF
+        or 0x4E00 <= code <= 0x9FFF
+        or 0xF900 <= code <= 0xFAFF
+        or 0x20000 <= code <= 0x3134F
+        or 0xFF01 <= code <= 0xFF0F  # full-width punctuation
+        or 0xFF1A <= code <= 0xFF20
+        or 0xFF3B <= code <= 0xFF40
+        or 0xFF5B <= code <= 0xFF65
+    )
+
+
+def joiner(left: str, right: str) -> str:
+    """What joins a line ending in ``left`` to one starting with ``right`` in the prose sent:
+    nothing between two :func:`tight` characters, a space otherwise."""
+    return "" if tight(left) and tight(right) else " "
+
+
+def joined(lines: Sequence[str], joiners: Sequence[str] | None = None) -> str:
+    """The lines joined by their joiners (single spaces when ``joiners`` is None)."""
+    if joiners is None:
+        return " ".join(lines)
+    pieces = [lines[0]]
+    for glue, line in zip(joiners, lines[1:], strict=True):
+        pieces.append(glue)
+        pieces.append(line)
+    return "".join(pieces)
 
 
 def lay_out_lines(
@@ -40,22 +81,27 @@ def lay_out_lines(
     improved: str,
     protected: Sequence[Span],
     want_edits: bool,
+    joiners: Sequence[str] | None = None,
 ) -> _Laid:
     """``improved`` laid over ``lines`` (see :meth:`Paragraph.rebuild`), with the edits
     (relative to the lines and gaps) when ``want_edits``: only the lines from the first change
-    to the last are laid out, split at an unchanged line between changes where there is one."""
+    to the last are laid out, split at an unchanged line between changes where there is one.
+    ``joiners``: what joined each pair of lines in the prose (see :func:`joiner`; None: spaces)."""
     if not gaps:
         return improved, (word_edits(lines[0], improved) if want_edits else None)
-    original = " ".join(lines)
+    if joiners is not None and all(glue == " " for glue in joiners):
+        joiners = None
+    original = joined(lines, joiners)
     if improved == original:
         return interleave(lines, gaps), ([] if want_edits else None)
-    narrowed = _narrowed(original, lines, gaps, improved, protected, want_edits)
+    narrowed = _narrowed(original, lines, gaps, improved, protected, want_edits, joiners)
     if narrowed is not None:
         return narrowed
-    split = _split(original, lines, gaps, improved, protected, want_edits)
-    if split is not None:
-        return split
-    return _lay_out(original, lines, gaps, improved, protected, want_edits)
+    if joiners is None:
+        split = _split(original, lines, gaps, improved, protected, want_edits)
+        if split is not None:
+            return split
+    return _lay_out(original, lines, gaps, improved, protected, want_edits, joiners)
 
 
 def _split(
@@ -127,6 +173,7 @@ def _narrowed(
     improved: str,
     protected: Sequence[Span],
     want_edits: bool,
+    joiners: Sequence[str] | None = None,
 ) -> _Laid | None:
     """Lay out just the lines the answer changed, when that is fewer than all.
 
@@ -139,7 +186,8 @@ def _narrowed(
     shortest = min(len(original), len(improved))
     prefix = common_prefix(original, improved)
     suffix = common_suffix(original, improved, shortest - prefix)
-    starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
+    glue = joiners if joiners is not None else [" "] * (len(lines) - 1)
+    starts = [0, *accumulate(len(line) + len(g) for line, g in zip(lines[:-1], glue, strict=True))]
     change_end = len(original) - suffix  # the changed part of the original: [prefix, change_end)
     first = bisect_right(starts, prefix) - 1
     if starts[first] == prefix and first > 0:
@@ -159,7 +207,12 @@ def _narrowed(
     sub_lines = lines[first : last + 1]
     sub_improved = improved[begin:end_u]
     middle, sub_edits = lay_out_lines(
-        sub_lines, gaps[first:last], sub_improved, sub_protected, want_edits
+        sub_lines,
+        gaps[first:last],
+        sub_improved,
+        sub_protected,
+        want_edits,
+        joiners[first:last] if joiners is not None else None,
     )
     before = interleave(lines[: first + 1], gaps[:first])[: -len(lines[first])]
     after = interleave(lines[last:], gaps[last:])[len(lines[last]) :]
@@ -192,9 +245,15 @@ def _lay_out(
     improved: str,
     protected: Sequence[Span],
     want_edits: bool = False,
+    joiners: Sequence[str] | None = None,
 ) -> tuple[str, list[TextEdit] | None]:
-    """Put each gap on a whitespace token of ``improved`` (see :meth:`Paragraph.rebuild`);
-    with ``want_edits``, also the edits turning the lines and gaps into the result."""
+    """Put each gap on a whitespace token of ``improved`` (see :meth:`Paragraph.rebuild`), or,
+    for lines joined without a space, between two :func:`tight` characters; with
+    ``want_edits``, also the edits turning the lines and gaps into the result.
+
+    A place is a key: ``2u + 1`` is the whitespace token ``u`` (the gap replaces it), ``2u``
+    the point before token ``u`` (the gap goes in), ``2 * len(tokens)`` the end."""
+    glue = list(joiners) if joiners is not None else [" "] * len(gaps)
     o_tokens = tokenize(original)
     u_tokens = tokenize(improved)
     o_starts = _starts(o_tokens)
@@ -204,6 +263,11 @@ def _lay_out(
     # whitespace tokens are never neighbours, so such a run is one token long.)
     blocks = [(i, j, n) for i, j, n in matched if n > 1 or not o_tokens[i].isspace()]
     block_starts = [i for i, _, _ in blocks]
+
+    def free_point(start: int) -> bool:
+        """Whether offset ``start`` of ``improved`` is outside protected text (or at its edge)."""
+        k = bisect_right(protected, (start, len(improved) + 1))  # the first span after `start`
+        return not (k > 0 and protected[k - 1][1] > start)
 
     def free_space(u: int) -> bool:
         """Whether U token ``u`` is whitespace wholly outside protected text (a protected span
@@ -215,6 +279,16 @@ def _lay_out(
         if k > 0 and protected[k - 1][1] > start:
             return False
         return k == len(protected) or protected[k][0] >= start + len(u_tokens[u])
+
+    def free_join(u: int) -> bool:
+        """Whether the point before U token ``u`` lies between two tight characters, outside
+        protected text."""
+        return (
+            0 < u < len(u_tokens)
+            and tight(u_tokens[u - 1][-1])
+            and tight(u_tokens[u][0])
+            and free_point(u_starts[u])
+        )
 
     # Character anchors (original offset, improved offset) at the edges of matching runs.
     anchors = [(0, 0)]
@@ -236,74 +310,99 @@ def _lay_out(
             return float(u1)
         return u1 + (position - o1) * (u2 - u1) / (o2 - o1)
 
-    # Separator k is the single space joining lines k and k + 1 in the original prose.
+    # Separator k joins lines k and k + 1 in the original prose: the space token there, or
+    # (joined without a space) the point before the token there.
     separators = []
     position = 0
-    for line in lines[:-1]:
+    for line, sep in zip(lines[:-1], glue, strict=True):
         position += len(line)
         separators.append(position)
-        position += 1
+        position += len(sep)
     exact: list[int | None] = []
     separator_tokens: list[int] = []
-    for position in separators:
+    for position, sep in zip(separators, glue, strict=True):
         t = bisect_left(o_starts, position)
         separator_tokens.append(t)
-        b = bisect_right(block_starts, t) - 1
-        u = None
+        b = bisect_right(block_starts, t if sep else t - 1) - 1
+        key = None
         if b >= 0:
             i, j, n = blocks[b]
             # Exact only when the words on both sides are unchanged too.
-            if i < t < i + n - 1 and free_space(j + t - i):
-                u = j + t - i
-        exact.append(u)
+            if sep and i < t < i + n - 1 and free_space(j + t - i):
+                key = 2 * (j + t - i) + 1
+            elif not sep and i < t < i + n and free_point(u_starts[j + t - i]):
+                key = 2 * (j + t - i)
+        exact.append(key)
 
-    end_slot = len(u_tokens)  # an insertion point after the last token
+    end_key = 2 * len(u_tokens)  # an insertion point after the last token
+
+    def offset(key: int) -> int:
+        return u_starts[key // 2] if key < end_key else len(improved)
+
     slots: list[int] = [0] * len(separators)
     k = 0
     while k < len(separators):
-        exact_slot = exact[k]
-        if exact_slot is not None:
-            slots[k] = exact_slot
+        exact_key = exact[k]
+        if exact_key is not None:
+            slots[k] = exact_key
             k += 1
             continue
         run_end = k
         while run_end < len(separators) and exact[run_end] is None:
             run_end += 1
         low = slots[k - 1] if k > 0 else -1
-        high_slot = exact[run_end] if run_end < len(separators) else None
-        high = high_slot if high_slot is not None else len(u_tokens)
-        candidates = [u for u in range(low + 1, high) if free_space(u)]
+        high_key = exact[run_end] if run_end < len(separators) else None
+        high = high_key if high_key is not None else end_key
+        tight_run = any(not glue[n] for n in range(k, run_end))
+        candidates = []
+        for u in range(max(low + 1, 0) // 2, (high + 1) // 2 + 1):
+            for key in (2 * u, 2 * u + 1):
+                if not low < key < high:
+                    continue
+                spaced = key % 2 and u < len(u_tokens) and free_space(u)
+                if spaced or (not key % 2 and tight_run and free_join(u)):
+                    candidates.append(key)
         wanted = [target(separators[n]) for n in range(k, run_end)]
-        chosen = _choose(candidates, [u_starts[u] for u in candidates], wanted, improved)
-        for n, u in enumerate(chosen):
-            slots[k + n] = u
+        chosen = _choose(candidates, [offset(c) for c in candidates], wanted, improved)
+        for n, key in enumerate(chosen):
+            slots[k + n] = key
         if not candidates:
-            # No whitespace between the neighbouring slots: share the nearest one.
+            # No place between the neighbouring slots: share the nearest one.
             for n in range(k, run_end):
-                slot = _nearest_slot(low, high_slot, target(separators[n]), u_starts, end_slot)
-                slots[n] = slot
+                slots[n] = _nearest_slot(low, high_key, target(separators[n]), offset, end_key)
         k = run_end
 
     placed: dict[int, list[str]] = {}
     for gap_index, slot in enumerate(slots):
         placed.setdefault(slot, []).append(gaps[gap_index])
     pieces = list(u_tokens)
-    for u, placed_gaps in placed.items():
-        if u < end_slot:
-            pieces[u] = _joined_gaps(placed_gaps)
-    if end_slot in placed:
-        # No whitespace at all in the answer: a line break after the last word is only kept
+    inserted: list[tuple[int, str]] = []
+    for key, placed_gaps in placed.items():
+        if key >= end_key:
+            continue
+        if key % 2:
+            pieces[key // 2] = _joined_gaps(placed_gaps)
+        else:
+            inserted.append((key // 2, _joined_gaps(placed_gaps)))
+    for u, text in inserted:  # after the replacements: token u - 1 may be a replaced space
+        pieces[u - 1] += text
+    if end_key in placed:
+        # No place at all in the answer: a line break after the last word is only kept
         # when it carries text.
-        tail = [gap for gap in placed[end_slot] if not gap.isspace()]
+        tail = [gap for gap in placed[end_key] if not gap.isspace()]
         if tail:
             pieces.append(_joined_gaps(tail))
     if not want_edits:
         return "".join(pieces), None
-    # The original as pieces that line up with the tokens: each separating space is its gap.
-    # The alignment of the tokens holds for the pieces wherever the pieces are still equal.
+    # The original as pieces that line up with the tokens: each separating space is its gap,
+    # a gap between lines joined without one ends the token before it. The alignment of the
+    # tokens holds for the pieces wherever the pieces are still equal.
     o_pieces = list(o_tokens)
-    for t, gap in zip(separator_tokens, gaps, strict=True):
-        o_pieces[t] = gap
+    for t, gap, sep in zip(separator_tokens, gaps, glue, strict=True):
+        if sep:
+            o_pieces[t] = gap
+        else:
+            o_pieces[t - 1] += gap
     return "".join(pieces), edits_from_blocks(o_pieces, pieces, matched)
 
 
@@ -341,10 +440,10 @@ def _choose(
 
 
 def _nearest_slot(
-    low: int, high: int | None, want: float, u_starts: Sequence[int], end_slot: int
+    low: int, high: int | None, want: float, offset: Callable[[int], int], end_slot: int
 ) -> int:
     if low >= 0 and high is not None:
-        return low if abs(u_starts[low] - want) <= abs(u_starts[high] - want) else high
+        return low if abs(offset(low) - want) <= abs(offset(high) - want) else high
     if low >= 0:
         return low
     if high is not None:

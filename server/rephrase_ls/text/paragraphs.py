@@ -1,11 +1,14 @@
 """Paragraphs to send to the service, and the selection of the paragraphs to improve.
 
 A :class:`Paragraph` is one prose block (or the part of it a selection covers). Its ``prose`` is
-what the service sees: the lines' prose joined by single spaces, protected spans replaced by
-placeholders. :meth:`Paragraph.rebuild` turns the service's answer into the replacement for
+what the service sees: the lines' prose joined by single spaces (by nothing between two
+characters of Chinese or Japanese, which put no space between words:
+:func:`rephrase_ls.text.layout.joiner`), protected spans replaced by placeholders.
+:meth:`Paragraph.rebuild` turns the service's answer into the replacement for
 ``document[start:end]``: placeholders restored, then the answer laid back over the lines by
 :mod:`rephrase_ls.text.layout` (each line break, with the verbatim text between two lines'
-prose, put back where it was or on the nearest whitespace between words).
+prose, put back where it was, or on the nearest whitespace between words, or between two
+Chinese or Japanese characters).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass, field
 from rephrase_ls.text.diff import (
     TextEdit,
 )
-from rephrase_ls.text.layout import interleave, lay_out_lines
+from rephrase_ls.text.layout import interleave, joined, joiner, lay_out_lines, tight
 from rephrase_ls.text.markup import ProseBlock
 from rephrase_ls.text.placeholders import Masked, mask
 
@@ -42,7 +45,9 @@ class Paragraph:
     ``start``/``end``: the document span the paragraph replaces (first segment's start to last
     segment's end). ``prose``: the text sent to the service. ``lines``: each line's prose
     (protected text included, no placeholders); ``gaps``: the verbatim document text between
-    consecutive lines' prose; ``masked``: the placeholder mapping of ``prose``.
+    consecutive lines' prose; ``masked``: the placeholder mapping of ``prose``; ``joiners``:
+    what joins each pair of consecutive lines in the prose (a space, or nothing between two
+    Chinese or Japanese characters; worked out from the lines when not given).
     """
 
     start: int
@@ -51,6 +56,7 @@ class Paragraph:
     lines: tuple[str, ...] = field(default=(), repr=False)
     gaps: tuple[str, ...] = field(default=(), repr=False)
     masked: Masked | None = field(default=None, repr=False, compare=False)
+    joiners: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 0 <= self.start <= self.end:
@@ -63,6 +69,10 @@ class Paragraph:
             for line in self.lines:
                 if not line or line[0].isspace() or line[-1].isspace():
                     raise ValueError("paragraph lines must be non-empty and trimmed")
+        if len(self.joiners) != len(self.gaps):
+            lines = self.lines
+            found = tuple(joiner(lines[k][-1], lines[k + 1][0]) for k in range(len(lines) - 1))
+            object.__setattr__(self, "joiners", found)
 
     @classmethod
     def from_segments(
@@ -93,17 +103,18 @@ class Paragraph:
             return None
         lines = tuple(text[s:e] for s, e in trimmed)
         gaps = tuple(text[trimmed[k][1] : trimmed[k + 1][0]] for k in range(len(trimmed) - 1))
+        joiners = tuple(joiner(lines[k][-1], lines[k + 1][0]) for k in range(len(lines) - 1))
         joined_spans = []
         line_index = 0
         joined_start = 0  # offset of the current line in the joined prose
         for ps, pe in clipped:
             while trimmed[line_index][1] < pe:
-                joined_start += len(lines[line_index]) + 1
+                joined_start += len(lines[line_index]) + len(joiners[line_index])
                 line_index += 1
             line_start = trimmed[line_index][0]
             joined_spans.append((joined_start + ps - line_start, joined_start + pe - line_start))
-        masked = mask(" ".join(lines), joined_spans)
-        return cls(trimmed[0][0], trimmed[-1][1], masked.text, lines, gaps, masked)
+        masked = mask(joined(lines, joiners), joined_spans)
+        return cls(trimmed[0][0], trimmed[-1][1], masked.text, lines, gaps, masked, joiners)
 
     @property
     def original(self) -> str:
@@ -114,7 +125,8 @@ class Paragraph:
     def rebuild(self, improved: str) -> str:
         """The replacement for ``document[start:end]`` given the service's ``improved`` prose.
 
-        Line breaks in the answer become spaces: the paragraph's own line breaks (with their
+        Line breaks in the answer become spaces (nothing between two Chinese or Japanese
+        characters, as the lines were joined): the paragraph's own line breaks (with their
         indentation, quote or comment leaders) are the ones laid back, and a bare line break
         would lose them (a comment line without its ``//`` breaks the code). Raises
         :class:`~rephrase_ls.text.placeholders.PlaceholderError` when a placeholder did not
@@ -135,7 +147,7 @@ class Paragraph:
             raise TypeError("the improved text must be a str")
         # Placeholders are still in: protected text is never touched here.
         if _ANY_BREAK.search(improved):
-            improved = _ANSWER_BREAK.sub(" ", improved)
+            improved = _ANSWER_BREAK.sub(_answer_break_joiner, improved)
         if self.masked is not None:
             restored, protected = self.masked.restore(improved)
         else:
@@ -150,7 +162,16 @@ class Paragraph:
         if not result:
             raise ValueError("the service returned no text for a paragraph that has some")
         protected = tuple((s - lead, e - lead) for s, e in protected)
-        return lay_out_lines(self.lines, self.gaps, result, protected, want_edits)
+        return lay_out_lines(self.lines, self.gaps, result, protected, want_edits, self.joiners)
+
+
+def _answer_break_joiner(match: re.Match[str]) -> str:
+    """What a line break in the service's answer becomes: a space, or nothing between two
+    characters of a script written without spaces."""
+    text, start, end = match.string, match.start(), match.end()
+    if start > 0 and end < len(text) and tight(text[start - 1]) and tight(text[end]):
+        return ""
+    return " "
 
 
 def _clip_protected(segments: Sequence[Span], protected: Sequence[Span]) -> list[Span]:

@@ -16,10 +16,21 @@ def test_target_case_and_separator_are_normalised(target: str) -> None:
     assert improve("Radio  Hotel ,Video", target) == "Radio Hotel, Video"
 
 
-@pytest.mark.parametrize("target", ["", "xx", "en-au", "nl", "zh"])
+@pytest.mark.parametrize("target", ["", "xx", "en-au", "nl", "zh-hant"])
 def test_unsupported_target_is_a_clear_error(target: str) -> None:
     with pytest.raises(ValueError, match="unsupported target language"):
         improve("Hello.", target)
+
+
+@pytest.mark.parametrize(
+    ("target", "text"),
+    [("ja", "明日友達に合います。"), ("KO", "문제가 해결됬습니다."), ("zh", "我门今天开会。")],
+)
+def test_japanese_korean_and_chinese_come_back_unchanged(target: str, text: str) -> None:
+    # The engine has no rules for them: it claims no correction it cannot make.
+    assert improve(text, target) == text
+    with pytest.raises(ValueError):
+        improve(text, target, writing_style="simple", tone="friendly")
 
 
 def test_bad_arguments() -> None:

@@ -1,18 +1,20 @@
 """Hostile text stays cheap: every generator of bench/_hostile_inputs.py (runs of one mark,
-alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts...) goes
-through the offline service's passes (language detection and the engine, per target), the word
-edits from the text to the engine's answer, and the language server's prose extractors at 100,000 characters (LaTeX and Python, whose parsers are
-slow at any size, at 25,000), in child processes that share the generators out: one test per
-share, which pytest-xdist runs side by side. The engine runs for each of the five targets under
-the ``ci`` Hypothesis profile (``.ci/run``), which runs every generator. Under ``dev``, the
-default, a fifth of the generators run (every fifth one, from an offset drawn per run and named
-in a failure, as Hypothesis tests run a fifth of their examples, drawn anew each run), each
-input going to one of the targets in turn.
+alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts, repetitive
+prose, markup all over...) goes through the offline service's passes (language detection and
+the engine, per target), the word edits from the text to the engine's answer, review mode's
+findings on the text read as Markdown, and the language server's prose extractors at 100,000
+characters (LaTeX and Python, whose parsers are slow at any size, at 25,000), in child
+processes that share the generators out: one test per share, which pytest-xdist runs side by
+side. The engine runs for each of the five targets under the ``ci`` Hypothesis profile
+(``.ci/run``), which runs every generator. Under ``dev``, the default, a fifth of the
+generators run (every fifth one, from an offset drawn per run and named in a failure, as
+Hypothesis tests run a fifth of their examples, drawn anew each run), each input going to one
+of the targets in turn.
 
-No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock
-hang guard instead. Every pass is linear, so 100,000 characters take well under a second; a
-super-linear pass turns that into minutes (the patterns fixed here took 15 s to 400 s at this
-size), which the guard reports with the input's name. bench/bench_hostile.py measures the costs.
+No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock hang
+guard instead. Every pass is linear, so 100,000 characters take well under a second; a super-linear
+pass turns that into minutes (the patterns fixed here took 15 s to 400 s at this size), which the
+guard reports with the input's name. bench/bench_hostile.py measures the costs.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from _hostile_inputs import GENERATORS
 from rephrase_ls.offline.engine import detect_language, improve
+from rephrase_ls.review import findings
 from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.markup import load_builtin_formats, prose_blocks
 
@@ -71,6 +74,9 @@ for index, (name, make) in chosen[shard::shards]:
     # aligned exactly rather than in windows.
     for piece in (text, text[:6000]):
         word_edits(piece, improve(piece, "en-us"))
+    # Review mode's findings on the text read as Markdown (inline code and links protected,
+    # quotes' ">" between lines): engine, rebuild, change groups, guards.
+    findings(text, prose_blocks(text, "markdown"), target_lang="en-US")
     for fmt in (*formats, *slow_formats):
         try:
             prose_blocks(text if fmt in formats else text[: size // 4], fmt)

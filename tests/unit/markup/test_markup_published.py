@@ -165,7 +165,7 @@ def test_two_spaces_between_sentences_are_kept(improved, name: str, lines: list[
 
 
 def test_which_documents_put_two_spaces_between_sentences() -> None:
-    from rephrase_ls.house_style import two_spaces_between_sentences
+    from rephrase_ls.guards.house_style import two_spaces_between_sentences
 
     def real(name: str) -> str:
         return (REAL / name).read_text(encoding="utf-8")

@@ -192,7 +192,11 @@ async def test_later_shape_lists(make_client: ClientFactory) -> None:
     by_lang = {r["lang"]: r for r in rows}
     assert {r["lang"] for r in rows if r["usable_as_target"]} == WRITE_TARGETS
     assert "auto_detection" in by_lang["en"]["features"]
-    assert {"writing_style", "tone"} <= set(by_lang["fr"]["features"])
+    # Styles and tones where the engine has rules for them (German and English), nowhere else.
+    assert {"writing_style", "tone"} <= set(by_lang["de"]["features"])
+    assert {"writing_style", "tone"} <= set(by_lang["en-GB"]["features"])
+    assert not {"writing_style", "tone"} & set(by_lang["fr"]["features"])
+    assert not {"writing_style", "tone"} & set(by_lang["pt-PT"]["features"])
     translate = (await client.get("/v3/languages", params={"resource": "translate_text"})).json()
     assert any(r["status"] != "stable" for r in translate)
 
@@ -221,16 +225,46 @@ async def test_interface_shape_has_no_later_endpoints(client: httpx.AsyncClient)
 async def test_later_shape_rephrase_follows_its_write_list(make_client: ClientFactory) -> None:
     later = make_client(OfflineOptions(later_shape=True))
     early = make_client()
-    # Styles for French exist only in the later list.
-    assert (await rephrase(later, text=[FR], target_lang="fr", writing_style="casual")
-            ).status_code == 200
-    assert (await rephrase(early, text=[FR], target_lang="fr", writing_style="casual")
-            ).status_code == 400
-    # The later list names a separate tone feature, which pt-PT lacks.
-    assert (await rephrase(later, text=[PT], target_lang="pt-PT", writing_style="simple")
-            ).status_code == 200
-    no_tone = await rephrase(later, text=[PT], target_lang="pt-PT", tone="friendly")
-    assert no_tone.status_code == 400 and "tone" in message_of(no_tone)
+    documented = make_client(OfflineOptions.as_documented(), scheme="DeepL-Auth-Key")
+    # The offline service's own lists offer French styles in neither shape (the engine has no
+    # rules for them); the documented list does, as the service's documentation says.
+    for client, status in ((later, 400), (early, 400), (documented, 200)):
+        answer = await rephrase(client, text=[FR], target_lang="fr", writing_style="casual")
+        assert answer.status_code == status, answer.text
+    assert (await rephrase(later, text=[DE], target_lang="de", tone="friendly")).status_code == 200
+
+
+def test_the_offline_lists_offer_styles_exactly_where_the_engine_has_rules() -> None:
+    from rephrase_ls.offline.catalogue import catalogue
+    from rephrase_ls.offline.engine.styles import STYLED_LANGUAGES, rule_set
+    from rephrase_ls.service.models import TONES, WRITING_STYLES
+
+    for later in (False, True):
+        for row in catalogue(later).languages["write"]:
+            base = row.lang.split("-")[0].lower()
+            has_rules = all(rule_set(base, name) for name in WRITING_STYLES + TONES)
+            assert has_rules == (base in STYLED_LANGUAGES), row.lang
+            if row.usable_as_target:
+                assert ("writing_style" in row.features) == has_rules, (later, row.lang)
+
+
+async def test_the_documented_profile(make_client: ClientFactory) -> None:
+    client = make_client(OfflineOptions.as_documented(), scheme="DeepL-Auth-Key")
+    old_scheme = make_client(OfflineOptions.as_documented())
+    assert (await old_scheme.get("/v3/languages", params={"resource": "write"})).status_code == 403
+    assert (await client.get("/v3/languages", params={"product": "write"})).status_code == 400
+    rows = (await client.get("/v3/languages", params={"resource": "write"})).json()
+    styled = {r["lang"] for r in rows if r["usable_as_target"]
+              and {"writing_style", "tone"} <= set(r["features"])}
+    assert styled == {"de", "en-GB", "en-US", "es", "fr", "it", "pt-BR", "pt-PT"}
+    plain = {r["lang"] for r in rows if r["usable_as_target"] and r["lang"] not in styled}
+    assert plain == {"ja", "ko", "zh"}
+    assert (await client.get("/v3/languages/exceptions",
+                             params={"resource": "write"})).status_code == 404
+    answer = await rephrase(client, text=[ES], target_lang="es", tone="friendly")
+    assert answer.status_code == 200
+    with pytest.raises(ValueError, match="later_shape"):
+        OfflineOptions(documented=True)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -10,18 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.app.fakes import FakeBackend
+from tests.unit.improve.fakes import FakeBackend
 
-from rephrase_ls.improve import ImprovementCache, without_directives
-from rephrase_ls.language_choice import LanguageChoice, resolve_language
+from rephrase_ls.config.settings import Settings
+from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
+from rephrase_ls.improve.options import ImproveOptions
+from rephrase_ls.improve.pipeline import Improved, improve_text
+from rephrase_ls.improve.round_trip import ImprovementCache, without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.request import ApiError, process_fields
-from rephrase_ls.options import ImproveOptions
-from rephrase_ls.pipeline import Improved, improve_text
 from rephrase_ls.review import Finding, findings, offline_target, review_mode
 from rephrase_ls.service.errors import BadRequest
 from rephrase_ls.service.models import Improvement
-from rephrase_ls.settings import Settings
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.markup import ProseBlock, prose_blocks
 
@@ -83,7 +83,7 @@ class OfflineService:
 
 def _improved(text: str, blocks: list[ProseBlock], choice: LanguageChoice) -> str:
     """What a plain Improve of the whole document gives with the offline service (the product's
-    pipeline, :func:`~rephrase_ls.pipeline.improve_text`, guards and all)."""
+    pipeline, :func:`~rephrase_ls.improve.pipeline.improve_text`, guards and all)."""
     outcome = asyncio.run(
         improve_text(
             text, without_directives(text, blocks), None, ImproveOptions(),

@@ -190,3 +190,43 @@ def test_non_additive_encoder_is_caught() -> None:
 
     with pytest.raises(ValueError, match="not additive"):
         plan_batches(["a"] * 50, sneaky, 200)
+
+
+def _json_body(texts: list[str]) -> bytes:
+    return encode_json({"text": texts, "target_lang": "zh"})
+
+
+@pytest.mark.parametrize("mark", ["，", "、"])
+def test_a_long_cjk_sentence_splits_at_clause_marks_not_inside_a_word(mark: str) -> None:
+    # 12 KiB of clauses of two-character words, without a full stop until the end.
+    words = ["我们", "今天", "讨论", "这个", "问题", "非常", "重要", "系统", "设计", "发布"]
+    clauses = ["".join(words[(n + k) % len(words)] for k in range(7)) for n in range(300)]
+    text = mark.join(clauses) + "。"
+    assert len(text.encode()) > 10 * 1024
+    plan = plan_batches([text], _json_body)
+    assert plan.total_requests >= 2
+    pieces = [piece for request in plan.requests for piece in request]
+    assert "".join(pieces) == text
+    for piece in pieces[:-1]:
+        assert piece.endswith(mark), piece[-10:]
+
+
+def test_a_long_run_without_marks_splits_between_characters_never_inside_one() -> None:
+    # Each character carries a combining mark, and emoji are joined sequences: a cut between
+    # code points would split them.
+    unit = "が\u3099👩\u200d💻漢"
+    text = unit * 1500
+    plan = plan_batches([text], _json_body, limit=4000)
+    pieces = [piece for request in plan.requests for piece in request]
+    assert "".join(pieces) == text
+    for piece in pieces:
+        assert not piece.startswith(("\u3099", "\u200d", "💻"))
+        assert not piece.endswith("\u200d")
+
+
+def test_an_ascii_comma_inside_a_number_is_no_clause_end() -> None:
+    text = ("1,000 and 2,000 " * 800).strip()
+    plan = plan_batches([text], encode_json, limit=2000)
+    pieces = [piece for request in plan.requests for piece in request]
+    assert "".join(pieces) == text
+    assert all(not piece.startswith(("000", ",")) for piece in pieces)

@@ -29,6 +29,7 @@ __all__ = [
     "STYLE_LANGUAGES",
     "SUPPORTED_LANGUAGES",
     "SUPPORTED_TARGETS",
+    "UNCHANGED_TARGETS",
     "detect_language",
     "detect_variant",
     "improve",
@@ -37,6 +38,8 @@ __all__ = [
 
 SUPPORTED_LANGUAGES = LANGUAGES
 SUPPORTED_TARGETS = ("de", "en", "en-gb", "en-us", "es", "fr", "it", "pt", "pt-br", "pt-pt")
+#: Targets the service names that the engine has no rules for: their text comes back as it is.
+UNCHANGED_TARGETS = ("ja", "ko", "zh", "zh-hans")
 # Base languages that have style and tone rule sets; others ignore a style or tone.
 STYLE_LANGUAGES = ("de", "en")
 
@@ -396,13 +399,17 @@ def improve(
 
     ``writing_style`` (simple, business, academic, casual) or ``tone`` (enthusiastic,
     friendly, confident, diplomatic) apply their rule sets for de and en; other languages
-    ignore them. ``known_words`` (case-insensitive) are never spell-corrected or converted to
-    another variant. ``context_words`` (lower case; see :func:`repeated_words`) are never
-    spell-corrected. Raises ``ValueError`` on an unsupported target, an unknown style or
-    tone, or both given.
+    ignore them. Japanese, Korean and Chinese (:data:`UNCHANGED_TARGETS`) come back unchanged:
+    the engine has no rules for them. ``known_words`` (case-insensitive) are never
+    spell-corrected or converted to another variant. ``context_words`` (lower case; see
+    :func:`repeated_words`) are never spell-corrected. Raises ``ValueError`` on an unsupported
+    target, an unknown style or tone, or both given.
     """
     if not isinstance(text, str):
         raise TypeError("text must be a str")
+    if isinstance(target_lang, str) and target_lang.strip().lower() in UNCHANGED_TARGETS:
+        _parse_mode(writing_style, tone)
+        return text  # no rules for Japanese, Korean or Chinese: nothing is claimed
     target, lang = _parse_target(target_lang)
     mode = _parse_mode(writing_style, tone)
     if not text.strip():

@@ -356,6 +356,11 @@ def confusables(lang: str) -> tuple[Rule, ...]:
     return (phrase_rule(EN_CONFUSABLES), phrase_rule(EN_COMPARATIVE_THEN, after=_THAN_FOLLOWS))
 
 
+#: Base languages that have rules for every writing style and tone (:func:`rule_set`); the
+#: offline service's language list offers styles and tones for these alone.
+STYLED_LANGUAGES: Final = frozenset({"de", "en"})
+
+
 @cache
 def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
     """The rules of style or tone ``name`` for base language ``lang`` (empty if none)."""

@@ -1,0 +1,374 @@
+"""Typed settings with defaults, parsed leniently: a bad value is reported and the default used.
+
+The same keys come from the user config file, editor settings (section ``rephrase``, camelCase),
+initialization options, the project file ``.rephrase.toml`` and the environment; which source may
+set which key, and in what order they are laid over each other, is decided by
+:func:`rephrase_ls.config.user_config.compose`. Here: the keys, their parsing, and :func:`merge`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rephrase_ls.service.models import (
+    PREFER_PREFIX,
+    TONES,
+    WRITING_STYLES,
+    Kind,
+    UnknownName,
+    names_of,
+    parse_name,
+)
+
+#: The writing styles and tones (one source: :mod:`rephrase_ls.service.models`).
+STYLE_NAMES = WRITING_STYLES
+TONE_NAMES = TONES
+ACTION_GROUPS = ("correct", "improve", "styles", "tones", "convert", "document", "review")
+TIERS = ("auto", "paid", "free")
+DIAGNOSTIC_MODES = ("offline", "off")
+SEVERITIES = ("error", "warning", "information", "hint")
+
+#: Keys that may only come from user-level editor settings, never from a project file.
+SECRET_KEYS = frozenset({"apiKey"})
+#: Keys whose bad value is not shown in a warning: the key itself, and ``apiKeyEnv``, where a
+#: writer may well have put the key rather than the name of the variable holding it.
+HIDDEN_VALUE_KEYS = SECRET_KEYS | {"apiKeyEnv"}
+#: Keys that decide where text and the API key are sent, and which key: only the user's own
+#: configuration may set them (see :mod:`rephrase_ls.config.user_config`), never a project file or a
+#: workspace folder's settings unless the user trusts that folder.
+CONNECTION_KEYS = frozenset({"serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"})
+CONNECTION_KEYS |= SECRET_KEYS
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a user can set. Field docstrings are the user documentation."""
+
+    server_url: str | None = None
+    """Base address of the paid-tier service (https, or http to a loopback address)."""
+    free_server_url: str | None = None
+    """Base address of the free-tier service."""
+    tier: Literal["auto", "paid", "free"] = "auto"
+    """Which tier the key belongs to; ``auto`` treats a key ending in ``:fx`` as free-tier."""
+    auth_scheme: str = "Service-Auth-Key"
+    """The scheme word of the ``Authorization`` header."""
+    api_key_env: str = "REPHRASE_API_KEY"
+    """Name of the environment variable that holds the API key."""
+    api_key: str | None = dataclasses.field(default=None, repr=False)
+    """The API key itself; accepted from user-level editor settings only, never a project file."""
+    language: str | None = None
+    """Language of the documents (e.g. ``de``, ``en-GB``); detected when unset."""
+    english_variant: Literal["en-US", "en-GB"] = "en-US"
+    """What bare ``en`` means."""
+    portuguese_variant: Literal["pt-BR", "pt-PT"] = "pt-BR"
+    """What bare ``pt`` means."""
+    writing_style: str | None = None
+    """Writing style of the plain "Improve" action (simple, business, academic, casual)."""
+    tone: str | None = None
+    """Tone of the plain "Improve" action (enthusiastic, friendly, confident, diplomatic)."""
+    prefer_fallback: bool = False
+    """Send ``prefer_`` forms: an unsupported style falls back to the default instead of failing."""
+    actions: tuple[str, ...] = ACTION_GROUPS
+    """Which code actions appear: correct, improve, styles, tones, convert, document, review."""
+    max_concurrency: int = 4
+    """How many requests run at once (1-16)."""
+    timeout: float = 10.0
+    """Seconds each request attempt may take (1-300)."""
+    words: tuple[str, ...] = ()
+    """Words the offline engine must never correct (project file ``words = [...]``)."""
+    diagnostics: Literal["offline", "off"] = "offline"
+    """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
+    diagnostic_severity: Literal["error", "warning", "information", "hint"] = "information"
+    """Severity of rephrase diagnostics: error, warning, information or hint."""
+    diagnostics_max_size: int = 2_000_000
+    """The largest document, in characters, the offline engine reviews while you type."""
+    confirm_rewrites: bool = False
+    """Ask the editor to confirm each rewrite of a whole paragraph before it is applied
+    (``needsConfirmation`` on its change annotation; VS Code shows its refactor preview)."""
+    sources: tuple[str, ...] = field(default=(), compare=False)
+    """Where the values came from (for logs), not a setting."""
+
+
+#: camelCase key → field name.
+KEYS: dict[str, str] = {
+    "serverUrl": "server_url",
+    "freeServerUrl": "free_server_url",
+    "tier": "tier",
+    "authScheme": "auth_scheme",
+    "apiKeyEnv": "api_key_env",
+    "apiKey": "api_key",
+    "language": "language",
+    "englishVariant": "english_variant",
+    "portugueseVariant": "portuguese_variant",
+    "writingStyle": "writing_style",
+    "tone": "tone",
+    "preferFallback": "prefer_fallback",
+    "actions": "actions",
+    "maxConcurrency": "max_concurrency",
+    "timeout": "timeout",
+    "words": "words",
+    "diagnostics": "diagnostics",
+    "diagnosticSeverity": "diagnostic_severity",
+    "diagnosticsMaxSize": "diagnostics_max_size",
+    "confirmRewrites": "confirm_rewrites",
+}
+
+
+class _Bad(ValueError):
+    """A value that cannot be used; the message says what is expected."""
+
+
+def _opt_str(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise _Bad("expected a string")
+    return value.strip() or None
+
+
+def _url(value: Any) -> str | None:
+    text = _opt_str(value)
+    if text is None:
+        return None
+    from rephrase_ls.service.config import validate_base_url
+
+    try:
+        validate_base_url(text)
+    except Exception as exc:  # InsecureURL or a malformed address
+        raise _Bad(str(exc)) from None
+    return text.rstrip("/")
+
+
+def _choice(options: Iterable[str], *, allow_none: bool = False, fold: bool = True):
+    opts = tuple(options)
+
+    def check(value: Any) -> str | None:
+        text = _opt_str(value)
+        if text is None:
+            if allow_none:
+                return None
+            raise _Bad(f"expected one of {', '.join(opts)}")
+        for opt in opts:
+            if (text.lower() == opt.lower()) if fold else text == opt:
+                return opt
+        raise _Bad(f"expected one of {', '.join(opts)}")
+
+    return check
+
+
+def _style(kind: Kind):
+    def check(value: Any) -> str | None:
+        text = _opt_str(value)
+        if text is None or text.lower() == "default":
+            return None
+        try:
+            base, prefer = parse_name(kind, text)
+        except UnknownName:
+            raise _Bad(f"expected one of {', '.join(names_of(kind))} (or default)") from None
+        return PREFER_PREFIX + base if prefer else base
+
+    return check
+
+
+def _language(value: Any) -> str | None:
+    text = _opt_str(value)
+    if text is None or text.lower() in ("auto", "detect"):
+        return None
+    parts = text.replace("_", "-").split("-")
+    if not (parts[0].isalpha() and 2 <= len(parts[0]) <= 3) or len(parts) > 2:
+        raise _Bad("expected a language code such as de, en-GB or pt-BR")
+    return text.replace("_", "-")
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _Bad("expected true or false")
+
+
+def _int_range(lo: int, hi: int):
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _Bad(f"expected a whole number from {lo} to {hi}")
+        if int(value) != value or not lo <= value <= hi:
+            raise _Bad(f"expected a whole number from {lo} to {hi}")
+        return int(value)
+
+    return check
+
+
+def _float_range(lo: float, hi: float):
+    def check(value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _Bad(f"expected a number of seconds from {lo:g} to {hi:g}")
+        if math.isnan(value) or not lo <= value <= hi:
+            raise _Bad(f"expected a number of seconds from {lo:g} to {hi:g}")
+        return float(value)
+
+    return check
+
+
+def _actions(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise _Bad(f"expected a list drawn from {', '.join(ACTION_GROUPS)}")
+    bad = [v for v in value if v not in ACTION_GROUPS]
+    if bad:
+        raise _Bad(f"unknown action group {bad[0]!r}; expected {', '.join(ACTION_GROUPS)}")
+    return tuple(dict.fromkeys(value))
+
+
+def _words(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise _Bad("expected a list of words")
+    return tuple(w.strip() for w in value if w.strip())
+
+
+def _env_name(value: Any) -> str:
+    text = _opt_str(value)
+    if text is None or not text.replace("_", "a").isalnum() or text[0].isdigit():
+        raise _Bad(
+            "expected the name of the environment variable holding the API key, such as "
+            "REPHRASE_API_KEY, not the key itself"
+        )
+    return text
+
+
+#: An HTTP token (RFC 9110): what an authentication scheme may be in an ``Authorization`` header.
+HTTP_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+
+
+def _scheme(value: Any) -> str:
+    text = _opt_str(value)
+    if text is None or not HTTP_TOKEN.fullmatch(text):
+        raise _Bad(
+            "expected a single word of ASCII letters, digits and '-' such as Service-Auth-Key: "
+            "it goes into the Authorization header, which carries nothing else"
+        )
+    return text
+
+
+_PARSERS = {
+    "server_url": _url,
+    "free_server_url": _url,
+    "tier": _choice(TIERS),
+    "auth_scheme": _scheme,
+    "api_key_env": _env_name,
+    "api_key": _opt_str,
+    "language": _language,
+    "english_variant": _choice(("en-US", "en-GB")),
+    "portuguese_variant": _choice(("pt-BR", "pt-PT")),
+    "writing_style": _style("writing style"),
+    "tone": _style("tone"),
+    "prefer_fallback": _bool,
+    "actions": _actions,
+    "max_concurrency": _int_range(1, 16),
+    "timeout": _float_range(1, 300),
+    "words": _words,
+    "diagnostics": _choice(DIAGNOSTIC_MODES),
+    "diagnostic_severity": _choice(SEVERITIES),
+    "diagnostics_max_size": _int_range(0, 1_000_000_000),
+    "confirm_rewrites": _bool,
+}
+
+
+@dataclass(frozen=True)
+class SettingWarning:
+    """One setting that could not be used."""
+
+    source: str
+    key: str
+    value: Any
+    reason: str
+
+    def __str__(self) -> str:
+        shown = "<hidden>" if self.key in HIDDEN_VALUE_KEYS else repr(self.value)
+        return (
+            f"rephrase: {self.source}: {self.key} = {shown} is not valid ({self.reason}); "
+            "using the default"
+        )
+
+
+def merge(
+    base: Settings,
+    raw: Mapping[str, Any] | None,
+    source: str,
+    *,
+    allow_secrets: bool = True,
+    refuse_connection: str | None = None,
+) -> tuple[Settings, list[SettingWarning | str]]:
+    """Lay the values of ``raw`` over ``base``; return the result and warnings for bad values.
+
+    Unknown keys are ignored (editors send their own keys in the same section); ``None`` means
+    "not set" so the lower layer's value stays. With ``refuse_connection`` (the advice to give),
+    the :data:`CONNECTION_KEYS` in ``raw`` are ignored, all named in one warning; a value equal to
+    the one ``base`` already has is the user's own setting seen again (an editor answers for a
+    folder with the user's values too) and is passed over silently.
+    """
+    warnings: list[SettingWarning | str] = []
+    if not raw:
+        return base, warnings
+    if not isinstance(raw, Mapping):
+        return base, [f"rephrase: {source}: settings must be an object, got {type(raw).__name__}"]
+    changes: dict[str, Any] = {}
+    refused: list[str] = []
+    for key, value in raw.items():
+        name = KEYS.get(key) or (key if key in _PARSERS else None)
+        if name is None or value is None:
+            continue
+        camel = key if key in KEYS else next(k for k, v in KEYS.items() if v == name)
+        if camel in SECRET_KEYS and not allow_secrets:
+            warnings.append(
+                f"rephrase: {source}: {camel} is ignored here: a key in a project file would be "
+                "committed; put it in the environment variable or your user settings instead"
+            )
+            continue
+        if refuse_connection is not None and camel in CONNECTION_KEYS:
+            try:
+                same = _PARSERS[name](value) == getattr(base, name)
+            except _Bad:
+                same = False
+            if not same:
+                refused.append(camel)
+            continue
+        try:
+            changes[name] = _PARSERS[name](value)
+        except _Bad as exc:
+            warnings.append(SettingWarning(source, camel, value, str(exc)))
+    if refused:
+        verb = "is" if len(refused) == 1 else "are"
+        warnings.append(
+            f"rephrase: {source}: {', '.join(refused)} {verb} ignored: {refuse_connection}"
+        )
+    if (
+        "writing_style" in changes
+        and "tone" in changes
+        and changes["writing_style"]
+        and changes["tone"]
+    ):
+        warnings.append(
+            f"rephrase: {source}: writingStyle and tone are both set; they exclude each other, "
+            f"so tone = {changes['tone']!r} is ignored"
+        )
+        changes["tone"] = None
+    elif changes.get("writing_style"):
+        changes.setdefault("tone", None)
+    elif changes.get("tone"):
+        changes.setdefault("writing_style", None)
+    changes["sources"] = (*base.sources, source)
+    return dataclasses.replace(base, **changes), warnings
+
+
+def to_camel_dict(settings: Settings) -> dict[str, Any]:
+    """The settings as camelCase keys, the API key left out."""
+    out: dict[str, Any] = {}
+    for camel, name in KEYS.items():
+        if camel in SECRET_KEYS:
+            continue
+        value = getattr(settings, name)
+        out[camel] = list(value) if isinstance(value, tuple) else value
+    return out

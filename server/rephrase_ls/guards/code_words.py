@@ -1,0 +1,125 @@
+"""Words a document writes in code (code blocks, inline code, identifiers, URLs, paths): an
+answer never replaces such a word in the prose by another word, since it names the code."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from rephrase_ls.text.diff import word_edits
+from rephrase_ls.text.paragraphs import Paragraph
+
+if TYPE_CHECKING:
+    from rephrase_ls.text.markup import ProseBlock
+
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _words_of(code: str) -> list[str]:
+    """The lower-case words of ``code``: its letter runs, camelCase split at each capital
+    (``fetchStrcts_v2`` gives ``fetch`` and ``strcts``)."""
+    return [
+        part.lower()
+        for run in _LETTER_RUN.findall(code)
+        for part in _CAMEL_HUMP.split(run)
+        if len(part) > 1
+    ]
+
+
+def code_word_parts(run: str) -> list[str]:
+    """The words of a letter run as :func:`code_words` and :func:`keep_code_words` compare them
+    (lower case, camelCase split, one letter aside)."""
+    return _words_of(run)
+
+
+def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset[str]:
+    """The words the document ``text`` writes outside its prose: in code blocks, inline code,
+    identifiers, URLs and paths (everything outside the ``blocks``' prose, and their
+    protected spans). A service never changes such a word in the prose either
+    (:func:`keep_code_words`): it names the code (``recieve()`` defined, "then recieve
+    waits")."""
+    outside: list[str] = []
+    pos = 0
+    for block in blocks:
+        if isinstance(block, Paragraph):
+            segments: Sequence[tuple[int, int]] = ((block.start, block.end),)
+            inside = list(block.masked.originals) if block.masked is not None else []
+        else:
+            segments = block.segments
+            inside = [text[start:end] for start, end in block.protected]
+        for start, end in segments:
+            if start >= pos:
+                outside.append(text[pos:start])
+                pos = end
+        outside.extend(inside)
+    outside.append(text[pos:])
+    runs = {run for piece in outside for run in _LETTER_RUN.findall(piece)}
+    return frozenset(word for run in runs for word in _words_of(run))
+
+
+_WORD_OR_NOT = re.compile(r"[^\W\d_]+|[\W\d_]+")
+
+
+def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> str:
+    """``replacement`` without the replacements of words of ``code`` (:func:`code_words`) by
+    other words: such a word is kept as it was, every other change applied (a doubled word
+    removed, a capital added, another word corrected)."""
+    parts: list[str] = []
+    pos = 0
+    for edit in word_edits(original, replacement):
+        parts.append(original[pos : edit.start])
+        pos = edit.end
+        changed = original[edit.start : edit.end]
+        if not any(word in code for word in _words_of(changed)):
+            parts.append(edit.new_text)
+            continue
+        old, new = _WORD_OR_NOT.findall(changed), _WORD_OR_NOT.findall(edit.new_text)
+        matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op != "replace":
+                parts.extend(new[j1:j2])  # equal, inserted, or deleted (a doubled word)
+            elif i2 - i1 == j2 - j1:
+                parts.extend(
+                    a if a.lower() != b.lower() and set(_words_of(a)) & code else b
+                    for a, b in zip(old[i1:i2], new[j1:j2], strict=True)
+                )
+            else:
+                gone = {w for a in old[i1:i2] for w in _words_of(a)} - {
+                    w for b in new[j1:j2] for w in _words_of(b)
+                }
+                parts.extend(old[i1:i2] if gone & code else new[j1:j2])
+    parts.append(original[pos:])
+    return "".join(parts)
+
+
+def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]) -> str:
+    """``replacement`` without the capitals it adds to the first letter of words of ``lower``
+    (names a document writes only in lower case,
+    :meth:`rephrase_ls.guards.chain.DocumentFacts.lower_case`: ``Yes. zlib doesn't…`` stays so),
+    also where the same change tidies the spaces or punctuation around the word (``done.  zlib`` →
+    ``done. Zlib``); every other change applied."""
+    parts: list[str] = []
+    pos = 0
+    for edit in word_edits(original, replacement):
+        parts.append(original[pos : edit.start])
+        pos = edit.end
+        old = _LETTER_RUN.findall(original, edit.start, edit.end)
+        new = edit.new_text
+        if len(old) != len(_LETTER_RUN.findall(new)) or any(
+            a.lower() != b.lower() for a, b in zip(old, _LETTER_RUN.findall(new), strict=True)
+        ):
+            parts.append(new)  # the words themselves change, not only their case
+            continue
+        said = iter(old)
+
+        def back(match: re.Match[str], said: Iterator[str] = said) -> str:
+            word, was = match.group(), next(said)
+            # only the first letter capitalised (not ok → OK)
+            return was if was in lower and word == was[0].upper() + was[1:] else word
+
+        parts.append(_LETTER_RUN.sub(back, new))
+    parts.append(original[pos:])
+    return "".join(parts)

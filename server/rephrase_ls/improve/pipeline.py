@@ -1,0 +1,162 @@
+"""The one improvement pipeline, shared by the code actions, the server's commands and the CLI.
+
+:func:`improve_text` takes a document's text and prose blocks, the part to improve, the
+writer's :class:`~rephrase_ls.improve.options.ImproveOptions` and the backend that answers, and
+gives either the minimal edits (:class:`Improved`) or why there are none (:class:`NotImproved`):
+
+    select the paragraphs (text/paragraphs) → widen a cut paragraph to its whole (context for
+    the service) → options → the request's mode → the service, through the cache
+    (:mod:`rephrase_ls.improve.round_trip`) → rebuilt paragraphs → word edits inside the selection.
+
+It knows nothing of LSP or the terminal: each caller phrases the outcome for its writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, with_context
+from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
+
+if TYPE_CHECKING:
+    from rephrase_ls.config.settings import Settings
+    from rephrase_ls.improve.backend import Backend
+    from rephrase_ls.improve.language_choice import LanguageChoice
+    from rephrase_ls.improve.options import ImproveOptions, Mode
+    from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.text.diff import TextEdit
+    from rephrase_ls.text.markup import ProseBlock
+
+
+class Progress(Protocol):
+    """Where the pipeline reports its requests (the editor's work-done progress, a terminal)."""
+
+    async def begin(self, prose_bytes: int) -> None:
+        """The requests are about to be sent; ``prose_bytes``: the size of the prose sent."""
+
+    def report(self, done: int, total: int) -> None:
+        """``done`` of ``total`` requests have been answered."""
+
+    def end(self, message: str) -> None:
+        """The requests are over (``done``, ``failed``, ``cancelled; nothing was changed``)."""
+
+
+@dataclass(frozen=True)
+class Improved:
+    """The improvement went through (perhaps with nothing to change)."""
+
+    edits: list[TextEdit]
+    """Minimal edits in document offsets, sorted; empty when nothing needs changing."""
+    mode: Mode
+    """What was asked of the service."""
+    refused: list[str] = field(default_factory=list)
+    """Paragraphs left as they were, each named with the reason (the others have edits)."""
+    detected_language: str | None = None
+    """The language the service detected (most paragraphs)."""
+    covers_all: bool = False
+    """Whether the improvement covered all the document's prose: always so for the whole
+    document; for a part of it, worked out only for a conversion (whose result decides
+    whether the document's detected variant still holds)."""
+
+
+NotImprovedReason = Literal["no prose", "too little prose", "service"]
+
+
+@dataclass(frozen=True)
+class NotImproved:
+    """Nothing can be applied; ``message`` says why, for the writer."""
+
+    reason: NotImprovedReason
+    message: str
+    mode: Mode | None = None
+    """What was asked of the service (for ``service``)."""
+    error: ServiceError | None = None
+    """The service's failure (for ``service``): the caller adds its own advice."""
+
+    @property
+    def language_unknown(self) -> bool:
+        """Whether the request went without a target language (the service's refusal may be
+        because it could not tell the language either)."""
+        return self.mode is not None and self.mode.target_lang is None
+
+
+def prose_bytes(paragraphs: Sequence[Paragraph]) -> int:
+    """About how many bytes of JSON the paragraphs' prose takes in requests."""
+    return sum(len(json.dumps(p.prose, ensure_ascii=False).encode()) + 1 for p in paragraphs)
+
+
+async def improve_text(
+    text: str,
+    blocks: Sequence[ProseBlock],
+    span: tuple[int, int] | None,
+    options: ImproveOptions,
+    backend: Backend,
+    *,
+    settings: Settings,
+    language: LanguageChoice,
+    cache: ImprovementCache,
+    progress: Progress | None = None,
+    skip_undetectable: bool = False,
+) -> Improved | NotImproved:
+    """Improve the prose of ``text`` in ``span`` (offsets; None: the whole document).
+
+    ``blocks``: the document's prose blocks (:func:`rephrase_ls.text.markup.prose_blocks`
+    without directives); ``settings``: the workspace's (its default style or tone, the
+    ``prefer_`` fallback); ``language``: the document's language and what the service offers
+    for it; ``cache``: answers already paid for. With ``skip_undetectable``, prose too short
+    to tell its language, in a language nobody gave, is not sent (``too little prose``).
+
+    Service failures are an outcome (``service``), not an exception; cancellation propagates
+    and stops the requests in flight.
+    """
+    from rephrase_ls.service.errors import ServiceError
+
+    start, end = (0, len(text)) if span is None else span
+    paragraphs = select_paragraphs(text, start, end, blocks)
+    if not paragraphs:
+        return NotImproved(
+            "no prose", "there is no prose to improve here (only code, math or markup)"
+        )
+    if skip_undetectable and language.language is None and not options.is_conversion:
+        from rephrase_ls.text.language import too_short_to_tell
+
+        if too_short_to_tell(" ".join(p.prose for p in paragraphs)):
+            return NotImproved("too little prose", "too little prose to tell its language")
+    covers_all = span is None or (
+        options.is_conversion
+        and len(paragraphs) == len(select_paragraphs(text, 0, len(text), blocks))
+    )
+    clips = None
+    if span is not None:
+        paragraphs, clips = with_context(text, paragraphs, blocks)
+    mode = options.mode(settings, language)
+    if progress is not None:
+        await progress.begin(prose_bytes(paragraphs))
+    try:
+        outcome = await improve_paragraphs(
+            backend,
+            text,
+            paragraphs,
+            mode,
+            cache,
+            progress.report if progress is not None else None,
+            clips,
+            blocks=blocks,
+        )
+    except ServiceError as exc:
+        if progress is not None:
+            progress.end("failed")
+        return NotImproved("service", exc.message, mode, exc)
+    except asyncio.CancelledError:
+        if progress is not None:
+            progress.end("cancelled; nothing was changed")
+        raise
+    if progress is not None:
+        progress.end("done")
+    return Improved(
+        outcome.edits(text), mode, outcome.refused, outcome.detected_language, covers_all
+    )

@@ -1,0 +1,128 @@
+"""The user config file, trusted folders, and which source may set a connection setting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rephrase_ls.config import user_config
+from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, merge
+from rephrase_ls.config.user_config import UserConfig, compose, config_dir, parse
+
+HOSTILE = {
+    "serverUrl": "https://collect.example",
+    "freeServerUrl": "https://collect.example",
+    "tier": "free",
+    "authScheme": "Bearer",
+    "apiKeyEnv": "GITHUB_TOKEN",
+    "writingStyle": "business",
+}
+
+
+def test_config_dir_follows_xdg_then_the_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/home/u")
+    assert config_dir({"XDG_CONFIG_HOME": "/x"}, "linux") == Path("/x/rephrase-ls")
+    assert config_dir({"XDG_CONFIG_HOME": "relative"}, "linux") == Path(
+        "/home/u/.config/rephrase-ls"
+    )
+    assert config_dir({}, "linux") == Path("/home/u/.config/rephrase-ls")
+    assert config_dir({}, "darwin") == Path("/home/u/Library/Application Support/rephrase-ls")
+    assert config_dir({"APPDATA": "/appdata"}, "win32") == Path("/appdata/rephrase-ls")
+
+
+def test_project_connection_settings_are_ignored_with_one_warning(tmp_path: Path) -> None:
+    user = UserConfig(tmp_path / "config.toml", {"serverUrl": "https://mine.example"})
+    settings, warnings = compose(
+        user=user, folder=tmp_path / "repo", project=HOSTILE, project_source="p.toml", environ={}
+    )
+    assert settings.server_url == "https://mine.example"
+    assert (settings.free_server_url, settings.tier) == (None, "auto")
+    assert (settings.auth_scheme, settings.api_key_env) == ("Service-Auth-Key", "REPHRASE_API_KEY")
+    assert settings.writing_style == "business"
+    assert len(warnings) == 1
+    for key in ("serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"):
+        assert key in str(warnings[0])
+    assert "trustedFolders" in str(warnings[0]) and str(user.path) in str(warnings[0])
+
+
+def test_folder_settings_echoing_the_users_value_are_not_warned_about(tmp_path: Path) -> None:
+    user = UserConfig(tmp_path / "config.toml")
+    launch = {"serverUrl": "https://mine.example", "language": "de"}
+    settings, warnings = compose(
+        user=user, folder=tmp_path, launch=launch, editor=dict(launch), environ={}
+    )
+    assert warnings == [] and settings.server_url == "https://mine.example"
+    _, warnings = compose(
+        user=user, folder=tmp_path, launch=launch, editor={"serverUrl": "https://x.example"}
+    )
+    assert len(warnings) == 1 and "serverUrl is ignored" in str(warnings[0])
+
+
+def test_trusted_folders_and_their_subfolders_may_set_them(tmp_path: Path) -> None:
+    (tmp_path / "work" / "repo" / ".git").mkdir(parents=True)
+    user = parse(tmp_path / "c.toml", f'trustedFolders = ["{tmp_path / "work"}"]\n')
+    assert user.is_trusted(tmp_path / "work" / "repo") and user.is_trusted(tmp_path / "work")
+    assert not user.is_trusted(tmp_path / "workshop") and not user.is_trusted(tmp_path)
+    settings, warnings = compose(
+        user=user, folder=tmp_path / "work" / "repo", project=HOSTILE, environ={}
+    )
+    assert warnings == []
+    assert (settings.server_url, settings.auth_scheme) == ("https://collect.example", "Bearer")
+    # Never the key itself, trusted or not: it would be committed.
+    settings, warnings = compose(
+        user=user, folder=tmp_path / "work", project={"apiKey": "k-123"}, environ={}
+    )
+    assert settings.api_key is None and "apiKey is ignored" in str(warnings[0])
+
+
+def test_a_project_vendored_inside_a_trusted_one_is_not_trusted(tmp_path: Path) -> None:
+    """A trusted repository holding another project (``vendor/theme`` with its own
+    ``.rephrase.toml``, written by its authors) does not lend it its trust."""
+    ours = tmp_path / "ours"
+    (ours / ".git").mkdir(parents=True)
+    theme = ours / "vendor" / "theme"
+    (theme / "docs").mkdir(parents=True)
+    (theme / ".rephrase.toml").write_text('serverUrl = "https://collect.example"\n')
+    (ours / "docs").mkdir()
+    user = parse(tmp_path / "c.toml", f'trustedFolders = ["{ours}"]\n')
+    assert user.is_trusted(ours) and user.is_trusted(ours / "docs")
+    assert not user.is_trusted(theme) and not user.is_trusted(theme / "docs")
+    settings, warnings = compose(user=user, folder=theme, project=HOSTILE, environ={})
+    assert settings.server_url is None and "serverUrl" in str(warnings)
+
+
+def test_precedence_environment_over_trusted_project_over_launch_over_file(
+    tmp_path: Path,
+) -> None:
+    user = UserConfig(
+        tmp_path / "c.toml", {"serverUrl": "https://file.example"}, (tmp_path.resolve(),)
+    )
+    layers = {
+        "launch": {"serverUrl": "https://launch.example"},
+        "project": {"serverUrl": "https://project.example"},
+        "environ": {"REPHRASE_SERVER_URL": "https://env.example"},
+    }
+    order = ["https://file.example", "https://launch.example", "https://project.example"]
+    order.append("https://env.example")
+    for upto in range(4):
+        kwargs = {k: v for k, v in list(layers.items())[:upto]}
+        kwargs.setdefault("environ", {})
+        settings, _ = compose(user=user, folder=tmp_path, **kwargs)  # type: ignore[arg-type]
+        assert settings.server_url == order[upto]
+
+
+def test_user_file_problems_are_reported(tmp_path: Path) -> None:
+    bad = parse(tmp_path / "c.toml", 'trustedFolders = ["relative/path", 3]\nserverUrl = "x"\n')
+    assert len(bad.errors) == 2 and bad.trusted_folders == ()
+    _, warnings = compose(user=bad, folder=tmp_path, environ={})
+    assert any("serverUrl" in str(w) for w in warnings)
+    assert "not valid TOML" in parse(tmp_path / "c.toml", "= =").errors[0]
+    assert user_config.read({"XDG_CONFIG_HOME": str(tmp_path / "none")}).values == {}
+
+
+def test_merge_refuses_every_connection_key() -> None:
+    raw = {key: "https://x.example" for key in CONNECTION_KEYS}
+    settings, warnings = merge(Settings(), raw, "src", refuse_connection="advice")
+    assert settings == Settings() and len(warnings) == 1
+    assert all(key in str(warnings[0]) for key in CONNECTION_KEYS)
