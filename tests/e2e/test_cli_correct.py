@@ -12,7 +12,9 @@ TEXT = "We use teh tool in order to check the text.\n\nThier reply came late.\n"
 CORRECTED = "We use the tool in order to check the text.\n\nTheir reply came late.\n"
 
 
-def _project(tmp_path: Path, url: str | None = None) -> tuple[Path, dict[str, str]]:
+def _project(
+    tmp_path: Path, url: str | None = None, scheme: str | None = None
+) -> tuple[Path, dict[str, str]]:
     """A document in a project whose writing style is ``simple`` (which Correct never applies);
     with ``url``, the user config file names that service and a key is given."""
     tmp_path.mkdir(exist_ok=True)
@@ -23,7 +25,8 @@ def _project(tmp_path: Path, url: str | None = None) -> tuple[Path, dict[str, st
     if url is not None:
         config = tmp_path / "config" / "rephrase-ls"
         config.mkdir(parents=True)
-        (config / "config.toml").write_text(f'serverUrl = "{url}"\n', encoding="utf-8")
+        lines = f'serverUrl = "{url}"\n' + (f'authScheme = "{scheme}"\n' if scheme else "")
+        (config / "config.toml").write_text(lines, encoding="utf-8")
         env.update(REPHRASE_API_KEY="k-secret", XDG_CONFIG_HOME=str(tmp_path / "config"))
     return doc, env
 
@@ -45,6 +48,12 @@ def test_correct_keeps_the_wording_where_improve_rewrites(tmp_path: Path) -> Non
 def test_correct_over_loopback_and_without_the_endpoint(tmp_path: Path) -> None:
     with offline_service("--workers", "0") as url:
         doc, env = _project(tmp_path / "with", url)
+        write = run("improve", "--correct", "--write", str(doc), cwd=doc.parent, env=env)
+        assert write.returncode == 0, write.stderr
+        assert doc.read_text(encoding="utf-8") == CORRECTED
+    # The service as its documentation describes it today (its header scheme, the later lists).
+    with offline_service("--workers", "0", "--as-documented") as url:
+        doc, env = _project(tmp_path / "documented", url, "DeepL-Auth-Key")
         write = run("improve", "--correct", "--write", str(doc), cwd=doc.parent, env=env)
         assert write.returncode == 0, write.stderr
         assert doc.read_text(encoding="utf-8") == CORRECTED

@@ -137,14 +137,14 @@ async def test_the_state_folder_remembers_the_address(
 ) -> None:
     with offline_service(corrections=False) as url:
         config = ServiceConfig(server_url=url, api_key=SecretKey(KEY), max_retries=0)
-        async with ServiceClient(config, memory=AddressState()) as client:
+        async with ServiceClient(config, corrections_memory=AddressState()) as client:
             with pytest.raises(CorrectionsUnavailable):
                 await client.correct([TEXT])
         markers = list((tmp_path / "state" / "rephrase-ls").glob("no-correct-*"))
         assert len(markers) == 1 and url not in markers[0].read_text()
         # A new process (no process memory) learns it from the state folder.
         monkeypatch.setattr(client_module, "_NO_CORRECTIONS", set())
-        async with ServiceClient(config, memory=AddressState()) as client:
+        async with ServiceClient(config, corrections_memory=AddressState()) as client:
             assert client.corrections_known_absent
         # Another address is not concerned; an old marker is no longer believed.
         assert not AddressState().knows_no_corrections(url + "/other")

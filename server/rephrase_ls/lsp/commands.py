@@ -202,7 +202,8 @@ async def _improve_command(
             # The line just after a final line break exists (at character 0) in LSP.
             if pos.line > len(lines) or (pos.line == len(lines) and pos.character > 0):
                 raise invalid(
-                    f"argument 2 (range): the {end_name} line {pos.line} is past the end"
+                    f"argument 2 (range): the {end_name} line {pos.line} is past the "
+                    "document's end"
                 )
     return await apply_request(ls, ActionRequest(uri, None, rng, rng is None, options))
 
