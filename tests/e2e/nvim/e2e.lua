@@ -494,7 +494,7 @@ function cases.language_and_usage()
     return line ~= nil
   end)
   check(type(line) == 'string' and line:find('offline') ~= nil, 'usage line: %s', tostring(line))
-  local subcommands = { 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
+  local subcommands = { 'correct', 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
   eq(rephrase.complete('', 'Rephrase '), subcommands, 'completion')
   eq(rephrase.complete('st', 'Rephrase st'), { 'style' }, 'completion of st')
   -- Arguments complete from the server's rephrase.listStyles for this buffer.
