@@ -131,12 +131,11 @@ def breakdown(trace: bool) -> int:
     import gc
     import tracemalloc
 
-    from rephrase_ls.improve.round_trip import without_directives
+    from rephrase_ls.improve.request import document_prose
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.offline import engine
     from rephrase_ls.offline.engine import lexicon, misspellings, spelling
     from rephrase_ls.review import ReviewCache, findings
-    from rephrase_ls.text.markup import prose_blocks
     from rephrase_ls.text.positions import LineIndex
 
     def resident() -> float:
@@ -159,7 +158,7 @@ def breakdown(trace: bool) -> int:
         last[:] = [now[0], heap()]
 
     text = doc.text
-    blocks = without_directives(text, prose_blocks(text, "markdown", "file:///big.md"))
+    blocks = document_prose(text, "markdown", "file:///big.md")
     index = LineIndex(text)
     stage("1 MB document: prose blocks, line index")
     engine.detect_language("This is a plain English sentence about nothing in particular.")

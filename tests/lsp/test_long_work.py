@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from .conftest import Editor
 from .test_actions import by_title
@@ -21,9 +23,9 @@ HANG_GUARD = 20.0
 
 def _hostile_document(paragraphs: int) -> str:
     """``paragraphs`` distinct paragraphs of ~7 KB of 'it it is .' repeated."""
-    return "\n\n".join(
-        f"Part {n}: " + ("it it is . " * 650).strip() for n in range(paragraphs)
-    ) + "\n"
+    return (
+        "\n\n".join(f"Part {n}: " + ("it it is . " * 650).strip() for n in range(paragraphs)) + "\n"
+    )
 
 
 async def test_other_documents_are_answered_while_improve_document_runs(editor: Editor) -> None:
@@ -50,11 +52,15 @@ async def test_cancel_request_stops_improve_document(editor: Editor) -> None:
     actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
     action = actions["Improve document"]
     assert action.edit is None and action.command is None  # resolved when chosen
-    request = asyncio.ensure_future(editor.client.code_action_resolve_async(action))
+    protocol = editor.client.protocol
+    request = asyncio.ensure_future(
+        protocol.send_request_async(types.CODE_ACTION_RESOLVE, action, msg_id="long-improve")
+    )
     await asyncio.sleep(0.3)
-    request.cancel()  # the client sends $/cancelRequest
-    with pytest.raises(asyncio.CancelledError):
-        await request
+    protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="long-improve"))
+    with pytest.raises(JsonRpcException) as raised:
+        await asyncio.wait_for(request, HANG_GUARD)
+    assert raised.value.code == -32800  # RequestCancelled
     # The server goes on answering, and the cancelled improvement applies nothing.
     await asyncio.wait_for(editor.code_actions(uri, (0, 0), (0, 4)), timeout=HANG_GUARD)
     await asyncio.sleep(1.0)

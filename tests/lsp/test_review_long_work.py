@@ -1,7 +1,9 @@
-"""A long review (a long document of repetitive prose that the engine changes all over) holds
-nothing else back: another document's diagnostics come while it runs, and closing the document,
-a newer version of it or ``$/cancelRequest`` for its pull stops the work (the server notes in
-its log that the review stopped, once its thread is done)."""
+"""Long work on a long document of repetitive prose that the engine changes all over holds
+nothing else back and stops when it is no longer wanted: another document's diagnostics come
+while its review runs; closing the document, a newer version of it or ``$/cancelRequest`` for
+its pull stops the review (the server notes in its log that the review stopped, once its thread
+is done); closing it or a newer version stops an **Improve document** on it (its progress ends
+as cancelled). tests/lsp/test_long_work.py has the same for Improve and ``$/cancelRequest``."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pygls.exceptions import JsonRpcException
 
 from .conftest import Editor
 from .review_support import PULL, covered
-from .test_actions import wait_for
+from .test_actions import by_title, wait_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -120,3 +122,48 @@ async def test_a_newer_version_stops_the_review_of_the_old_one(editor: Editor) -
         "review of long.md (version 1) stopped: a newer version arrived"
     ]
     assert all(p.version == 2 for p in editor.published if p.uri == uri and p.diagnostics)
+
+
+def _improve_document_text() -> str:
+    """Twelve distinct ~7 KB paragraphs of 'it it is .' repeated: Improve document on it takes
+    seconds (the engine, then each paragraph's alignment and guards)."""
+    tag = uuid.uuid4().hex[:8]
+    return "\n\n".join(f"Part {tag} {n}: " + ("it it is . " * 650).strip() for n in range(12))
+
+
+def _progress_ends(editor: Editor) -> list[str | None]:
+    return [
+        report.message
+        for reports in editor.client.progress_reports.values()
+        for report in reports
+        if isinstance(report, types.WorkDoneProgressEnd)
+    ]
+
+
+@pytest.mark.parametrize("how", ["changed", "closed"])
+async def test_a_newer_version_or_closing_stops_improve_document(editor: Editor, how: str) -> None:
+    text = _improve_document_text()
+    uri = editor.open("improved.md", text)
+    actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+    resolving = asyncio.ensure_future(
+        editor.client.code_action_resolve_async(actions["Improve document"])
+    )
+    await wait_for(lambda: any(editor.client.progress_reports.values()), 20)  # under way
+    if how == "changed":
+        editor.set_text(uri, text + "\nOne more line.\n")
+    else:
+        editor.client.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        del editor.buffers[uri]
+    resolved = await asyncio.wait_for(resolving, 30)
+    assert resolved.edit is None
+    assert editor.applied == []
+    # the work stopped where it was (its progress says so), and the writer is told why
+    await wait_for(lambda: _progress_ends(editor) != [], 10)
+    assert _progress_ends(editor) == ["cancelled; nothing was changed"]
+    told = [m.message for m in editor.client.messages if "while the improvement" in m.message]
+    assert told == [
+        f"rephrase: the document {how} while the improvement was computed; the improvement "
+        "stopped and nothing was changed." + (" Try again." if how == "changed" else "")
+    ]

@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
@@ -177,10 +178,10 @@ async def _run(args: argparse.Namespace) -> int:
     from rephrase_ls.improve.backend import Backends
     from rephrase_ls.improve.language_choice import resolve_language
     from rephrase_ls.improve.pipeline import NotImproved, improve_text
-    from rephrase_ls.improve.round_trip import ImprovementCache, without_directives
+    from rephrase_ls.improve.request import ImproveRequest, document_prose
+    from rephrase_ls.improve.round_trip import ImprovementCache
     from rephrase_ls.service.errors import BadRequest, CorrectionsUnavailable, ServiceError
     from rephrase_ls.text.diff import apply_edits
-    from rephrase_ls.text.markup import prose_blocks
 
     options: ImproveOptions = (
         args.style or args.tone or args.convert or args.correct or ImproveOptions()
@@ -251,7 +252,7 @@ async def _run(args: argparse.Namespace) -> int:
                 )
             uri = None if stdin else path.resolve().as_uri()  # standard input: by its content
             try:
-                blocks = without_directives(text, prose_blocks(text, None, uri))
+                blocks = document_prose(text, None, uri)
             except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
                 print(f"rephrase-ls: {path}: {exc}. The file was not changed.", file=sys.stderr)
                 failed += 1
@@ -268,14 +269,19 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
-            outcome = await improve_text(
+            request = ImproveRequest(
                 text,
+                None,
                 blocks,
                 None,
                 options,
+                settings,
                 backend,
-                settings=settings,
-                language=choice,
+                choice,
+                mode="correct" if options.correct else "rephrase",
+            )
+            outcome = await improve_text(
+                request,
                 cache=cache,
                 progress=_TerminalProgress(str(path)),
                 # A file whose only prose is a title: no reason to fail a run over many files.
@@ -359,6 +365,22 @@ async def _run(args: argparse.Namespace) -> int:
     return 1 if (args.check and changed) else 0
 
 
+class _MaskedStream:
+    """A text stream writing through to ``stream`` with every known API key masked."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from rephrase_ls.service.config import mask_keys
+
+        self._stream.write(mask_keys(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``rephrase-ls improve``."""
     parser = _parser()
@@ -367,6 +389,9 @@ def main(argv: list[str]) -> int:
         parser.error("- (standard input) may be given once")
     # Messages for the writer are printed below; the library's own warnings would repeat them.
     logging.getLogger("rephrase_ls").setLevel(logging.ERROR)
+    # What the service answered is in the messages (its own message, a trace ID, language
+    # names): none of it shows the key, whatever a misbehaving service echoes.
+    sys.stderr = _MaskedStream(sys.stderr)
     try:
         return asyncio.run(_run(args))
     except BrokenPipeError:

@@ -83,6 +83,9 @@ class Settings:
     """Words the offline engine must never correct (project file ``words = [...]``)."""
     diagnostics: Literal["offline", "off"] = "offline"
     """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
+    diagnostics_on: Literal["type", "save", "open"] = "type"
+    """When the offline review runs: as you type (after a pause), when the document is saved,
+    or only when it is opened."""
     diagnostic_severity: Literal["error", "warning", "information", "hint"] = "information"
     """Severity of rephrase diagnostics: error, warning, information or hint."""
     diagnostics_max_size: int = 2_000_000
@@ -113,6 +116,7 @@ KEYS: dict[str, str] = {
     "timeout": "timeout",
     "words": "words",
     "diagnostics": "diagnostics",
+    "diagnosticsOn": "diagnostics_on",
     "diagnosticSeverity": "diagnostic_severity",
     "diagnosticsMaxSize": "diagnostics_max_size",
     "confirmRewrites": "confirm_rewrites",
@@ -270,6 +274,7 @@ _PARSERS = {
     "timeout": _float_range(1, 300),
     "words": _words,
     "diagnostics": _choice(DIAGNOSTIC_MODES),
+    "diagnostics_on": _choice(("type", "save", "open")),
     "diagnostic_severity": _choice(SEVERITIES),
     "diagnostics_max_size": _int_range(0, 1_000_000_000),
     "confirm_rewrites": _bool,

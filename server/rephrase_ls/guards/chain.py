@@ -122,7 +122,8 @@ class DocumentFacts:
 
     @property
     def code(self) -> frozenset[str]:
-        """The words the document writes in code (:func:`~rephrase_ls.code_words.code_words`)."""
+        """The words the document writes in code
+        (:func:`~rephrase_ls.guards.code_words.code_words`)."""
         if self._code is None:
             self._code = code_words(self.text, self.blocks)
         return self._code

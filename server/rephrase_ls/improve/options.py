@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rephrase_ls.service.models import PREFER_PREFIX, parse_name
+from rephrase_ls.service.models import PREFER_PREFIX, Endpoint, parse_name
 
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
@@ -26,9 +26,6 @@ class Mode:
     target_lang: str | None = None
     writing_style: str | None = None
     tone: str | None = None
-    correct: bool = False
-    """Corrections only (``/v2/write/correct``): never with a style or tone. Part of the
-    cache's key: a correction and an improvement of the same text differ."""
     keep_variant: bool = field(default=False, compare=False)
     """Keep the document's spelling variant: an answer's variant conversions are taken out
     unless the document allows them (a plain Improve or a style or tone, not a conversion, of a
@@ -37,6 +34,14 @@ class Mode:
     cache's key: the answer is the same."""
     variant_detected: bool = field(default=False, compare=False)
     """The target's variant was read from the document, not guessed. Not sent."""
+    endpoint: Endpoint = "rephrase"
+    """The service's endpoint the request goes to; part of the cache's key. ``correct``:
+    corrections only (``/v2/write/correct``), never with a style or tone."""
+
+    @property
+    def correct(self) -> bool:
+        """Whether this asks for corrections only."""
+        return self.endpoint == "correct"
 
     def label(self) -> str:
         """A short description for messages."""
@@ -128,7 +133,9 @@ class ImproveOptions:
             return "variant", self.variant
         return "default", None
 
-    def mode(self, settings: Settings, choice: LanguageChoice) -> Mode:
+    def mode(
+        self, settings: Settings, choice: LanguageChoice, endpoint: Endpoint = "rephrase"
+    ) -> Mode:
         """The request for a document in ``choice``'s language (the one place of the
         ``prefer_`` rule).
 
@@ -138,16 +145,16 @@ class ImproveOptions:
         fails on a language without styles; a picked one is sent as it is.
         """
         if self.variant is not None:
-            return Mode(self.variant)
+            return Mode(self.variant, endpoint=endpoint)
         keep_variant = choice.target_lang is not None and (
             choice.variant_guessed or choice.source not in ("document", "settings")
         )
-        if self.correct:
+        if self.correct or endpoint == "correct":
             return Mode(
                 choice.target_lang,
-                correct=True,
                 keep_variant=keep_variant,
                 variant_detected=not choice.variant_guessed,
+                endpoint="correct",
             )
         picked = self
         if self.is_default:
@@ -172,4 +179,5 @@ class ImproveOptions:
             sent(picked.tone, choice.tones),
             keep_variant=keep_variant,
             variant_detected=not choice.variant_guessed,
+            endpoint=endpoint,
         )

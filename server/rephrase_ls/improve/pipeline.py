@@ -23,13 +23,10 @@ from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs,
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
 if TYPE_CHECKING:
-    from rephrase_ls.config.settings import Settings
-    from rephrase_ls.improve.backend import Backend
-    from rephrase_ls.improve.language_choice import LanguageChoice
-    from rephrase_ls.improve.options import ImproveOptions, Mode
+    from rephrase_ls.improve.options import Mode
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.service.errors import ServiceError
     from rephrase_ls.text.diff import TextEdit
-    from rephrase_ls.text.markup import ProseBlock
 
 
 class Progress(Protocol):
@@ -90,30 +87,28 @@ def prose_bytes(paragraphs: Sequence[Paragraph]) -> int:
 
 
 async def improve_text(
-    text: str,
-    blocks: Sequence[ProseBlock],
-    span: tuple[int, int] | None,
-    options: ImproveOptions,
-    backend: Backend,
+    request: ImproveRequest,
     *,
-    settings: Settings,
-    language: LanguageChoice,
     cache: ImprovementCache,
     progress: Progress | None = None,
     skip_undetectable: bool = False,
 ) -> Improved | NotImproved:
-    """Improve the prose of ``text`` in ``span`` (offsets; None: the whole document).
+    """Improve the prose of ``request.text`` in ``request.span`` (None: the whole document).
 
-    ``blocks``: the document's prose blocks (:func:`rephrase_ls.text.markup.prose_blocks`
-    without directives); ``settings``: the workspace's (its default style or tone, the
-    ``prefer_`` fallback); ``language``: the document's language and what the service offers
-    for it; ``cache``: answers already paid for. With ``skip_undetectable``, prose too short
-    to tell its language, in a language nobody gave, is not sent (``too little prose``).
+    The request's settings give the workspace's default style or tone and the ``prefer_``
+    fallback; its language, what the service offers for the document; ``cache``: answers
+    already paid for. With ``skip_undetectable``, prose too short to tell its language, in a
+    language nobody gave, is not sent (``too little prose``).
 
     Service failures are an outcome (``service``), not an exception; cancellation propagates
-    and stops the requests in flight.
+    and stops the requests in flight. ``ValueError`` for a request without a backend.
     """
     from rephrase_ls.service.errors import ServiceError
+
+    text, blocks, span, options = request.text, request.blocks, request.span, request.options
+    backend, language = request.backend, request.language
+    if backend is None:
+        raise ValueError("an improvement needs a backend (the service or the offline one)")
 
     start, end = (0, len(text)) if span is None else span
     paragraphs = select_paragraphs(text, start, end, blocks)
@@ -133,7 +128,7 @@ async def improve_text(
     clips = None
     if span is not None:
         paragraphs, clips = with_context(text, paragraphs, blocks)
-    mode = options.mode(settings, language)
+    mode = request.service_mode()
     if progress is not None:
         await progress.begin(prose_bytes(paragraphs))
     try:

@@ -34,26 +34,26 @@ if TYPE_CHECKING:
 Clip = tuple[int, int] | None
 
 class ImprovementCache:
-    """Improvements already paid for, keyed by (backend, text, target, style, tone, corrections
-    only); LRU-bounded."""
+    """Improvements already paid for, keyed by (backend, text, endpoint, target, style, tone);
+    LRU-bounded."""
 
     def __init__(self, max_chars: int = 8_000_000) -> None:
         self._items: OrderedDict[
-            tuple[str, str, str | None, str | None, str | None, bool], tuple[str, str]
+            tuple[str, str, str, str | None, str | None, str | None], tuple[str, str]
         ]
         self._items = OrderedDict()
         self._chars = 0
         self.max_chars = max_chars
 
     def get(self, backend: str, text: str, mode: Mode) -> tuple[str, str] | None:
-        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone, mode.correct)
+        key = (backend, text, mode.endpoint, mode.target_lang, mode.writing_style, mode.tone)
         value = self._items.get(key)
         if value is not None:
             self._items.move_to_end(key)
         return value
 
     def put(self, backend: str, text: str, mode: Mode, improved: str, detected: str) -> None:
-        key = (backend, text, mode.target_lang, mode.writing_style, mode.tone, mode.correct)
+        key = (backend, text, mode.endpoint, mode.target_lang, mode.writing_style, mode.tone)
         if key in self._items:
             return
         self._items[key] = (improved, detected)
@@ -64,20 +64,25 @@ class ImprovementCache:
 
 
 def without_directives(text: str, blocks: Sequence[ProseBlock]) -> list[ProseBlock]:
-    """The blocks without the lines that are a ``rephrase: language=xx`` directive.
+    """The blocks without the lines that are a ``rephrase: language=xx`` directive, and without
+    the prose the in-document switches take out (:mod:`rephrase_ls.text.switches`:
+    ``rephrase: off`` … ``rephrase: on``, ``rephrase: ignore-next-line``).
 
-    The directive is an instruction to rephrase-ls in a comment, not prose: improved as the
-    first words of a paragraph it would come back as "Rephrase: language=…".
+    A directive is an instruction to rephrase-ls in a comment, not prose: improved as the first
+    words of a paragraph it would come back as "Rephrase: language=…". A block that a switched
+    off span cuts keeps its prose on either side as blocks of their own.
     """
     if "rephrase" not in text:
         return list(blocks)
     from rephrase_ls.text.markup import ProseBlock
+    from rephrase_ls.text.switches import overlaps, switched_off
 
+    off = switched_off(text)
     out: list[ProseBlock] = []
     for block in blocks:
         runs: list[list[tuple[int, int]]] = [[]]
         for start, end in block.segments:
-            if is_directive(text[start:end]):
+            if is_directive(text[start:end]) or (off and overlaps(off, start, end)):
                 runs.append([])
             else:
                 runs[-1].append((start, end))

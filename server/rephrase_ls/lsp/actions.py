@@ -241,6 +241,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     (each already named in a message). Cancellation propagates.
     """
     from rephrase_ls.improve.pipeline import NotImproved, improve_text
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.service.errors import ServiceError
 
@@ -267,17 +268,43 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         ls.note(f"language list unavailable (using {known}): {unavailable.message}")
     choice = ls.language_of(doc, settings, backend)
     span = None if req.whole or req.range is None else ls.to_offsets(state, req.range)
-    result = await improve_text(
+    request = ImproveRequest(
         state.text,
+        version,
         state.blocks,
         span,
         req.options,
+        settings,
         backend,
-        settings=settings,
-        language=choice,
-        cache=ls.cache,
-        progress=WorkDoneProgress(ls, "Improving text"),
+        choice,
+        mode="correct" if req.options.correct else "rephrase",
     )
+    work = asyncio.ensure_future(
+        improve_text(request, cache=ls.cache, progress=WorkDoneProgress(ls, "Improving text"))
+    )
+    # A newer version of the document, or its closing, stops the work: its edit could not be
+    # applied anyway.
+    stopped_by: list[str] = []
+
+    def stop(reason: str) -> None:
+        if not work.done():
+            stopped_by.append(reason)
+            work.cancel()
+
+    unwatch = ls.watch_document(req.uri, stop)
+    try:
+        result = await work
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if stopped_by and (task is None or not task.cancelling()):
+            raise Refusal(
+                f"rephrase: the document {stopped_by[0]} while the improvement was computed; "
+                "the improvement stopped and nothing was changed."
+                + (" Try again." if stopped_by[0] == "changed" else "")
+            ) from None
+        raise
+    finally:
+        unwatch()
     if isinstance(result, NotImproved):
         raise _refusal(ls, result, settings, backend)
     if result.detected_language:
@@ -374,7 +401,9 @@ async def resolve_action(ls: RephraseServer, action: types.CodeAction) -> types.
         ls.say(str(exc), exc.kind)
         return action
     except asyncio.CancelledError:
-        return action
+        if task is not None and task.cancelling():
+            raise  # $/cancelRequest: answered RequestCancelled
+        return action  # the writer cancelled the progress: the action, without an edit
     if edit is not None:
         action.edit = edit
     return action

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -121,7 +121,9 @@ async def compute_alternatives(
     """Ask for every style and tone at once; raises :class:`Refusal` when none can be offered
     (stale or closed document, no prose, a language without styles, every request failed,
     nothing different from the text)."""
+    from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import NotImproved, improve_text, prose_bytes
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.service.errors import ServiceError
     from rephrase_ls.text.paragraphs import select_paragraphs
@@ -158,6 +160,9 @@ async def compute_alternatives(
             types.MessageType.Info,
         )
     span = (paragraphs[0].start, paragraphs[-1].end)
+    request = ImproveRequest(
+        state.text, doc.version, state.blocks, span, ImproveOptions(), settings, backend, choice
+    )
     # One request per style and tone; the client bounds each call by maxConcurrency, and this
     # bounds them all together, so at most maxConcurrency requests are in flight.
     limit = asyncio.Semaphore(settings.max_concurrency)
@@ -168,16 +173,7 @@ async def compute_alternatives(
     async def one(opts: ImproveOptions) -> Any:
         nonlocal done
         async with limit:
-            result = await improve_text(
-                state.text,
-                state.blocks,
-                span,
-                opts,
-                backend,
-                settings=settings,
-                language=choice,
-                cache=ls.cache,
-            )
+            result = await improve_text(replace(request, options=opts), cache=ls.cache)
         done += 1
         progress.report(done, len(options))
         return result

@@ -10,6 +10,8 @@ import sys
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from rephrase_ls.service.config import mask_keys
+
 #: A log record's attribute saying it already reached the client (RephraseServer.note).
 SENT_TO_CLIENT = "rephrase_sent_to_client"
 
@@ -42,7 +44,8 @@ class ClientLogHandler(logging.Handler):
             self._stderr.handle(record)
             return
         try:
-            message = self.format(record)
+            # the record's message is masked when made; a traceback's text is not
+            message = mask_keys(self.format(record))
             if not record.name.startswith("rephrase_ls"):
                 message = f"{record.name}: {message}"
             kind = next(

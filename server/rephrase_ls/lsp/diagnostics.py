@@ -29,9 +29,11 @@ import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from lsprotocol import types
+
+from rephrase_ls.lsp.pygls_adapter import send_json
 
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
@@ -129,6 +131,9 @@ class ReviewState:
     service: dict[str, _Carried] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
     changed_at: dict[str, float] = field(default_factory=dict)
+    checked: dict[str, int | None] = field(default_factory=dict)
+    """The version of each document to review when ``diagnosticsOn`` is ``save`` or ``open``
+    (the version opened or last saved): a pull for a later version keeps what was shown."""
 
 
 _switch_lock = threading.Lock()
@@ -213,6 +218,8 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.improve.options import ImproveOptions
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, review_mode
     from rephrase_ls.service.errors import ServiceError
@@ -233,8 +240,19 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
             backend = ls.backends.get(settings)
         except ServiceError:
             backend = None
+        # the request a plain Improve of the whole document would make
+        request = ImproveRequest(
+            state.text,
+            version,
+            state.blocks,
+            None,
+            ImproveOptions(),
+            settings,
+            backend,
+            ls.language_of(doc, settings, backend),
+        )
         # as a plain Improve asks: its target, and what it keeps of the document's variant
-        mode = review_mode(settings, ls.language_of(doc, settings, backend))
+        mode = review_mode(request.settings, request.language)
         if mode is not None and mode.target_lang is not None:
             target = mode.target_lang
 
@@ -258,10 +276,10 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                     try:
                         with _short_switches():
                             return findings(
-                                state.text,
-                                state.blocks,
+                                request.text,
+                                request.blocks,
                                 target_lang=target,
-                                words=settings.words,
+                                words=request.settings.words,
                                 cache=rs.cache,
                                 cancelled=between_paragraphs,
                                 keep_variant=mode.keep_variant,
@@ -386,9 +404,23 @@ def set_service_findings(
 # -- scheduling and publishing --
 
 
-def schedule(ls: RephraseServer, uri: str, delay: float = DEBOUNCE) -> None:
-    """Review the document after ``delay`` seconds of quiet (a newer call restarts the wait);
-    pushed to clients that do not pull, a refresh asked of those that do."""
+#: What starts a review: the document opened, typed in, saved, or its findings' inputs
+#: changed (words, settings, a service review).
+Trigger = Literal["open", "type", "save", "refresh"]
+#: The triggers each ``diagnosticsOn`` value reviews on.
+_TRIGGERS: dict[str, frozenset[str]] = {
+    "type": frozenset(("open", "type", "save", "refresh")),
+    "save": frozenset(("open", "save", "refresh")),
+    "open": frozenset(("open", "refresh")),
+}
+
+
+def schedule(
+    ls: RephraseServer, uri: str, delay: float = DEBOUNCE, trigger: Trigger = "type"
+) -> None:
+    """Review the document after ``delay`` seconds of quiet (a newer call restarts the wait),
+    if the document's ``diagnosticsOn`` reviews on ``trigger``; pushed to clients that do not
+    pull, a refresh asked of those that do."""
     rs = review_state(ls)
     rs.changed_at[uri] = time.monotonic()
     if pulls(ls):
@@ -396,13 +428,15 @@ def schedule(ls: RephraseServer, uri: str, delay: float = DEBOUNCE) -> None:
     pending = rs.pending.pop(uri, None)
     if pending is not None and not pending.done():
         pending.cancel()
-    task = ls.spawn(_publish_later(ls, uri, delay))
+    task = ls.spawn(_publish_later(ls, uri, delay, trigger))
     rs.pending[uri] = task
 
 
-async def _publish_later(ls: RephraseServer, uri: str, delay: float) -> None:
+async def _publish_later(ls: RephraseServer, uri: str, delay: float, trigger: Trigger) -> None:
     await asyncio.sleep(delay)
-    await publish(ls, uri)
+    settings = await ls.settings.for_uri(uri)
+    if trigger in _TRIGGERS[settings.diagnostics_on]:
+        await publish(ls, uri)
 
 
 async def publish(ls: RephraseServer, uri: str) -> None:
@@ -418,8 +452,9 @@ async def publish(ls: RephraseServer, uri: str) -> None:
         return  # a newer version's own review will publish
     params = {"uri": uri, "version": reviewed.version, "diagnostics": items}
     # Sent as plain JSON values (see diagnostics()); pygls would convert each field again.
-    ls.protocol._send_data(
-        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params}
+    send_json(
+        ls.protocol,
+        {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, "params": params},
     )
 
 
@@ -438,7 +473,7 @@ def refresh(ls: RephraseServer, uri: str | None = None) -> None:
             ls.spawn(ls.workspace_diagnostic_refresh_async(None))
         return
     for open_uri in [uri] if uri is not None else list(ls.workspace.text_documents):
-        schedule(ls, open_uri, 0)
+        schedule(ls, open_uri, 0, "refresh")
 
 
 def forget(ls: RephraseServer, uri: str) -> None:
@@ -447,6 +482,7 @@ def forget(ls: RephraseServer, uri: str) -> None:
     rs.reviewed.pop(uri, None)
     rs.service.pop(uri, None)
     rs.changed_at.pop(uri, None)
+    rs.checked.pop(uri, None)
     pending = rs.pending.pop(uri, None)
     if pending is not None:
         pending.cancel()
@@ -477,7 +513,8 @@ def _project_file(uri: str) -> bool:
 
 
 def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None:
-    schedule(ls, params.text_document.uri)
+    review_state(ls).checked[params.text_document.uri] = params.text_document.version
+    schedule(ls, params.text_document.uri, trigger="open")
 
 
 def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -489,6 +526,26 @@ def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> 
     if doc is not None and uri in rs.service:
         service_findings(ls, uri, doc.source)  # carried through each edit, one at a time
     schedule(ls, uri)
+
+
+async def on_save(ls: RephraseServer, params: types.DidSaveTextDocumentParams) -> None:
+    """With ``diagnosticsOn = "save"``, the saved version is reviewed (pushed, or a pulling
+    client asked to pull again)."""
+    uri = params.text_document.uri
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None:
+        return
+    settings = await ls.settings.for_uri(uri)
+    if settings.diagnostics_on != "save":
+        return
+    review_state(ls).checked[uri] = doc.version
+    if pulls(ls):
+        workspace = ls.client_capabilities.workspace
+        support = workspace.diagnostics if workspace else None
+        if support is not None and support.refresh_support:
+            ls.spawn(ls.workspace_diagnostic_refresh_async(None))
+        return
+    schedule(ls, uri, 0, "save")
 
 
 def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -506,6 +563,12 @@ async def on_diagnostic(
     full report as plain JSON values, see :func:`diagnostics`)."""
     uri = params.text_document.uri
     rs = review_state(ls)
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is not None and params.previous_result_id and doc.version != rs.checked.get(uri):
+        settings = await ls.settings.for_uri(uri)
+        if settings.diagnostics_on != "type":
+            # Reviewed on open or save only: the client keeps what it shows.
+            return types.UnchangedDocumentDiagnosticReport(result_id=params.previous_result_id)
     while (wait := rs.changed_at.get(uri, 0.0) + DEBOUNCE - time.monotonic()) > 0:
         await asyncio.sleep(wait)
     reviewed = await current(ls, uri)

@@ -10,18 +10,18 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument
 
 from rephrase_ls import __version__
 from rephrase_ls.lsp.client_log import SENT_TO_CLIENT
+from rephrase_ls.lsp.pygls_adapter import CancelHookProtocol, send_error, server_of
 from rephrase_ls.lsp.workspace_settings import SettingsManager
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class _Answered:
 _ANSWERED = _Answered()
 
 
-class RephraseProtocol(LanguageServerProtocol):
+class RephraseProtocol(CancelHookProtocol):
     """Adds cancellation of command handlers, which pygls runs one step removed from the request,
     and an error answer to a request whose parameters do not fit the protocol's types (pygls
     would log it and never answer: the client would wait forever)."""
@@ -71,7 +71,7 @@ class RephraseProtocol(LanguageServerProtocol):
                 method = data.get("method")
                 shown = "; ".join(d.replace("$.", "") for d in details[:3])
                 exc = JsonRpcInvalidParams(f"invalid params for {method}: {shown}")
-            self._send_response(data["id"], error=exc.to_response_error())
+            send_error(self, data["id"], exc.to_response_error())
             return _ANSWERED
 
     def handle_message(self, message: Any) -> None:
@@ -79,15 +79,15 @@ class RephraseProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
-    def _handle_cancel_notification(self, msg_id: Any) -> None:
-        if msg_id in self._request_futures:
-            super()._handle_cancel_notification(msg_id)
+    def on_cancel_request(self, msg_id: Any) -> None:
+        if self.is_request_pending(msg_id):
+            self.cancel_request_future(msg_id)
         else:
             # Editors cancel requests they no longer need, often after the answer is sent (VS
             # Code does for every code-action request when the cursor moves); pygls would log
             # a warning for each.
             log.debug("$/cancelRequest %s: the request is no longer running", msg_id)
-        server = self._server
+        server = server_of(self)
         if isinstance(server, RephraseServer):
             server.cancel_running(("request", msg_id))
 
@@ -119,6 +119,7 @@ class RephraseServer(LanguageServer):
         #: (kept while it is open; see resolve_language's ``detected_variant``).
         self.variant_before_conversion: dict[str, str] = {}
         self.running: dict[Hashable, asyncio.Task[Any]] = {}
+        self._document_watchers: dict[str, list[Callable[[str], None]]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._said_once: set[str] = set()
 
@@ -184,7 +185,10 @@ class RephraseServer(LanguageServer):
     # -- messages --------------------------------------------------------------------------------
 
     def say(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
-        """Show a message to the writer and keep it in the log."""
+        """Show a message to the writer and keep it in the log (API keys masked)."""
+        from rephrase_ls.service.config import mask_keys
+
+        message = mask_keys(message)
         self.window_show_message(types.ShowMessageParams(type=kind, message=message))
         self.note(message, kind)
 
@@ -198,7 +202,11 @@ class RephraseServer(LanguageServer):
 
     def note(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
         """Write to the editor's log for this server (``window/logMessage``) at ``kind``; the
-        record also goes to Python's logging, marked as already sent (see ClientLogHandler)."""
+        record also goes to Python's logging, marked as already sent (see ClientLogHandler).
+        API keys are masked: a message may quote what a service answered."""
+        from rephrase_ls.service.config import mask_keys
+
+        message = mask_keys(message)
         log.log(
             {
                 types.MessageType.Error: logging.ERROR,
@@ -236,6 +244,26 @@ class RephraseServer(LanguageServer):
         if task is not None and not task.done():
             task.cancel()
 
+    def watch_document(self, uri: str, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback("changed")`` when a newer version of the document arrives and
+        ``callback("closed")`` when it closes (long work on it stops), until the returned
+        function is called."""
+        watchers = self._document_watchers.setdefault(uri, [])
+        watchers.append(callback)
+
+        def unwatch() -> None:
+            with contextlib.suppress(ValueError):
+                watchers.remove(callback)
+            if not watchers and self._document_watchers.get(uri) is watchers:
+                del self._document_watchers[uri]
+
+        return unwatch
+
+    def document_moved_on(self, uri: str, how: str) -> None:
+        """The document ``changed`` or ``closed``: tell the work that watches it."""
+        for callback in list(self._document_watchers.get(uri, ())):
+            callback(how)
+
     # -- documents ---------------------------------------------------------------------------------
 
     def state(self, doc: TextDocument) -> DocumentState:
@@ -244,12 +272,11 @@ class RephraseServer(LanguageServer):
         text = doc.source
         if current is not None and current.version == doc.version and current.text is text:
             return current
-        from rephrase_ls.improve.round_trip import without_directives
-        from rephrase_ls.text.markup import prose_blocks
+        from rephrase_ls.improve.request import document_prose
         from rephrase_ls.text.positions import LineIndex
 
         try:
-            blocks = without_directives(text, prose_blocks(text, doc.language_id, doc.uri))
+            blocks = document_prose(text, doc.language_id, doc.uri)
         except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
             self.say_once(f"unreadable:{doc.uri}", f"rephrase: {exc}", types.MessageType.Warning)
             blocks = []

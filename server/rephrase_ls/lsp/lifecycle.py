@@ -60,9 +60,11 @@ def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None
 
 def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
     ls.settings.document_touched(params.text_document.uri)
+    ls.document_moved_on(params.text_document.uri, "changed")
 
 
 def on_close(ls: RephraseServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.document_moved_on(params.text_document.uri, "closed")
     ls.documents.pop(params.text_document.uri, None)
     ls.variant_before_conversion.pop(params.text_document.uri, None)
     ls.settings.document_touched(params.text_document.uri)

@@ -150,6 +150,9 @@ def _quick_fixes(
                     ),
                 )
             )
+    ignore = _ignore_paragraph(ls, doc, state, start, diagnostic)
+    if ignore is not None:
+        actions.append(ignore)
     word = data.get("word")
     if isinstance(word, str) and word:
         title = f"Add ‘{word}’ to the project's words"
@@ -164,6 +167,60 @@ def _quick_fixes(
             )
         )
     return actions
+
+
+def _ignore_paragraph(
+    ls: RephraseServer,
+    doc: TextDocument,
+    state: DocumentState,
+    offset: int,
+    diagnostic: types.Diagnostic,
+) -> types.CodeAction | None:
+    """**Ignore this paragraph**: the paragraph at ``offset`` between a ``rephrase: off`` and a
+    ``rephrase: on`` line, in the document's comment syntax, indented as the paragraph's first
+    line (:mod:`rephrase_ls.text.switches`). A whole paragraph rather than a line: in Markdown
+    and reStructuredText a comment line inside a paragraph would split it in two."""
+    from rephrase_ls.text.markup import format_for
+    from rephrase_ls.text.switches import comment_line
+
+    block = next((b for b in state.blocks if b.start <= offset < max(b.end, b.start + 1)), None)
+    if block is None:
+        return None
+    text = state.text
+    first = max(text.rfind("\n", 0, block.start), text.rfind("\r", 0, block.start)) + 1
+    line = text[first : block.start]
+    indent = line[: len(line) - len(line.lstrip(" \t"))]
+    # after the paragraph's last line, whose terminator the new lines take
+    found_end = [i for i in (text.find("\n", block.end), text.find("\r", block.end)) if i >= 0]
+    newline = "\n"
+    after_at = len(text)
+    if found_end:
+        after_at = min(found_end)
+        newline = "\r\n" if text.startswith("\r\n", after_at) else text[after_at]
+        after_at += len(newline)
+    fmt = format_for(doc.language_id, doc.uri, text)
+    blank = newline if fmt == "restructuredtext" else ""  # a comment is a block of its own there
+    before = comment_line(fmt, "off", indent, newline) + blank
+    after = blank + comment_line(fmt, "on", indent, newline)
+    if after_at == len(text) and not text.endswith(("\n", "\r")):
+        after = newline + after
+    edits = [
+        types.TextEdit(range=ls.to_range(state, first, first), new_text=before),
+        types.TextEdit(range=ls.to_range(state, after_at, after_at), new_text=after),
+    ]
+    if ls.supports_document_changes:
+        identifier = types.OptionalVersionedTextDocumentIdentifier(uri=doc.uri, version=doc.version)
+        edit = types.WorkspaceEdit(
+            document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)]
+        )
+    else:
+        edit = types.WorkspaceEdit(changes={doc.uri: edits})
+    return types.CodeAction(
+        title="Ignore this paragraph",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        edit=edit,
+    )
 
 
 def _review_actions(
@@ -279,6 +336,7 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     cached: reviewing the same text again costs nothing."""
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
+    from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.actions import Refusal, _refusal
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.review.grouping import edit_findings
@@ -305,16 +363,19 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         ls.track(("request", ls.protocol.msg_id), task)
 
     async def ask(options: ImproveOptions) -> Improved | NotImproved:
-        return await improve_text(
+        request = ImproveRequest(
             state.text,
+            version,
             state.blocks,
             span,
             options,
+            settings,
             backend,
-            settings=settings,
-            language=choice,
-            cache=ls.cache,
-            progress=WorkDoneProgress(ls, "Reviewing text"),
+            choice,
+            mode="correct" if options.correct else "rephrase",
+        )
+        return await improve_text(
+            request, cache=ls.cache, progress=WorkDoneProgress(ls, "Reviewing text")
         )
 
     without = (

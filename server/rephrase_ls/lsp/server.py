@@ -22,6 +22,7 @@ from rephrase_ls.lsp import (
     alternatives,
     commands,
     diagnostics,
+    hover,
     lifecycle,
     project_commands,
     review_actions,
@@ -91,7 +92,9 @@ def _command(func: Command) -> Command:
             detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
             ls.note(f"{func.__name__} failed ({detail}): {exc.message}", types.MessageType.Error)
             ls.say(f"rephrase: {exc.message}", types.MessageType.Error)
-            raise JsonRpcException(exc.message, REQUEST_FAILED) from None
+            from rephrase_ls.service.config import mask_keys
+
+            raise JsonRpcException(mask_keys(exc.message), REQUEST_FAILED) from None
 
     handler.__name__ = handler.__qualname__ = func.__name__
     return handler
@@ -106,12 +109,14 @@ def create_server() -> RephraseServer:
         (types.TEXT_DOCUMENT_DID_OPEN, _then(lifecycle.on_open, diagnostics.on_open)),
         (types.TEXT_DOCUMENT_DID_CHANGE, _then(lifecycle.on_change, diagnostics.on_change)),
         (types.TEXT_DOCUMENT_DID_CLOSE, _then(lifecycle.on_close, diagnostics.on_close)),
+        (types.TEXT_DOCUMENT_DID_SAVE, diagnostics.on_save),
         (
             types.WORKSPACE_DID_CHANGE_CONFIGURATION,
             _then(lifecycle.on_configuration, diagnostics.on_configuration),
         ),
         (types.WINDOW_WORK_DONE_PROGRESS_CANCEL, lifecycle.on_progress_cancel),
         (types.CODE_ACTION_RESOLVE, actions.resolve_action),
+        (types.TEXT_DOCUMENT_HOVER, hover.on_hover),
     ):
         server.feature(method)(handler)
     server.feature(

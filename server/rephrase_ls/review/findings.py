@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from rephrase_ls.guards.chain import DocumentFacts, Signals, facts_key, guard, may_act, signals
 from rephrase_ls.improve.options import ImproveOptions, Mode
-from rephrase_ls.improve.round_trip import without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
 from rephrase_ls.review.changes import change_groups
@@ -359,18 +358,18 @@ def findings(
 ) -> list[Finding]:
     """The offline engine's findings for the prose ``blocks`` of ``text``, in document order.
 
-    ``blocks``: the document's prose blocks in document order (as
-    :func:`~rephrase_ls.text.markup.prose_blocks` gives them). ``target_lang``: the document's
-    language as the engine takes it (see :func:`offline_target`); ``ValueError`` when the
-    engine does not support it. ``words``: the project's known words (never corrected or
-    converted). ``cache``: keeps per-paragraph work between calls (one per server, shared by
-    documents); without it every paragraph is improved. ``cancelled``: asked before each
-    paragraph the engine improves; when it answers true, :class:`ReviewCancelled` is raised.
-    ``keep_variant``, ``variant_detected``: as the :class:`~rephrase_ls.improve.options.Mode` of a
-    plain Improve of the document has them
+    ``blocks``: the document's prose in document order, as
+    :func:`~rephrase_ls.improve.request.document_prose` gives it (without directives).
+    ``target_lang``: the document's language as the engine takes it (see
+    :func:`offline_target`); ``ValueError`` when the engine does not support it. ``words``: the
+    project's known words (never corrected or converted). ``cache``: keeps per-paragraph work
+    between calls (one per server, shared by documents); without it every paragraph is improved.
+    ``cancelled``: asked before each paragraph the engine improves; when it answers true,
+    :class:`ReviewCancelled` is raised. ``keep_variant``, ``variant_detected``: as the
+    :class:`~rephrase_ls.improve.options.Mode` of a plain Improve of the document has them
     (:meth:`rephrase_ls.improve.options.ImproveOptions.mode`): whether the engine's variant
-    conversions are taken out unless the document allows them, and whether its variant was
-    read from it (:mod:`rephrase_ls.guards.variants_keep`).
+    conversions are taken out unless the document allows them, and whether its variant was read
+    from it (:mod:`rephrase_ls.guards.variants_keep`).
 
     Applying every finding's edit gives what Improve with the offline engine gives.
     """
@@ -383,7 +382,7 @@ def findings(
     known = frozenset(word.lower() for word in words)
     if cache is None:
         cache = ReviewCache()
-    kept = without_directives(text, blocks)
+    kept = list(blocks)
     entries: list[tuple[ProseBlock, _BlockKey, _Prose]] = []
     for block in kept:
         key = _block_key(text, block)

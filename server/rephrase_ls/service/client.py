@@ -572,7 +572,7 @@ class ServiceClient:
             try:
                 return parse_improvements(data, len(pieces))
             except MalformedResponse as exc:
-                exc.trace_id = response.headers.get("X-Trace-ID")
+                exc.trace_id = self._http.trace_id(response)
                 exc.status = response.status_code
                 log.warning(
                     "POST %s: malformed response (X-Trace-ID %s): %s",

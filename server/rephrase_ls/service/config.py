@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from rephrase_ls.service.errors import InsecureURL, NotConfigured
@@ -24,8 +25,49 @@ def _has_control(text: str) -> bool:
     return any(ord(c) < 0x20 or ord(c) == 0x7F for c in text)
 
 
+#: Every API key this process has wrapped in a :class:`SecretKey`: masked in every log record
+#: (see :func:`_install_record_masking`) and in what the server and the CLI show.
+_KEYS: set[str] = set()
+_record_masking = False
+
+
+def mask_keys(text: str) -> str:
+    """``text`` with every API key this process knows replaced by ``***``: for anything that
+    holds what a service answered (a misbehaving service may echo the key in a header or a
+    field)."""
+    for key in _KEYS:
+        if key in text:
+            text = text.replace(key, "***")
+    return text
+
+
+def _install_record_masking() -> None:
+    """Mask the keys in every log record made from now on, whichever logger and handler (the
+    editor's log, stderr, a library's own logging)."""
+    global _record_masking
+    if _record_masking:
+        return
+    _record_masking = True
+    make = logging.getLogRecordFactory()
+
+    def masked_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = make(*args, **kwargs)
+        if _KEYS:
+            try:
+                message = record.getMessage()
+            except Exception:  # a malformed record: logging reports it as it would
+                return record
+            masked = mask_keys(message)
+            if masked != message:
+                record.msg, record.args = masked, None
+        return record
+
+    logging.setLogRecordFactory(masked_record)
+
+
 class SecretKey:
-    """An API key whose ``repr`` and ``str`` never show it; ``reveal()`` gives it."""
+    """An API key whose ``repr`` and ``str`` never show it; ``reveal()`` gives it. Once wrapped,
+    it is masked in every log record and message (:func:`mask_keys`)."""
 
     __slots__ = ("_value",)
 
@@ -42,6 +84,8 @@ class SecretKey:
             # An HTTP header carries ASCII only; httpx's encoding error would quote the key.
             raise ValueError("the API key contains characters that are not ASCII")
         self._value = value
+        _KEYS.add(value)
+        _install_record_masking()
 
     def reveal(self) -> str:
         """The key itself: only for the Authorization header."""

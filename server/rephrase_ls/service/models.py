@@ -18,6 +18,9 @@ WRITING_STYLES = ("simple", "business", "academic", "casual")
 TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
 PREFER_PREFIX = "prefer_"
 
+Endpoint = Literal["rephrase", "correct"]
+"""What a request asks of the service: ``rephrase`` (improve the text in a style or tone)."""
+
 Kind = Literal["writing style", "tone"]
 
 

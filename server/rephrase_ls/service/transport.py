@@ -208,8 +208,14 @@ class ServiceTransport:
         """When a call starting now must be finished by (on the injected clock)."""
         return self._clock() + self.config.deadline
 
-    def _error_from_response(self, response: httpx.Response, what: str) -> ServiceError:
+    def trace_id(self, response: httpx.Response) -> str | None:
+        """The answer's ``X-Trace-ID``, as the service sent it but with the key masked and
+        shortened: it goes into the log and messages."""
         trace_id = response.headers.get("X-Trace-ID")
+        return None if trace_id is None else shorten(scrub(trace_id, self._secrets()), 120)
+
+    def _error_from_response(self, response: httpx.Response, what: str) -> ServiceError:
+        trace_id = self.trace_id(response)
         message: str | None = None
         try:
             body = json.loads(response.content) if response.content else None
@@ -222,8 +228,6 @@ class ServiceTransport:
                 message = f"{message} (code {code})"
         if message is not None:
             message = shorten(scrub(message, self._secrets())) or None
-        if trace_id is not None:
-            trace_id = shorten(scrub(trace_id, self._secrets()), 120)
         error = error_for_status(response.status_code, message, trace_id=trace_id, what=what)
         if isinstance(error, AuthorizationFailed) and not self._accepted:
             error.message += scheme_hint(self.config.auth_scheme)
@@ -372,7 +376,7 @@ class ServiceTransport:
         except (ValueError, UnicodeDecodeError, RecursionError):
             # Not JSON, or JSON that Python will not read: nested thousands deep, or an integer
             # of thousands of digits.
-            trace = response.headers.get("X-Trace-ID")
+            trace = self.trace_id(response)
             log.warning(
                 "%s %s: response is not JSON (X-Trace-ID %s)",
                 response.request.method,

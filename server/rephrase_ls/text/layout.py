@@ -359,8 +359,8 @@ def _lay_out(
             for key in (2 * u, 2 * u + 1):
                 if not low < key < high:
                     continue
-                spaced = key % 2 and u < len(u_tokens) and free_space(u)
-                if spaced or (not key % 2 and tight_run and free_join(u)):
+                space = key % 2 and u < len(u_tokens) and free_space(u)
+                if space or (not key % 2 and tight_run and free_join(u)):
                     candidates.append(key)
         wanted = [target(separators[n]) for n in range(k, run_end)]
         chosen = _choose(candidates, [offset(c) for c in candidates], wanted, improved)

@@ -14,6 +14,7 @@ from rephrase_ls.guards.variants_keep import is_variant_change, keep_variant_spe
 from rephrase_ls.improve.language_choice import resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import Improved, improve_text
+from rephrase_ls.improve.request import ImproveRequest
 from rephrase_ls.improve.round_trip import ImprovementCache
 from rephrase_ls.offline.engine import improve as engine_improve
 from rephrase_ls.service.models import Improvement
@@ -36,10 +37,12 @@ async def _improve(text: str, options: ImproveOptions, **values: str) -> str:
     settings, warnings = merge(Settings(), values, "test")
     assert not warnings
     blocks = prose_blocks(text, None, "file:///a.md")
-    result = await improve_text(
-        text, blocks, None, options, FakeBackend(EngineClient()), settings=settings,
-        language=resolve_language(text, settings, None), cache=ImprovementCache(),
+    request = ImproveRequest(
+        text, None, blocks, None, options, settings,
+        FakeBackend(EngineClient()),  # type: ignore[arg-type]
+        resolve_language(text, settings, None),
     )  # fmt: skip
+    result = await improve_text(request, cache=ImprovementCache())
     assert isinstance(result, Improved)
     return apply_edits(text, result.edits)
 

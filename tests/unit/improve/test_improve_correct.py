@@ -61,9 +61,9 @@ async def test_the_cache_keeps_corrections_and_improvements_apart() -> None:
         # The plain Improve (no style) and Correct ask for the same target: only the endpoint
         # differs, and a correction is never the improvement's answer from the cache.
         improved = await run(Mode("en-US"))
-        corrected = await run(Mode("en-US", correct=True))
+        corrected = await run(Mode("en-US", endpoint="correct"))
         assert corrected == "We use the tool in order to check the text.\n" == improved
         billed = (await client.usage()).character_count
         assert billed == 2 * len(TEXT.strip())  # two requests, one per mode
-        assert await run(Mode("en-US", correct=True)) == corrected
+        assert await run(Mode("en-US", endpoint="correct")) == corrected
         assert (await client.usage()).character_count == billed  # the cache answered

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -12,6 +12,7 @@ from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.language_choice import LanguageChoice
 from rephrase_ls.improve.options import ImproveOptions, Mode
 from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
+from rephrase_ls.improve.request import ImproveRequest
 from rephrase_ls.improve.round_trip import ImprovementCache
 from rephrase_ls.service.errors import BadRequest
 from rephrase_ls.service.models import Improvement, UnknownName
@@ -119,17 +120,17 @@ async def run(
 ) -> tuple[Improved | NotImproved, Client]:
     client = client or Client()
     blocks = prose_blocks(text, "markdown")
-    outcome = await improve_text(
+    request = ImproveRequest(
         text,
+        None,
         blocks,
         span,
         options or ImproveOptions(),
+        Settings(),
         FakeBackend(client),  # type: ignore[arg-type]
-        settings=Settings(),
-        language=choice,
-        cache=ImprovementCache(),
-        **kw,
+        choice,
     )
+    outcome = await improve_text(request, cache=ImprovementCache(), **kw)
     return outcome, client
 
 
@@ -197,3 +198,26 @@ async def test_a_service_failure_is_an_outcome_with_the_error_and_progress_ends_
     assert ends == ["failed"]
     outcome, _ = await run(None, progress=Progress())
     assert isinstance(outcome, Improved) and ends == ["failed", "done"]
+
+
+def test_the_request_mode_reaches_the_service_mode_and_the_cache_key() -> None:
+    """What a request asks of the service (``rephrase``) is carried into the :class:`Mode`
+    sent, and an answer cached for one endpoint is not taken for another."""
+    request = ImproveRequest(TEXT, 3, prose_blocks(TEXT, "markdown"), None, ImproveOptions(),
+                             Settings(), None, EN)  # fmt: skip
+    mode = request.service_mode()
+    assert request.mode == "rephrase"
+    assert mode.endpoint == "rephrase"
+    assert mode == ImproveOptions().mode(Settings(), EN)
+    cache = ImprovementCache()
+    cache.put("backend", "the the one", mode, "the one", "en-US")
+    assert cache.get("backend", "the the one", mode) == ("the one", "en-US")
+    other = replace(mode, endpoint="correct")  # type: ignore[arg-type]  # a future endpoint
+    assert cache.get("backend", "the the one", other) is None
+
+
+async def test_a_request_without_a_backend_is_refused_before_anything_is_sent() -> None:
+    request = ImproveRequest(TEXT, None, prose_blocks(TEXT, "markdown"), None, ImproveOptions(),
+                             Settings(), None, EN)  # fmt: skip
+    with pytest.raises(ValueError, match="needs a backend"):
+        await improve_text(request, cache=ImprovementCache())

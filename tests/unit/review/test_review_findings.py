@@ -16,6 +16,7 @@ from rephrase_ls.config.settings import Settings
 from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import Improved, improve_text
+from rephrase_ls.improve.request import ImproveRequest, document_prose
 from rephrase_ls.improve.round_trip import ImprovementCache, without_directives
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.request import ApiError, process_fields
@@ -60,7 +61,7 @@ def _with_slips() -> str:
 
 
 def _findings(text: str, language_id: str = "markdown", target: str = "en-US") -> list[Finding]:
-    return findings(text, prose_blocks(text, language_id), target_lang=target)
+    return findings(text, document_prose(text, language_id, None), target_lang=target)
 
 
 @dataclass
@@ -86,9 +87,11 @@ def _improved(text: str, blocks: list[ProseBlock], choice: LanguageChoice) -> st
     pipeline, :func:`~rephrase_ls.improve.pipeline.improve_text`, guards and all)."""
     outcome = asyncio.run(
         improve_text(
-            text, without_directives(text, blocks), None, ImproveOptions(),
-            FakeBackend(OfflineService()),  # type: ignore[arg-type]
-            settings=Settings(), language=choice, cache=ImprovementCache(),
+            ImproveRequest(
+                text, None, without_directives(text, blocks), None, ImproveOptions(),
+                Settings(), FakeBackend(OfflineService()), choice,  # type: ignore[arg-type]
+            ),
+            cache=ImprovementCache(),
         )
     )  # fmt: skip
     assert isinstance(outcome, Improved), outcome

@@ -226,7 +226,9 @@ def test_repetitive_text_with_a_few_changes_stays_exact_and_local(
     tokens: list[str], data: st.DataObject
 ) -> None:
     """Few distinct tokens (aligned window by window): the edits still give the new text, and a
-    handful of one-token changes cost a handful of short edits."""
+    handful of one-token changes cost a handful of short edits (two at most per change: in text
+    this repetitive, a replaced word may align as a deletion here and an insertion a few words
+    on, as minimal as one replacement)."""
     changed = list(tokens)
     changes = data.draw(st.integers(1, 8))
     for _ in range(changes):
@@ -240,7 +242,7 @@ def test_repetitive_text_with_a_few_changes_stays_exact_and_local(
             del changed[k]
     a, b = " ".join(tokens), " ".join(changed)
     edits = check_edits(a, b)
-    assert len(edits) <= changes
-    assert sum(edit.end - edit.start for edit in edits) <= 6 * changes
+    assert len(edits) <= 2 * changes
+    assert sum(edit.end - edit.start for edit in edits) <= 12 * changes
     ta, tb = tokenize(a), tokenize(b)
     _valid_blocks(ta, tb, matching_blocks(ta, tb))

@@ -1,0 +1,116 @@
+"""``textDocument/hover`` over a rephrase finding: what its rule is, why it fired here, and how
+to turn it off (the in-document switches, the project's words, the ``diagnostics`` setting)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from rephrase_ls.lsp import diagnostics as diag
+from rephrase_ls.review.codes import (
+    CAPITALISATION,
+    DOUBLED_WORD,
+    PUNCTUATION,
+    SPACING,
+    SPELLING,
+    VARIANT,
+)
+
+if TYPE_CHECKING:
+    from rephrase_ls.lsp.language_server import RephraseServer
+    from rephrase_ls.review import Finding
+
+#: What each rule looks for, as a sentence that follows "The rule ‘code’ finds".
+RULES: dict[str, str] = {
+    SPELLING: "a word the dictionaries of the document's language do not know, written where "
+    "a common word it is a slip of fits",
+    DOUBLED_WORD: "a word written twice in a row",
+    PUNCTUATION: "punctuation the language writes otherwise: a space before a comma or a full "
+    "stop, a doubled mark, a missing space after one",
+    SPACING: "spaces the language writes otherwise: two spaces between words, a space before "
+    "a mark",
+    CAPITALISATION: "a sentence, or the pronoun ‘I’, starting with a lower-case letter",
+    VARIANT: "a spelling of the other variant of the language than the document's "
+    "(colour in an en-US document, color in an en-GB one)",
+}
+
+
+def _describe(finding: Finding, origin: str, fmt: str, word: str | None) -> str:
+    """The hover's Markdown for one finding."""
+    from rephrase_ls.text.switches import comment_line
+
+    rule = RULES.get(finding.code, "a change")
+    if origin == diag.SERVICE:
+        why = "The service proposed it when you asked **Review with the service**."
+    else:
+        why = (
+            "The offline engine on this machine would make this change if you chose "
+            "**Improve**; nothing was sent anywhere."
+        )
+    ignore_line = comment_line(fmt, "ignore-next-line").strip()
+    off = comment_line(fmt, "off").strip()
+    on = comment_line(fmt, "on").strip()
+    lines = [
+        f"**rephrase: {finding.code}** — {finding.message}",
+        "",
+        f"The rule ‘{finding.code}’ finds {rule}. {why}",
+        "",
+        "To turn it off:",
+        f"- here: `{ignore_line}` on the line before, or `{off}` … `{on}` around the "
+        "paragraph (the quick fix *Ignore this paragraph* writes them);",
+    ]
+    if word:
+        lines.append(
+            f"- for this word: the quick fix *Add ‘{word}’ to the project's words* "
+            "(`words` in `.rephrase.toml`);"
+        )
+    lines.append('- every diagnostic: the setting `diagnostics = "off"`.')
+    return "\n".join(lines)
+
+
+def _plain(markdown: str) -> str:
+    """The hover's text for a client that shows no Markdown."""
+    return markdown.replace("**", "").replace("`", "").replace("*", "")
+
+
+async def on_hover(ls: RephraseServer, params: types.HoverParams) -> types.Hover | None:
+    """The explanation of the findings under the cursor, or None where there is none."""
+    from rephrase_ls.text.markup import format_for
+
+    uri = params.text_document.uri
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None:
+        return None
+    reviewed = await diag.current(ls, uri)
+    if reviewed is None:
+        return None
+    state = ls.state(doc)
+    if reviewed.version != doc.version:
+        return None
+    offset, _ = ls.to_offsets(state, types.Range(params.position, params.position))
+    under = [
+        (finding, origin)
+        for origin, found in ((diag.OFFLINE, reviewed.offline), (diag.SERVICE, reviewed.service))
+        for finding in found
+        if finding.start <= offset <= finding.end
+    ]
+    if not under:
+        return None
+    fmt = format_for(doc.language_id, doc.uri, state.text)
+    parts = []
+    for finding, origin in under:
+        original = finding.original.strip()
+        word = original if finding.code in (SPELLING, VARIANT) and original.isalpha() else None
+        parts.append(_describe(finding, origin, fmt, word))
+    markdown = "\n\n---\n\n".join(parts)
+    capabilities = ls.client_capabilities.text_document
+    formats = capabilities.hover.content_format if capabilities and capabilities.hover else None
+    markup = (
+        types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown)
+        if formats and types.MarkupKind.Markdown in formats
+        else types.MarkupContent(kind=types.MarkupKind.PlainText, value=_plain(markdown))
+    )
+    first = min(f.start for f, _ in under)
+    last = max(f.end for f, _ in under)
+    return types.Hover(contents=markup, range=ls.to_range(state, first, last))
