@@ -88,11 +88,14 @@ def _expectations() -> dict[str, object]:
     # The test only means something if the engine changes both paragraphs.
     assert first != FIRST and "sentence" in first
     assert unicode != UNICODE and "café" in unicode and "🎉" in unicode
+    assert improve(FIRST, "en-us", writing_style="business") != first  # Correct differs
     return {
         "original": _text(LINES),
         "improved_first": _text([HEADING, "", first, "", UNICODE]),
         "improved_unicode": _text([HEADING, "", FIRST, "", unicode]),
         "improved_both": _text([HEADING, "", first, "", unicode]),
+        # Corrections only: the engine without a style, whatever the workspace's style.
+        "corrected_first": _text([HEADING, "", first, "", UNICODE]),
         "fixed_teh": _text([HEADING, "", FIRST.replace(" teh ", " the "), "", UNICODE]),
         "paragraph_line": 2,
         "unicode_line": 4,
@@ -133,6 +136,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "stale_edit": None,
     "style_picker": None,
     "improve_with_style": None,
+    "correct": None,
     "alternatives": None,
     "language_and_usage": None,
     "restart": None,

@@ -117,7 +117,8 @@ def test_code_action_menu_and_start_up_notice(role: str, tmp_path: Path) -> None
         tmux.keys(":lua vim.lsp.buf.code_action()", "Enter")
         screen = tmux.wait_for("the code action menu", lambda s: "Improve document" in s)
         menu = _menu(screen)
-        assert menu[:2] == ["Code actions:", "1: Improve"], menu
+        assert menu[:3] == ["Code actions:", "1: Correct", "2: Improve"], menu
+        assert any(line.endswith(": Correct document") for line in menu), menu
         assert any(line.endswith(": Improve: business") for line in menu), menu
         assert any(line.endswith(": Convert to en-GB") for line in menu), menu
         drawn = tmp_path / "menu.png"
@@ -134,7 +135,7 @@ def test_code_action_menu_and_start_up_notice(role: str, tmp_path: Path) -> None
                 f"{PICTURE} shows another menu; redraw it with REPHRASE_UPDATE_SCREENSHOTS=1"
             )
         # Choosing "Improve" changes the paragraph on screen.
-        tmux.keys("1", "Enter")
+        tmux.keys("2", "Enter")
         tmux.wait_for("the improved paragraph", lambda s: "better than before" in s)
     finally:
         tmux.kill()

@@ -75,6 +75,7 @@ async def test_context_only_is_respected(editor: Editor) -> None:
     source_only = by_title(await editor.code_actions(uri, (0, 0), (0, 4), only=["source"]))
     # source.fixAll.rephrase is a kind of source too (review mode, tests/lsp/test_review_*.py)
     assert list(source_only) == [
+        "Correct document",
         "Improve document",
         "Fix all rephrase findings",
         "Review document with the service",

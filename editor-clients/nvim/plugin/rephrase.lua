@@ -1,4 +1,4 @@
--- :Rephrase {improve [style-or-tone]|alternatives|style [name]|tone [name]|language [code]|usage|restart}
+-- :Rephrase {correct|improve [style-or-tone]|alternatives|style [name]|tone [name]|language [code]|usage|restart}
 if vim.g.loaded_rephrase then
   return
 end
@@ -9,7 +9,7 @@ vim.api.nvim_create_user_command('Rephrase', function(opts)
 end, {
   nargs = '*',
   range = true,
-  desc = 'rephrase-ls: improve [style|tone], alternatives, style, tone, language, usage, restart',
+  desc = 'rephrase-ls: correct, improve [style|tone], alternatives, style, tone, language, usage, restart',
   complete = function(arglead, cmdline)
     return require('rephrase.commands').complete(arglead, cmdline)
   end,

@@ -16,6 +16,8 @@ import {
 
 /** The extension's own command ids (contributed in package.json). */
 export const COMMAND_IDS = {
+  correctSelection: 'rephrase.correctSelection',
+  correctDocument: 'rephrase.correctDocument',
   improveSelection: 'rephrase.improveSelection',
   showAlternatives: 'rephrase.showAlternatives',
   chooseStyle: 'rephrase.chooseStyle',
@@ -248,6 +250,36 @@ export async function improveSelection(
   const range = new vscode.Range(editor.selection.start, editor.selection.end);
   const result = parseImproveResult(
     await api.executeCommand('rephrase.improve', [editor.document.uri.toString(), toLspRange(range)]),
+  );
+  return result.applied ? 'applied' : 'none';
+}
+
+/**
+ * "Rephrase: Correct Selection": the server's `rephrase.correct` (corrections only: spelling and
+ * grammar, the wording kept) on the selection, or the paragraph under the cursor when nothing is
+ * selected. As with Improve Selection, the server applies the edit and explains a refusal (a
+ * service without corrections included). Returns whether the text changed.
+ */
+export async function correctSelection(
+  api: ServerApi,
+  editor: vscode.TextEditor,
+): Promise<'applied' | 'none'> {
+  const range = new vscode.Range(editor.selection.start, editor.selection.end);
+  const result = parseImproveResult(
+    await api.executeCommand('rephrase.correct', [editor.document.uri.toString(), toLspRange(range)]),
+    'rephrase.correct',
+  );
+  return result.applied ? 'applied' : 'none';
+}
+
+/** "Rephrase: Correct Document": the server's `rephrase.correct` on the whole document. */
+export async function correctDocument(
+  api: ServerApi,
+  editor: vscode.TextEditor,
+): Promise<'applied' | 'none'> {
+  const result = parseImproveResult(
+    await api.executeCommand('rephrase.correct', [editor.document.uri.toString()]),
+    'rephrase.correct',
   );
   return result.applied ? 'applied' : 'none';
 }

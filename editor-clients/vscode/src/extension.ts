@@ -17,6 +17,8 @@ import {
   chooseStyle,
   COMMAND_IDS,
   errorMessage,
+  correctDocument,
+  correctSelection,
   improveSelection,
   showUsage,
   StyleKind,
@@ -275,6 +277,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await chooseStyle(api, editor!.document.uri, kind);
     await status.refresh();
   };
+  register(COMMAND_IDS.correctSelection, (api, editor) => correctSelection(api, editor!));
+  register(COMMAND_IDS.correctDocument, (api, editor) => correctDocument(api, editor!));
   register(COMMAND_IDS.improveSelection, (api, editor) => improveSelection(api, editor!));
   register(COMMAND_IDS.showAlternatives, (api, editor) => showAlternatives(api, editor!));
   register(COMMAND_IDS.chooseStyle, style('writingStyle'));

@@ -32,7 +32,7 @@ export interface SetResult {
   file: string | null;
 }
 
-/** The result of `rephrase.improve`: the edit was applied, or why not (already told the writer). */
+/** The result of `rephrase.improve` or `rephrase.correct`: the edit was applied, or why not (already told the writer). */
 export interface ImproveResult {
   applied: boolean;
   edits: number | null;
@@ -132,9 +132,8 @@ export function parseSetResult(raw: unknown, command: string): SetResult {
   return { applied: raw.applied, file: optString(raw, 'file', command) };
 }
 
-/** Parses the result of `rephrase.improve`. */
-export function parseImproveResult(raw: unknown): ImproveResult {
-  const what = 'rephrase.improve';
+/** Parses the result of `rephrase.improve` (or of `rephrase.correct`, named by `what`). */
+export function parseImproveResult(raw: unknown, what = 'rephrase.improve'): ImproveResult {
   if (!isRecord(raw) || typeof raw.applied !== 'boolean') {
     throw new ProtocolError(`${what} returned ${JSON.stringify(raw)} instead of {applied, ...}`);
   }

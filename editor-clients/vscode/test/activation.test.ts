@@ -113,6 +113,15 @@ describe('the activated extension', function () {
       );
       fake.state.appliedEdits.length = 0;
 
+      // Correct Selection: the server's rephrase.correct on the paragraph at the cursor.
+      await host.registered.get(COMMAND_IDS.correctSelection)!();
+      const correction = fake.state.appliedEdits.flatMap((e: host.WorkspaceEdit) => e.operations);
+      assert.ok(
+        correction.some((o) => o.uri === document.uri.toString() && (o.text ?? '').includes('sentence')),
+        `Correct Selection applied no correction: ${JSON.stringify(correction)} ${JSON.stringify(fake.state.shown)}`,
+      );
+      fake.state.appliedEdits.length = 0;
+
       fake.state.pickAnswers.push((items: { label: string; description?: string }[]) => {
         assert.ok(items.some((i) => i.label === 'business'), JSON.stringify(items));
         assert.equal(items.find((i) => i.label === 'casual')?.description, 'current',

@@ -3,6 +3,8 @@ import * as assert from 'node:assert/strict';
 import {
   chooseLanguage,
   chooseStyle,
+  correctDocument,
+  correctSelection,
   errorMessage,
   formatUsage,
   improveSelection,
@@ -258,6 +260,41 @@ describe('improving the selection', () => {
       },
     });
     await assert.rejects(improveSelection(failing, editor), /unreachable/);
+  });
+});
+
+describe('correcting', () => {
+  const selection = new fake.Selection(new fake.Position(2, 0), new fake.Position(4, 7));
+  const editor = { document: { uri }, selection } as never;
+
+  it('asks the server for corrections only on the selection, or on the whole document', async () => {
+    const server = new FakeServer({ 'rephrase.correct': () => ({ applied: true, edits: 1 }) });
+    assert.equal(await correctSelection(server, editor), 'applied');
+    assert.equal(await correctDocument(server, editor), 'applied');
+    assert.deepEqual(server.calls, [
+      {
+        command: 'rephrase.correct',
+        args: [uriString, { start: { line: 2, character: 0 }, end: { line: 4, character: 7 } }],
+      },
+      { command: 'rephrase.correct', args: [uriString] },
+    ]);
+    assert.deepEqual(fake.state.shown, [], 'the server reports; the client adds nothing');
+  });
+
+  it('leaves a refusal (a service without corrections) to the server, and rejects a malformed answer', async () => {
+    const refused = new FakeServer({
+      'rephrase.correct': () => ({
+        applied: false,
+        reason: 'rephrase: This service has no corrections-only mode; Improve works there but rewrites more.',
+      }),
+    });
+    assert.equal(await correctSelection(refused, editor), 'none');
+    assert.equal(await correctDocument(refused, editor), 'none');
+    assert.deepEqual(fake.state.shown, []);
+    const bad = new FakeServer({ 'rephrase.correct': () => ({ applied: 'yes' }) });
+    const named = (error: unknown) => error instanceof ProtocolError && /^rephrase\.correct returned/.test(error.message);
+    await assert.rejects(correctSelection(bad, editor), named);
+    await assert.rejects(correctDocument(bad, editor), named);
   });
 });
 

@@ -1,10 +1,11 @@
 """``rephrase-ls improve FILE...``: the editor's pipeline on files, for the terminal, CI and hooks.
 
 Prints a unified diff by default, writes the files with ``--write``, and with ``--check`` exits 1
-when improvements exist. Settings come from the user config file, the nearest ``.rephrase.toml``
-(prose settings only, unless the user trusts the folder), the environment and the flags, as in the
-editor (:func:`rephrase_ls.config.user_config.compose`); with no API key the embedded offline
-service answers.
+when improvements exist; ``--correct`` asks for corrections only. Settings come from the user
+config file, the nearest ``.rephrase.toml`` (prose settings only, unless the user trusts the
+folder), the environment and the flags, as in the editor
+(:func:`rephrase_ls.config.user_config.compose`); with no API key the embedded offline service
+answers.
 """
 
 from __future__ import annotations
@@ -30,7 +31,12 @@ from rephrase_ls.improve.pipeline import NotImproved, improve_text
 from rephrase_ls.improve.request import ImproveRequest, document_prose
 from rephrase_ls.improve.round_trip import ImprovementCache
 from rephrase_ls.service.config import validate_base_url
-from rephrase_ls.service.errors import BadRequest, InsecureURL, ServiceError
+from rephrase_ls.service.errors import (
+    BadRequest,
+    CorrectionsUnavailable,
+    InsecureURL,
+    ServiceError,
+)
 from rephrase_ls.service.models import Kind, UnknownName, names_of
 from rephrase_ls.text.diff import apply_edits
 
@@ -103,6 +109,13 @@ def _parser() -> argparse.ArgumentParser:
         type=_variant,
         metavar="VARIANT",
         help=f"convert to a variant: {', '.join(CONVERSIONS)}",
+    )
+    group.add_argument(
+        "--correct",
+        action="store_const",
+        const=ImproveOptions(correct=True),
+        help="corrections only: spelling and grammar fixed, the wording kept (no style or "
+        "tone); needs a service with /v2/write/correct",
     )
     parser.add_argument(
         "--language", help="language of the files (default: setting, then detected)"
@@ -178,7 +191,10 @@ class _TerminalProgress:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    options: ImproveOptions = args.style or args.tone or args.convert or ImproveOptions()
+    options: ImproveOptions = (
+        args.style or args.tone or args.convert or args.correct or ImproveOptions()
+    )
+    done = "corrected" if options.correct else "improved"
     backends = Backends(user_agent_suffix="cli")
     cache = ImprovementCache()
     changed = 0
@@ -297,7 +313,17 @@ async def _run(args: argparse.Namespace) -> int:
                 spent = total
                 return True
 
-            request = ImproveRequest(text, None, blocks, None, options, settings, backend, choice)
+            request = ImproveRequest(
+                text,
+                None,
+                blocks,
+                None,
+                options,
+                settings,
+                backend,
+                choice,
+                mode="correct" if options.correct else "rephrase",
+            )
             outcome = await improve_text(
                 request,
                 cache=cache,
@@ -317,6 +343,13 @@ async def _run(args: argparse.Namespace) -> int:
                     )
                 if outcome.error is None:
                     continue  # no prose, or too little: nothing to send
+                if isinstance(outcome.error, CorrectionsUnavailable):
+                    # The same for every file: said once, and nothing else is sent.
+                    print(
+                        f"rephrase-ls: {outcome.message} No file was changed by --correct.",
+                        file=sys.stderr,
+                    )
+                    return 2
                 hint = ""
                 if isinstance(outcome.error, BadRequest) and outcome.language_unknown:
                     hint = (
@@ -338,7 +371,7 @@ async def _run(args: argparse.Namespace) -> int:
                 continue
             changed += 1
             if stdin and args.write:
-                print("improved standard input", file=sys.stderr)
+                print(f"{done} standard input", file=sys.stderr)
             elif args.write:
                 assert source is not None  # only standard input has none
                 try:
@@ -353,9 +386,10 @@ async def _run(args: argparse.Namespace) -> int:
                     )
                     failed += 1
                     continue
-                print(f"improved {path}", file=sys.stderr)
+                print(f"{done} {path}", file=sys.stderr)
             elif args.check:
-                print(f"{path}: improvements available", file=sys.stderr)
+                what = "corrections" if options.correct else "improvements"
+                print(f"{path}: {what} available", file=sys.stderr)
             else:
                 sys.stdout.writelines(
                     difflib.unified_diff(

@@ -29,7 +29,7 @@ from rephrase_ls.service.models import (
 #: The writing styles and tones (one source: :mod:`rephrase_ls.service.models`).
 STYLE_NAMES = WRITING_STYLES
 TONE_NAMES = TONES
-ACTION_GROUPS = ("improve", "styles", "tones", "convert", "document", "review")
+ACTION_GROUPS = ("correct", "improve", "styles", "tones", "convert", "document", "review")
 TIERS = ("auto", "paid", "free")
 DIAGNOSTIC_MODES = ("offline", "off")
 SEVERITIES = ("error", "warning", "information", "hint")
@@ -78,7 +78,7 @@ class Settings:
     prefer_fallback: bool = False
     """Send ``prefer_`` forms: an unsupported style falls back to the default instead of failing."""
     actions: tuple[str, ...] = ACTION_GROUPS
-    """Which code actions appear: improve, styles, tones, convert, document, review."""
+    """Which code actions appear: correct, improve, styles, tones, convert, document, review."""
     max_concurrency: int = 4
     """How many requests run at once (1-16)."""
     timeout: float = 10.0

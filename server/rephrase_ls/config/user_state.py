@@ -1,5 +1,6 @@
-"""What the server remembers per user between runs: the notices already shown once, and the
-shape of each service address's language lists.
+"""What the server remembers per user between runs: the notices already shown once, the
+shape of each service address's language lists, and the addresses without a corrections-only
+endpoint.
 
 The folder is ``$XDG_STATE_HOME/rephrase-ls`` (``~/.local/state/rephrase-ls`` when unset) on
 Linux and other Unix systems, ``~/Library/Application Support/rephrase-ls`` on macOS and
@@ -7,17 +8,22 @@ Linux and other Unix systems, ``~/Library/Application Support/rephrase-ls`` on m
 there; deleting the file (or the folder) brings the notice back on the next start. The list
 shapes are in ``list-shapes.json``: service address → how its language lists are asked for
 (:class:`~rephrase_ls.service.client.ListShape`); deleting it makes the next start probe again.
-No text, key or other setting is ever written there.
+An address without ``/v2/write/correct`` is an empty marker ``no-correct-<hash of the address>``
+(the address itself is not written), believed for :data:`NO_CORRECTIONS_DAYS` days so that a
+service that gains the endpoint is found again. No text, key or other setting is ever written
+there.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -104,3 +110,36 @@ class ListShapes:
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
+
+
+#: How long a remembered "no corrections endpoint" is believed.
+NO_CORRECTIONS_DAYS = 1
+
+
+def _no_corrections_marker(base_url: str) -> Path:
+    digest = hashlib.sha256(base_url.rstrip("/").encode()).hexdigest()[:24]
+    return state_dir() / f"no-correct-{digest}"
+
+
+class AddressState:
+    """The user's state folder as the service client's memory of addresses without a
+    corrections endpoint (:class:`rephrase_ls.service.client.AddressMemory`)."""
+
+    def knows_no_corrections(self, base_url: str) -> bool:
+        """Whether ``base_url`` answered 404 to the corrections endpoint within the last
+        :data:`NO_CORRECTIONS_DAYS` days."""
+        try:
+            age = time.time() - _no_corrections_marker(base_url).stat().st_mtime
+        except OSError:
+            return False
+        return age < NO_CORRECTIONS_DAYS * 86400
+
+    def remember_no_corrections(self, base_url: str) -> None:
+        """Remember that ``base_url`` has no corrections endpoint (silently not, when the
+        folder cannot be written: the process still remembers)."""
+        marker = _no_corrections_marker(base_url)
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError as exc:
+            log.debug("cannot remember %s in %s: %s", marker.name, marker.parent, exc)

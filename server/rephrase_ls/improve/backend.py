@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rephrase_ls.config.settings import Settings
-from rephrase_ls.config.user_state import ListShapes
+from rephrase_ls.config.user_state import AddressState, ListShapes
 from rephrase_ls.service.capabilities import CapabilityStore
 from rephrase_ls.service.client import ServiceClient
 from rephrase_ls.service.config import SecretKey, ServiceConfig
@@ -198,7 +198,12 @@ class Backends:
         except NotConfigured:
             description = "service (no server address configured)"
 
-        client = ServiceClient(config, backend=description, shape_memory=ListShapes())
+        client = ServiceClient(
+            config,
+            backend=description,
+            shape_memory=ListShapes(),
+            corrections_memory=AddressState(),
+        )
         return Backend(client, CapabilityStore(client), description, embedded=False)
 
     async def aclose(self) -> None:

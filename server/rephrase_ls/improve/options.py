@@ -35,11 +35,19 @@ class Mode:
     variant_detected: bool = field(default=False, compare=False)
     """The target's variant was read from the document, not guessed. Not sent."""
     endpoint: Endpoint = "rephrase"
-    """The service's endpoint the request goes to; part of the cache's key."""
+    """The service's endpoint the request goes to; part of the cache's key. ``correct``:
+    corrections only (``/v2/write/correct``), never with a style or tone."""
+
+    @property
+    def correct(self) -> bool:
+        """Whether this asks for corrections only."""
+        return self.endpoint == "correct"
 
     def label(self) -> str:
         """A short description for messages."""
         parts = [p for p in (self.writing_style, self.tone) if p]
+        if self.correct:
+            parts.insert(0, "corrections only")
         if self.target_lang:
             parts.append(self.target_lang)
         return ", ".join(parts) or "default"
@@ -63,6 +71,9 @@ class ImproveOptions:
     prefer: bool = False
     """Asked for in the ``prefer_`` form: where the language has no styles, the default is
     used (also so for every name when the ``preferFallback`` setting is on)."""
+    correct: bool = False
+    """Corrections only ("Correct"): spelling and grammar, the wording kept; never a style,
+    a tone (not even the workspace's) or a conversion."""
 
     @classmethod
     def parse(
@@ -71,15 +82,20 @@ class ImproveOptions:
         writing_style: str | None = None,
         tone: str | None = None,
         variant: str | None = None,
+        correct: bool = False,
     ) -> ImproveOptions:
         """The options for what the writer picked (names in any case, ``prefer_x`` for the
-        ``prefer_`` form; none: the workspace's default).
+        ``prefer_`` form; none: the workspace's default; ``correct``: corrections only).
 
         Raises :class:`~rephrase_ls.service.models.UnknownName` for a name that is not a style
-        or tone, ``ValueError`` when more than one of the three is given.
+        or tone, ``ValueError`` when more than one of the four is given.
         """
-        if sum(v is not None for v in (writing_style, tone, variant)) > 1:
-            raise ValueError("a writing style, a tone and a variant exclude each other")
+        if sum(v is not None for v in (writing_style, tone, variant)) + bool(correct) > 1:
+            raise ValueError(
+                "a writing style, a tone, a variant and corrections only exclude each other"
+            )
+        if correct:
+            return cls(correct=True)
         if writing_style is not None:
             base, prefer = parse_name("writing style", writing_style)
             return cls(writing_style=base, prefer=prefer)
@@ -96,11 +112,18 @@ class ImproveOptions:
     @property
     def is_default(self) -> bool:
         """Whether nothing was picked: the workspace's style or tone applies."""
-        return self.writing_style is None and self.tone is None and self.variant is None
+        return (
+            self.writing_style is None
+            and self.tone is None
+            and self.variant is None
+            and not self.correct
+        )
 
     def as_pair(self) -> tuple[str, str | None]:
-        """``(kind, value)`` as code action data carries it: ``default``, ``style``, ``tone``
-        or ``variant``, and the name as given to :meth:`parse`."""
+        """``(kind, value)`` as code action data carries it: ``default``, ``style``, ``tone``,
+        ``variant`` or ``correct``, and the name as given to :meth:`parse`."""
+        if self.correct:
+            return "correct", None
         prefix = PREFER_PREFIX if self.prefer else ""
         if self.writing_style is not None:
             return "style", prefix + self.writing_style
@@ -123,6 +146,16 @@ class ImproveOptions:
         """
         if self.variant is not None:
             return Mode(self.variant, endpoint=endpoint)
+        keep_variant = choice.target_lang is not None and (
+            choice.variant_guessed or choice.source not in ("document", "settings")
+        )
+        if self.correct or endpoint == "correct":
+            return Mode(
+                choice.target_lang,
+                keep_variant=keep_variant,
+                variant_detected=not choice.variant_guessed,
+                endpoint="correct",
+            )
         picked = self
         if self.is_default:
             picked = ImproveOptions.parse(
@@ -144,8 +177,7 @@ class ImproveOptions:
             choice.target_lang,
             sent(picked.writing_style, choice.writing_styles),
             sent(picked.tone, choice.tones),
-            keep_variant=choice.target_lang is not None
-            and (choice.variant_guessed or choice.source not in ("document", "settings")),
+            keep_variant=keep_variant,
             variant_detected=not choice.variant_guessed,
             endpoint=endpoint,
         )

@@ -363,14 +363,23 @@ async def improve_in_one_language(
                 for k, improvement in zip(indexes, improvements, strict=True):
                     take(k, improvement)
 
-            improvements = await backend.client.rephrase(
-                [paragraphs[i].prose for i in missing],
-                target_lang=mode.target_lang,
-                writing_style=mode.writing_style,
-                tone=mode.tone,
-                on_progress=on_progress,
-                on_result=on_result,
-            )
+            sent = [paragraphs[i].prose for i in missing]
+            if mode.correct:
+                improvements = await backend.client.correct(
+                    sent,
+                    target_lang=mode.target_lang,
+                    on_progress=on_progress,
+                    on_result=on_result,
+                )
+            else:
+                improvements = await backend.client.rephrase(
+                    sent,
+                    target_lang=mode.target_lang,
+                    writing_style=mode.writing_style,
+                    tone=mode.tone,
+                    on_progress=on_progress,
+                    on_result=on_result,
+                )
             outcome.sent_texts = len(missing)
             if len(improvements) != len(missing):
                 raise ValueError(f"{len(improvements)} improvements for {len(missing)} texts")

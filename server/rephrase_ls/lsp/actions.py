@@ -54,6 +54,8 @@ class ActionRequest:
     def title(self) -> str:
         """The title of the action that asks for this (the label of its edits)."""
         options = self.options
+        if options.correct:
+            return "Correct document" if self.whole else "Correct"
         if options.variant is not None:
             return f"Convert to {options.variant}"
         if options.writing_style is not None:
@@ -100,7 +102,7 @@ class ActionRequest:
                 )
             rng = types.Range(types.Position(raw[0], raw[1]), types.Position(raw[2], raw[3]))
         kind = data.get("kind", "default")
-        if kind not in ("default", "style", "tone", "variant"):
+        if kind not in ("default", "style", "tone", "variant", "correct"):
             raise ValueError(f"action data: unknown kind {kind!r}")
         value = data.get("value")
         if value is not None and not isinstance(value, str):
@@ -113,6 +115,7 @@ class ActionRequest:
                 writing_style=value or None if kind == "style" else None,
                 tone=value or None if kind == "tone" else None,
                 variant=value or None if kind == "variant" else None,
+                correct=kind == "correct",
             )
         except UnknownName as exc:
             raise ValueError(f"action data: 'value': {exc}") from None
@@ -153,7 +156,20 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
     groups = settings.actions
     actions: list[types.CodeAction] = []
 
+    # A service known to lack the corrections endpoint: Correct is shown disabled with the
+    # reason where the editor can show one, else left out.
+    no_corrections = backend is not None and backend.client.corrections_known_absent
+    offer_correct = "correct" in groups and (not no_corrections or ls.supports_disabled_actions)
+
     def make(title: str, kind: str, req: ActionRequest) -> types.CodeAction:
+        if req.options.correct and no_corrections:
+            from rephrase_ls.service.errors import CorrectionsUnavailable
+
+            return types.CodeAction(
+                title=title,
+                kind=kind,
+                disabled=types.CodeActionDisabled(reason=CorrectionsUnavailable.MESSAGE),
+            )
         action = types.CodeAction(title=title, kind=kind, data=req.to_data())
         if not ls.supports_resolve_edit:
             action.command = types.Command(
@@ -183,6 +199,8 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
             def req(options: ImproveOptions) -> ActionRequest:
                 return ActionRequest(uri, doc.version, params.range, False, options)
 
+            if offer_correct:
+                actions.append(make("Correct", kind, req(ImproveOptions(correct=True))))
             if "improve" in groups:
                 actions.append(make("Improve", kind, req(ImproveOptions())))
             if "styles" in groups:
@@ -197,6 +215,14 @@ def list_actions(ls: RephraseServer, params: types.CodeActionParams) -> list[typ
                     options = ImproveOptions(variant=variant)
                     actions.append(make(f"Convert to {variant}", kind, req(options)))
     if want_source and "document" in groups and state.blocks:
+        if offer_correct:
+            actions.append(
+                make(
+                    "Correct document",
+                    types.CodeActionKind.Source.value,
+                    ActionRequest(uri, doc.version, None, True, ImproveOptions(correct=True)),
+                )
+            )
         actions.append(
             make(
                 "Improve document",
@@ -248,7 +274,15 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         return await confirm_cost(ls, backend, settings, characters, req.title)
 
     request = ImproveRequest(
-        state.text, version, state.blocks, span, req.options, settings, backend, choice
+        state.text,
+        version,
+        state.blocks,
+        span,
+        req.options,
+        settings,
+        backend,
+        choice,
+        mode="correct" if req.options.correct else "rephrase",
     )
     work = asyncio.ensure_future(
         improve_text(
@@ -308,11 +342,19 @@ def _refusal(
     ls: RephraseServer, result: NotImproved, settings: Settings, backend: Backend
 ) -> Refusal:
     """The message for an improvement that did not go through."""
-    from rephrase_ls.service.errors import AuthorizationFailed, BadRequest
+    from rephrase_ls.service.errors import (
+        AuthorizationFailed,
+        BadRequest,
+        CorrectionsUnavailable,
+    )
 
     exc = result.error
     if exc is None:
         return Refusal(f"rephrase: {result.message}.", types.MessageType.Info)
+    if isinstance(exc, CorrectionsUnavailable):
+        if not exc.known:
+            ls.note(f"POST /v2/write/correct: 404 (trace_id={exc.trace_id})")
+        return Refusal(f"rephrase: {exc.message} Nothing was changed.")
     detail = f"{type(exc).__name__}: status={exc.status} trace_id={exc.trace_id}"
     ls.note(f"rephrase request failed ({detail}): {exc.message}", types.MessageType.Error)
     retried = f" (retried {exc.retries} times)" if exc.retries else ""

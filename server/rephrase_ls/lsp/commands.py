@@ -1,4 +1,5 @@
-"""The ``rephrase.*`` commands that read: styles, languages, usage; and the improvement commands.
+"""The ``rephrase.*`` commands that read: styles, languages, usage; and the improvement commands
+(``rephrase.improve``, ``rephrase.correct``).
 
 All run on the server, so every editor gets them. The commands that change the project file are
 in :mod:`rephrase_ls.lsp.project_commands`. Each takes the server first and the command's
@@ -164,21 +165,40 @@ def usage_summary(usage: Usage, backend: str) -> str:
 
 async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.improve [uri, range?, options?]``: improve, apply via ``workspace/applyEdit``."""
+    return await _improve_command(ls, args, "rephrase.improve", correct=False)
+
+
+async def correct(ls: RephraseServer, *args: Any) -> dict[str, Any]:
+    """``rephrase.correct [uri, range?, options?]``: corrections only (the wording kept), the
+    arguments as ``rephrase.improve``'s; ``options`` may name no style, tone or conversion."""
+    return await _improve_command(ls, args, "rephrase.correct", correct=True)
+
+
+async def _improve_command(
+    ls: RephraseServer, args: tuple[Any, ...], name: str, *, correct: bool
+) -> dict[str, Any]:
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.service.models import UnknownName
 
-    max_args(args, 3, "rephrase.improve")
+    max_args(args, 3, name)
     uri = open_uri(arg(args, 0, "uri", str))
     raw_range = arg(args, 1, "range", dict, optional=True)
     raw_options = arg(args, 2, "options", dict, optional=True) or {}
     if uri not in ls.workspace.text_documents:
         raise invalid(f"argument 1 (uri): {uri} is not open in the editor")
     fields = ("writingStyle", "tone", "targetLang")
-    for name in fields:
-        value = raw_options.get(name)
+    for field in fields:
+        value = raw_options.get(field)
         if value is not None and not isinstance(value, str):
-            raise invalid(f"argument 3 (options.{name}) must be a string")
-    style, tone, target = (raw_options.get(name) or None for name in fields)
+            raise invalid(f"argument 3 (options.{field}) must be a string")
+    style, tone, target = (raw_options.get(field) or None for field in fields)
+    if correct:
+        given = [f for f, v in zip(fields, (style, tone, target), strict=True) if v]
+        if given:
+            raise invalid(
+                f"argument 3 (options.{given[0]}): {name} corrects only, with no writing "
+                "style, tone or conversion; use rephrase.improve for that"
+            )
     if style and tone:
         raise invalid("argument 3 (options): writingStyle and tone exclude each other; give one")
     if target and (style or tone):
@@ -187,20 +207,23 @@ async def improve(ls: RephraseServer, *args: Any) -> dict[str, Any]:
             "tone; give one"
         )
     try:
-        options = ImproveOptions.parse(writing_style=style, tone=tone, variant=target)
+        options = ImproveOptions.parse(
+            writing_style=style, tone=tone, variant=target, correct=correct
+        )
     except UnknownName as exc:
-        name = "writingStyle" if exc.kind == "writing style" else "tone"
+        field = "writingStyle" if exc.kind == "writing style" else "tone"
         raise invalid(
-            f"argument 3 (options.{name}): {exc.value!r} is not one of {', '.join(exc.names)}"
+            f"argument 3 (options.{field}): {exc.value!r} is not one of {', '.join(exc.names)}"
         ) from None
     rng = range_arg(raw_range) if raw_range is not None else None
     if rng is not None:
         lines = ls.workspace.text_documents[uri].lines
-        for name, pos in (("start", rng.start), ("end", rng.end)):
+        for end_name, pos in (("start", rng.start), ("end", rng.end)):
             # The line just after a final line break exists (at character 0) in LSP.
             if pos.line > len(lines) or (pos.line == len(lines) and pos.character > 0):
                 raise invalid(
-                    f"argument 2 (range): the {name} line {pos.line} is past the document's end"
+                    f"argument 2 (range): the {end_name} line {pos.line} is past the "
+                    "document's end"
                 )
     return await apply_request(ls, ActionRequest(uri, None, rng, rng is None, options))
 

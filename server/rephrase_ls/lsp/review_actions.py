@@ -329,15 +329,18 @@ async def add_word(ls: RephraseServer, *args: Any) -> dict[str, Any]:
 
 
 async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
-    """``rephrase.review [uri, range?]``: the service improves the range (no range: the whole
-    document) with the workspace's style or tone; its changes become diagnostics, nothing is
-    edited. The answer is cached: reviewing the same text again costs nothing."""
+    """``rephrase.review [uri, range?]``: the service corrects the range (no range: the whole
+    document; corrections only, a review being about errors); its changes become diagnostics,
+    nothing is edited. A service without corrections (404, now or remembered) improves it
+    instead, with the workspace's style or tone, and the writer is told so once. The answer is
+    cached: reviewing the same text again costs nothing."""
     from rephrase_ls.improve.options import ImproveOptions
-    from rephrase_ls.improve.pipeline import NotImproved, improve_text
+    from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
     from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.actions import Refusal, _refusal
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.review.grouping import edit_findings
+    from rephrase_ls.service.errors import CorrectionsUnavailable
 
     max_args(args, 2, REVIEW_COMMAND)
     uri = open_uri(arg(args, 0, "uri", str))
@@ -358,13 +361,38 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     task = asyncio.current_task()
     if task is not None and ls.protocol.msg_id is not None:
         ls.track(("request", ls.protocol.msg_id), task)
-    try:
+
+    async def ask(options: ImproveOptions) -> Improved | NotImproved:
         request = ImproveRequest(
-            state.text, version, state.blocks, span, ImproveOptions(), settings, backend, choice
+            state.text,
+            version,
+            state.blocks,
+            span,
+            options,
+            settings,
+            backend,
+            choice,
+            mode="correct" if options.correct else "rephrase",
         )
-        result = await improve_text(
+        return await improve_text(
             request, cache=ls.cache, progress=WorkDoneProgress(ls, "Reviewing text")
         )
+
+    without = (
+        "rephrase: this service has no corrections-only mode; the review shows what Improve "
+        "would change, rewrites included."
+    )
+    try:
+        if backend.client.corrections_known_absent:
+            ls.say_once(f"review-no-correct:{backend.description}", without)
+            result = await ask(ImproveOptions())
+        else:
+            result = await ask(ImproveOptions(correct=True))
+            if isinstance(result, NotImproved) and isinstance(
+                result.error, CorrectionsUnavailable
+            ):
+                ls.say_once(f"review-no-correct:{backend.description}", without)
+                result = await ask(ImproveOptions())
     except asyncio.CancelledError:
         return {"reviewed": False, "reason": "cancelled"}
     try:

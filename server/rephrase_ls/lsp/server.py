@@ -47,6 +47,7 @@ COMMANDS: dict[str, Command] = {
     "rephrase.pairFeatures": commands.pair_features,
     "rephrase.usage": commands.usage,
     "rephrase.improve": commands.improve,
+    "rephrase.correct": commands.correct,
     actions.APPLY_COMMAND: commands.apply_action,
     review_actions.REVIEW_COMMAND: review_actions.review,
     review_actions.ADD_WORD_COMMAND: review_actions.add_word,

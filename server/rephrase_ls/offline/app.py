@@ -4,8 +4,9 @@ It answers every endpoint of ``service-interface.md`` from its catalogue
 (:mod:`rephrase_ls.offline.catalogue`) and improves text with ``offline.engine``
 (:mod:`rephrase_ls.offline.request` reads and checks requests, :mod:`rephrase_ls.offline.work`
 runs the engine). Testing knobs (latency, failures, hangs, malformed bodies, a cost-control
-limit; :mod:`rephrase_ls.offline.knobs`) act on ``POST /v2/write/rephrase``; see
-``docs/offline-service.md``.
+limit; :mod:`rephrase_ls.offline.knobs`) act on ``POST /v2/write/rephrase`` and on the
+corrections-only ``POST /v2/write/correct`` (absent, 404, with ``OfflineOptions.corrections``
+off); see ``docs/offline-service.md``.
 """
 
 from __future__ import annotations
@@ -197,6 +198,15 @@ class OfflineService:
     # -- rephrase ---------------------------------------------------------------------------
 
     async def rephrase(self, request: Request) -> Response:
+        return await self._write(request, correct=False)
+
+    async def correct(self, request: Request) -> Response:
+        """``/v2/write/correct``: the engine's corrections, no style rule; 404 when off."""
+        if not self.options.corrections:
+            raise ApiError(404, "Not found.")
+        return await self._write(request, correct=True)
+
+    async def _write(self, request: Request, *, correct: bool) -> Response:
         options, knobs = self.options, self.knobs
         # By default the latency is added to every answer: latency, then the work. With
         # ``overlap_latency`` the work (body, validation, detection, engine) starts at once and
@@ -214,14 +224,14 @@ class OfflineService:
             refusal = error
         work: asyncio.Future[Result] | None = None
         if options.overlap_latency and refusal is None:
-            work = asyncio.ensure_future(self._work(request))
+            work = asyncio.ensure_future(self._work(request, correct))
         try:
             if options.latency_ms:
                 await asyncio.sleep(options.latency_ms / 1000)
             if refusal is not None or caller is None:
                 raise refusal or ApiError(403, "Authorization failed.")
             if work is None:
-                work = asyncio.ensure_future(self._work(request))
+                work = asyncio.ensure_future(self._work(request, correct))
             if knobs.take_hang():
                 await _discard(work)  # so that only the hang reads from the connection
                 if self._never is None:
@@ -250,10 +260,10 @@ class OfflineService:
         self.key_characters[caller.key] = self.key_characters.get(caller.key, 0) + characters
         return JSONResponse({"improvements": improvements})
 
-    async def _work(self, request: Request) -> Result:
+    async def _work(self, request: Request, correct: bool) -> Result:
         body = await self._read_body(request)
         fields = parse_fields(request.headers.get("content-type"), body, request.url.query)
-        return await self.work.run(fields)
+        return await self.work.run(fields, correct)
 
     async def _read_body(self, request: Request) -> bytes:
         declared = request.headers.get("content-length")
@@ -330,6 +340,8 @@ def create_app(options: OfflineOptions | None = None) -> Starlette:
               methods=["GET", "POST"]),
         Route("/v2/usage", _handler(service, service.usage), methods=["GET", "POST"]),
         Route("/v2/write/rephrase", _handler(service, service.rephrase),
+              methods=["GET", "POST"]),
+        Route("/v2/write/correct", _handler(service, service.correct),
               methods=["GET", "POST"]),
     ]
     app = Starlette(

@@ -31,8 +31,8 @@ class OfflineOptions:
     """How an offline service instance behaves. Everything is off by default.
 
     ``keys``: only these keys are accepted (``None``: any non-empty key). ``fail``: pairs
-    ``(status, count)``, consumed in order: the next ``count`` rephrase requests answer
-    ``status``. ``hang``: the next N rephrase requests never answer. ``malformed``: the next N
+    ``(status, count)``, consumed in order: the next ``count`` write requests answer
+    ``status``. ``hang``: the next N write requests never answer. ``malformed``: the next N
     answer 200 with a body that breaks the interface. ``character_limit``: the account's
     cost-control limit (456 once reached). ``retry_after``: seconds sent in ``Retry-After`` with
     429/503/529. ``later_shape``: serve the v3 lists in the service's later shape.
@@ -43,6 +43,9 @@ class OfflineOptions:
     N > 0 runs them in a pool of N worker processes, so concurrent requests use several cores.
     ``preload``: worker processes load every language's engine data when they start (needs
     ``workers``). ``overlap_latency``: the work runs during ``latency_ms`` instead of after it.
+    ``corrections``: serve ``POST /v2/write/correct``; False answers 404 there, as a service
+    that ``service-interface.md`` describes. The knobs ``fail``, ``hang``, ``malformed`` and
+    ``latency_ms`` act on both write endpoints.
     """
 
     keys: tuple[str, ...] | None = field(default=None, repr=False)
@@ -59,6 +62,7 @@ class OfflineOptions:
     workers: int = 0
     preload: bool = False
     overlap_latency: bool = False
+    corrections: bool = True
 
     def __post_init__(self) -> None:
         if not self.auth_scheme or any(c.isspace() for c in self.auth_scheme):
@@ -105,7 +109,7 @@ class OfflineOptions:
 
 
 class Knobs:
-    """The knobs' counters of one app: what the next rephrase requests do."""
+    """The knobs' counters of one app: what the next write requests do."""
 
     def __init__(self, options: OfflineOptions) -> None:
         self.retry_after = options.retry_after

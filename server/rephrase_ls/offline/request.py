@@ -279,8 +279,11 @@ def _texts(fields: Mapping[str, Any]) -> list[str]:
     return list(texts)
 
 
-def validate(fields: Mapping[str, Any], later_shape: bool, documented: bool = False) -> Job:
-    """Check a rephrase request's fields and detect its texts' languages."""
+def validate(
+    fields: Mapping[str, Any], later_shape: bool, documented: bool = False, correct: bool = False
+) -> Job:
+    """Check a rephrase request's fields (``correct``: a corrections-only request's, which
+    takes no writing style or tone) and detect its texts' languages."""
     # Imported on the first request: the tokenizer's patterns and the detection profiles.
     import rephrase_ls.text.detect as detect
 
@@ -300,6 +303,12 @@ def validate(fields: Mapping[str, Any], later_shape: bool, documented: bool = Fa
             raise ApiError(400, f"Value for 'target_lang' not supported: {target_echo!r}; "
                            f"expected one of {', '.join(targets.values())}.")
 
+    if correct:
+        for name in ("writing_style", "tone"):
+            if fields.get(name) is not None:
+                raise ApiError(400, f"The parameter '{name}' is not supported by "
+                               "/v2/write/correct (corrections only); use /v2/write/rephrase "
+                               "for a writing style or tone.")
     writing_style = _optional_string(fields, "writing_style")
     tone = _optional_string(fields, "tone")
     if writing_style is not None and tone is not None:
@@ -395,8 +404,10 @@ def process_fields(
     later_shape: bool,
     known_words: frozenset[str],
     documented: bool = False,
+    correct: bool = False,
 ) -> tuple[list[dict[str, Any]], int]:
-    """Validate a request's fields and improve its texts: the improvements and the characters
-    billed. Raises :class:`ApiError` for a request the service refuses."""
-    job = validate(fields, later_shape, documented)
+    """Validate a request's fields and improve its texts (``correct``: corrections only, the
+    engine without style rules): the improvements and the characters billed. Raises
+    :class:`ApiError` for a request the service refuses."""
+    job = validate(fields, later_shape, documented, correct)
     return improve_all(job, known_words), sum(len(text) for text in job.texts)

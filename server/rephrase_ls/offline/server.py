@@ -108,18 +108,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--key", action="append", dest="keys", metavar="KEY",
                         help="accept only this key (repeatable; default: any non-empty key)")
     parser.add_argument("--latency", type=_non_negative_float, default=0.0, metavar="MS",
-                        help="add MS milliseconds to every rephrase answer")
+                        help="add MS milliseconds to every write answer (rephrase or correct)")
     parser.add_argument("--overlap-latency", action="store_true",
                         help="let the engine work during the --latency delay, so an answer "
                         "takes max(latency, work) instead of latency + work")
     parser.add_argument("--fail", type=_fail_spec, action="append", default=[],
                         metavar="STATUS:COUNT",
-                        help="the next COUNT rephrase requests answer STATUS (repeatable, "
-                        "consumed in order)")
+                        help="the next COUNT write requests (rephrase or correct) answer STATUS "
+                        "(repeatable, consumed in order)")
     parser.add_argument("--hang", type=_non_negative_int, default=0, metavar="COUNT",
-                        help="the next COUNT rephrase requests never answer")
+                        help="the next COUNT write requests (rephrase or correct) never answer")
     parser.add_argument("--malformed", type=_non_negative_int, default=0, metavar="COUNT",
-                        help="the next COUNT rephrase requests answer 200 with a broken body")
+                        help="the next COUNT write requests (rephrase or correct) answer 200 "
+                        "with a broken body")
     parser.add_argument("--character-limit", type=_non_negative_int, default=None, metavar="N",
                         help="the account's cost-control limit: 456 once N characters are used")
     parser.add_argument("--retry-after", type=_non_negative_float, default=1.0, metavar="S",
@@ -131,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--preload", action="store_true",
                         help="load every language's engine data in each worker before "
                         "listening (slower start, no first-request delays; needs workers)")
+    parser.add_argument("--no-correct", action="store_true",
+                        help="have no corrections-only endpoint: POST /v2/write/correct answers "
+                        "404, as service-interface.md describes the service")
     parser.add_argument("--later-shape", action="store_true",
                         help="serve the v3 language lists in the service's later shape")
     parser.add_argument("--as-documented", action="store_true",
@@ -166,6 +170,7 @@ def options_from_args(args: argparse.Namespace) -> OfflineOptions:
         workers=cpu_count() if args.workers is None else args.workers,
         preload=args.preload,
         overlap_latency=args.overlap_latency,
+        corrections=not args.no_correct,
     )
 
 

@@ -97,19 +97,24 @@ class EngineWork:
         if executor is not None:
             executor.shutdown(wait=wait, cancel_futures=True)
 
-    async def run(self, fields: Mapping[str, Any]) -> Result:
-        """Validate and improve a request's fields off the event loop; raises
-        :class:`~rephrase_ls.offline.request.ApiError` for a refused request."""
+    async def run(self, fields: Mapping[str, Any], correct: bool = False) -> Result:
+        """Validate and improve a request's fields off the event loop (``correct``: a
+        corrections-only request); raises :class:`~rephrase_ls.offline.request.ApiError` for a
+        refused request."""
         later, known = self._options.later_shape, self._options.known_words
         documented = self._options.documented
         if not self._options.workers:
-            return await asyncio.to_thread(process_fields, fields, later, known, documented)
+            return await asyncio.to_thread(
+                process_fields, fields, later, known, documented, correct
+            )
         from concurrent.futures.process import BrokenProcessPool
 
         loop = asyncio.get_running_loop()
         pool = self._pool()
         try:
-            return await loop.run_in_executor(pool, _process_in_worker, fields, later, documented)
+            return await loop.run_in_executor(
+                pool, _process_in_worker, fields, later, documented, correct
+            )
         except BrokenProcessPool:
             # A worker process died (killed, out of memory): the executor is unusable, and
             # this request may have been the one it was working on.
@@ -171,6 +176,6 @@ def _ready(timeout: float) -> int:
 
 
 def _process_in_worker(
-    fields: Mapping[str, Any], later_shape: bool, documented: bool = False
+    fields: Mapping[str, Any], later_shape: bool, documented: bool = False, correct: bool = False
 ) -> Result:
-    return process_fields(fields, later_shape, _worker_known_words, documented)
+    return process_fields(fields, later_shape, _worker_known_words, documented, correct)

@@ -31,6 +31,7 @@ from rephrase_ls.service.batching import (
 from rephrase_ls.service.config import ServiceConfig
 from rephrase_ls.service.errors import (
     BadRequest,
+    CorrectionsUnavailable,
     FreeTierNotAllowed,
     InvalidRequest,
     MalformedResponse,
@@ -54,6 +55,7 @@ from rephrase_ls.service.models import (
 from rephrase_ls.service.transport import ServiceTransport, Sleep, user_agent
 
 __all__ = [
+    "AddressMemory",
     "ListShape",
     "ProgressCallback",
     "ResultCallback",
@@ -69,6 +71,7 @@ log = logging.getLogger("rephrase_ls.service")
 PRODUCTS_PATH = "/v3/languages/products"
 RESOURCES_PATH = "/v3/languages/resources"
 REPHRASE_PATH = "/v2/write/rephrase"
+CORRECT_PATH = "/v2/write/correct"
 #: After a 413 a request is resent in halves, but never in bodies smaller than this.
 MIN_SPLIT_LIMIT = 512
 
@@ -110,6 +113,19 @@ class ListShape:
         ):
             return None
         return cls(parameter, path, exceptions)
+
+
+class AddressMemory(Protocol):
+    """Where the addresses without a corrections endpoint are remembered beyond the process
+    (the user's state folder; see :mod:`rephrase_ls.config.user_state`)."""
+
+    def knows_no_corrections(self, base_url: str) -> bool: ...
+
+    def remember_no_corrections(self, base_url: str) -> None: ...
+
+
+#: Base addresses that answered 404 to the corrections endpoint in this process.
+_NO_CORRECTIONS: set[str] = set()
 
 
 class ShapeMemory(Protocol):
@@ -166,6 +182,8 @@ class ServiceClient:
     ``shape_memory`` keeps the shape of the address's language lists between runs: a client
     starts with the shape remembered, so it sends no request the service is known to refuse,
     and a remembered shape the service refuses is probed again and remembered anew.
+    ``corrections_memory`` remembers, beyond the process, the addresses without a corrections
+    endpoint.
     """
 
     def __init__(
@@ -178,6 +196,7 @@ class ServiceClient:
         rng: random.Random | None = None,
         clock: Callable[[], float] | None = None,
         shape_memory: ShapeMemory | None = None,
+        corrections_memory: AddressMemory | None = None,
     ) -> None:
         if not isinstance(config, ServiceConfig):
             raise TypeError("config must be a ServiceConfig")
@@ -187,6 +206,11 @@ class ServiceClient:
             config, transport=transport, sleep=sleep, rng=rng, clock=clock
         )
         self._memory = shape_memory
+        self._corrections_memory = corrections_memory
+        # A replaced transport (the embedded service, a test's app) is not the address's
+        # service: what it lacks is this client's alone, not shared or remembered.
+        self._shares_address = transport is None
+        self._no_corrections = False
         self._shape = ListShape()
         #: Fields of ``_shape`` this process has seen the service confirm (the others are the
         #: defaults or remembered from an earlier run, and are probed again when refused).
@@ -255,6 +279,38 @@ class ServiceClient:
             log.debug("cannot remember the list shape of %s: %s", address, exc)
             return
         self._saved = self._shape
+
+    @property
+    def corrections_known_absent(self) -> bool:
+        """True once this address answered 404 to ``/v2/write/correct`` (in this process, or
+        earlier as the memory says): :meth:`correct` then fails without sending."""
+        if self._no_corrections:
+            return True
+        if not self._shares_address:
+            return False
+        try:
+            base_url = self._http.base_url
+        except NotConfigured:
+            return False
+        if base_url in _NO_CORRECTIONS:
+            return True
+        memory = self._corrections_memory
+        if memory is not None and memory.knows_no_corrections(base_url):
+            _NO_CORRECTIONS.add(base_url)
+            return True
+        return False
+
+    def _remember_no_corrections(self) -> None:
+        self._no_corrections = True
+        if not self._shares_address:
+            return
+        try:
+            base_url = self._http.base_url
+        except NotConfigured:
+            return
+        _NO_CORRECTIONS.add(base_url)
+        if self._corrections_memory is not None:
+            self._corrections_memory.remember_no_corrections(base_url)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -383,6 +439,59 @@ class ServiceClient:
         A request the service answers 413 is resent in halves (down to 512-byte bodies).
         Any failure fails the whole call (the other requests are cancelled): never partial data.
         """
+        _check_style(writing_style, "writing_style")
+        _check_style(tone, "tone")
+        if writing_style is not None and tone is not None:
+            raise InvalidRequest(
+                "A writing style and a tone cannot be used together; choose one of them."
+            )
+        fields: dict[str, str] = {}
+        if writing_style is not None:
+            fields["writing_style"] = writing_style
+        if tone is not None:
+            fields["tone"] = tone
+        return await self._write(
+            REPHRASE_PATH, texts, target_lang, fields, on_progress, limit, on_result
+        )
+
+    async def correct(
+        self,
+        texts: Sequence[str],
+        *,
+        target_lang: str | None = None,
+        on_progress: ProgressCallback | None = None,
+        limit: int = DEFAULT_LIMIT,
+        on_result: ResultCallback | None = None,
+    ) -> list[Improvement]:
+        """Corrections only (``POST /v2/write/correct``): spelling and grammar fixed, the
+        wording kept; no writing style or tone. Packing, retries, callbacks and errors as
+        :meth:`rephrase`.
+
+        A service without the endpoint (404) raises :class:`CorrectionsUnavailable`, and the
+        address is remembered (for the process and in ``corrections_memory``): later calls
+        raise it without sending. Never falls back to rephrasing.
+        """
+        if self.corrections_known_absent:
+            raise CorrectionsUnavailable(status=None, known=True)
+        try:
+            return await self._write(
+                CORRECT_PATH, texts, target_lang, {}, on_progress, limit, on_result
+            )
+        except CorrectionsUnavailable:
+            self._remember_no_corrections()
+            raise
+
+    async def _write(
+        self,
+        path: str,
+        texts: Sequence[str],
+        target_lang: str | None,
+        fields: dict[str, str],
+        on_progress: ProgressCallback | None,
+        limit: int,
+        on_result: ResultCallback | None,
+    ) -> list[Improvement]:
+        """Send ``texts`` to the write endpoint ``path`` with the extra ``fields``."""
         if self.config.effective_tier == "free":
             raise FreeTierNotAllowed(
                 "Text improvement needs a paid-tier key; the configured key is a free-tier key "
@@ -398,22 +507,12 @@ class ServiceClient:
             not isinstance(target_lang, str) or not target_lang.strip()
         ):
             raise InvalidRequest(f"The target language {target_lang!r} is not a language code.")
-        _check_style(writing_style, "writing_style")
-        _check_style(tone, "tone")
-        if writing_style is not None and tone is not None:
-            raise InvalidRequest(
-                "A writing style and a tone cannot be used together; choose one of them."
-            )
         if not texts:
             return []
-
-        fields: dict[str, str] = {}
         if target_lang is not None:
-            fields["target_lang"] = target_lang
-        if writing_style is not None:
-            fields["writing_style"] = writing_style
-        if tone is not None:
-            fields["tone"] = tone
+            fields = {"target_lang": target_lang, **fields}
+        correcting = path == CORRECT_PATH
+        what = "the correction request" if correcting else "the text improvement request"
 
         def encode(pieces: list[str]) -> bytes:
             return encode_json({"text": pieces, **fields})
@@ -441,12 +540,18 @@ class ServiceClient:
             try:
                 response = await self._http.send(
                     "POST",
-                    REPHRASE_PATH,
+                    path,
                     content=body,
                     content_type="application/json",
                     deadline_at=deadline_at,
-                    what="the text improvement request",
+                    what=what,
+                    expected=frozenset({404}) if correcting else frozenset(),
                 )
+            except NotFound as exc:
+                if not correcting:
+                    raise
+                log.info("POST %s: 404, the service has no corrections-only mode", path)
+                raise CorrectionsUnavailable(status=exc.status, trace_id=exc.trace_id) from None
             except RequestTooLarge:
                 smaller = min(body_limit, len(body)) // 2
                 if smaller < MIN_SPLIT_LIMIT:
@@ -463,7 +568,7 @@ class ServiceClient:
                     for request, body in zip(sub.requests, sub.bodies, strict=True)
                 ]
                 return tuple(merge_improvements(sub, parts))
-            data = self._http.parse_json(response, "the text improvement request")
+            data = self._http.parse_json(response, what)
             try:
                 return parse_improvements(data, len(pieces))
             except MalformedResponse as exc:
@@ -471,7 +576,7 @@ class ServiceClient:
                 exc.status = response.status_code
                 log.warning(
                     "POST %s: malformed response (X-Trace-ID %s): %s",
-                    REPHRASE_PATH,
+                    path,
                     exc.trace_id,
                     exc.message,
                 )

@@ -70,6 +70,22 @@ class NotFound(ServiceError):
     """404: the service does not know the path."""
 
 
+class CorrectionsUnavailable(NotFound):
+    """The service has no corrections-only endpoint (it answered 404 there, now or before)."""
+
+    MESSAGE = (
+        "This service has no corrections-only mode (it answers 404 to /v2/write/correct); "
+        "Improve works there but rewrites more than corrections."
+    )
+
+    def __init__(
+        self, *, status: int | None = 404, trace_id: str | None = None, known: bool = False
+    ) -> None:
+        super().__init__(self.MESSAGE, status=status, trace_id=trace_id)
+        self.known = known
+        """True when the absence was remembered from an earlier answer (nothing was sent)."""
+
+
 class RequestTooLarge(ServiceError):
     """413: the request body was too large."""
 

@@ -18,7 +18,7 @@ WRITING_STYLES = ("simple", "business", "academic", "casual")
 TONES = ("enthusiastic", "friendly", "confident", "diplomatic")
 PREFER_PREFIX = "prefer_"
 
-Endpoint = Literal["rephrase"]
+Endpoint = Literal["rephrase", "correct"]
 """What a request asks of the service: ``rephrase`` (improve the text in a style or tone)."""
 
 Kind = Literal["writing style", "tone"]

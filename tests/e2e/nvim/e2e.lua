@@ -494,7 +494,7 @@ function cases.language_and_usage()
     return line ~= nil
   end)
   check(type(line) == 'string' and line:find('offline') ~= nil, 'usage line: %s', tostring(line))
-  local subcommands = { 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
+  local subcommands = { 'correct', 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
   eq(rephrase.complete('', 'Rephrase '), subcommands, 'completion')
   eq(rephrase.complete('st', 'Rephrase st'), { 'style' }, 'completion of st')
   -- Arguments complete from the server's rephrase.listStyles for this buffer.
@@ -510,6 +510,40 @@ end
 
 -- :Rephrase improve {style-or-tone} asks the server for that style; a name the language does not
 -- offer is refused before anything is sent; :Rephrase tone {name} sets it without a picker.
+-- :Rephrase correct: corrections only (rephrase.correct), the workspace's writing style not
+-- applied; listed first among the code actions; a style or tone is refused with a message.
+function cases.correct()
+  vim.g.rephrase = { cmd = { server }, settings = { writingStyle = 'business' } }
+  rephrase.setup({})
+  local buf, client = edit_attached()
+  local titles = titles_of(code_actions(client, buf, line_range(buf, expect.paragraph_line, expect.paragraph_line)))
+  check(titles[1] == 'Correct', 'Correct should come first: %s', vim.inspect(titles))
+  check(vim.tbl_contains(titles, 'Correct document'), 'no Correct document: %s', vim.inspect(titles))
+  local before = #notifications
+  vim.cmd('Rephrase correct business')
+  local refusal = notifications[#notifications]
+  check(#notifications > before and refusal.level == vim.log.levels.ERROR
+    and refusal.msg:find('Correct takes no writing style or tone', 1, true), 'refusal: %s', vim.inspect(refusal))
+  eq(buffer_text(buf), expect.original, 'buffer after :Rephrase correct business')
+  vim.api.nvim_win_set_cursor(0, { expect.paragraph_line + 1, 3 })
+  vim.cmd('Rephrase correct')
+  wait('the correction of the paragraph', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  eq(buffer_text(buf), expect.corrected_first, 'buffer after :Rephrase correct')
+  -- The Lua API at the cursor (the paragraph under it), on the non-ASCII paragraph.
+  vim.api.nvim_win_set_cursor(0, { expect.unicode_line + 1, 3 })
+  local status
+  rephrase.correct({ bufnr = buf, done = function(s)
+    status = s
+  end })
+  wait('Correct at the cursor', function()
+    return status ~= nil
+  end)
+  eq(status, 'applied', 'status of Correct on the non-ASCII paragraph')
+  eq(buffer_text(buf), expect.improved_both, 'buffer after both corrections')
+end
+
 function cases.improve_with_style()
   local buf = open_document()
   local statuses = {}

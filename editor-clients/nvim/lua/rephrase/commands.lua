@@ -1,4 +1,4 @@
--- What the writer runs: improve (the server's `rephrase.improve`), the style, tone and language
+-- What the writer runs: correct and improve (the server's `rephrase.correct`, `rephrase.improve`), the style, tone and language
 -- pickers, usage, and :Rephrase with its completions (from the server's `rephrase.listStyles`).
 
 local client = require('rephrase.client')
@@ -111,13 +111,16 @@ end
 ---@field range rephrase.Range? an LSP range; default: the cursor (the paragraph under it)
 ---@field ranges table<string, rephrase.Range>? the range in each position encoding
 ---@field style string? a writing style or tone (the plain Improve without)
+---@field correct boolean? corrections only (`rephrase.correct`), never with a style
 ---@field done fun(status: 'applied'|'none'|'error', result: table?)?
 
---- Improves `opts.range` through the server's `rephrase.improve`: the server computes the edit,
---- applies it (an edit made stale by typing is refused) and says why when it does not.
+--- Improves `opts.range` through the server's `rephrase.improve` (`rephrase.correct` with
+--- `opts.correct`): the server computes the edit, applies it (an edit made stale by typing is
+--- refused) and says why when it does not.
 ---@param opts rephrase.ImproveOpts?
 function M.improve(opts)
   opts = opts or {}
+  local command = opts.correct and 'rephrase.correct' or 'rephrase.improve'
   local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
   local done = opts.done or function() end
   local ranges = opts.ranges or (not opts.range and ranges_now(bufnr, 0)) or nil
@@ -126,17 +129,22 @@ function M.improve(opts)
     done('error')
   end
   local function run(options)
-    client.when_ready(bufnr, 'Improve', function(c)
+    client.when_ready(bufnr, opts.correct and 'Correct' or 'Improve', function(c)
       local range = opts.range or ranges[c.offset_encoding] or ranges['utf-16']
-      client.exec(bufnr, 'rephrase.improve', { uri, range, options }, function(result)
+      client.exec(bufnr, command, { uri, range, options }, function(result)
         result = value(result)
         if type(result) ~= 'table' or type(result.applied) ~= 'boolean' then
-          notify.error('unexpected answer from rephrase.improve: ' .. vim.inspect(result))
+          notify.error('unexpected answer from ' .. command .. ': ' .. vim.inspect(result))
           return done('error')
         end
         done(result.applied and 'applied' or 'none', result)
       end, fail)
     end, fail)
+  end
+  if opts.correct and opts.style then
+    notify.error('Correct takes no writing style or tone (it corrects only); use :Rephrase improve '
+      .. opts.style)
+    return done('none')
   end
   if not opts.style then
     return run(vim.empty_dict())
@@ -149,6 +157,14 @@ function M.improve(opts)
     end
     run(options)
   end, fail)
+end
+
+--- Corrects `opts.range` (spelling and grammar only, the wording kept) through the server's
+--- `rephrase.correct`; `opts` as for |M.improve| without `style`.
+---@param opts rephrase.ImproveOpts?
+function M.correct(opts)
+  opts = vim.tbl_extend('force', opts or {}, { correct = true })
+  M.improve(opts)
 end
 
 --- Writes the buffer of the project file the server just edited, so it reaches the disk.
@@ -352,7 +368,7 @@ function M.usage(bufnr, done)
   end)
 end
 
-M.subcommands = { 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
+M.subcommands = { 'correct', 'improve', 'alternatives', 'style', 'tone', 'language', 'usage', 'restart' }
 
 --- How long completion waits for the server's rephrase.listStyles.
 M.complete_timeout_ms = 1000
@@ -409,6 +425,8 @@ function M.command(opts)
     notify.error(('too many arguments: %s'):format(table.concat(args, ' ')))
   elseif sub == 'improve' then
     M.improve({ bufnr = bufnr, style = arg, ranges = ranges_now(bufnr, opts.range, opts.line1, opts.line2) })
+  elseif sub == 'correct' then
+    M.correct({ bufnr = bufnr, style = arg, ranges = ranges_now(bufnr, opts.range, opts.line1, opts.line2) })
   elseif sub == 'alternatives' and not arg then
     local ranges = ranges_now(bufnr, opts.range, opts.line1, opts.line2)
     require('rephrase.alternatives').show({ bufnr = bufnr, ranges = ranges })

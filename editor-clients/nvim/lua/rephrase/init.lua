@@ -17,6 +17,7 @@ local notify = require('rephrase.notify')
 local M = {}
 
 M.improve = commands.improve
+M.correct = commands.correct
 M.alternatives = require('rephrase.alternatives').show
 M.pick_style = commands.pick_style
 M.pick_language = commands.pick_language
