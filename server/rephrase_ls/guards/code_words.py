@@ -3,11 +3,11 @@ answer never replaces such a word in the prose by another word, since it names t
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from rephrase_ls.text.align import opcodes
 from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.paragraphs import Paragraph
 
@@ -77,8 +77,7 @@ def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> st
             parts.append(edit.new_text)
             continue
         old, new = _WORD_OR_NOT.findall(changed), _WORD_OR_NOT.findall(edit.new_text)
-        matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        for op, i1, i2, j1, j2 in opcodes(old, new):
             if op != "replace":
                 parts.extend(new[j1:j2])  # equal, inserted, or deleted (a doubled word)
             elif i2 - i1 == j2 - j1:

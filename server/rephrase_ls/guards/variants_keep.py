@@ -13,10 +13,10 @@ other variant is brought in line. ``-ize`` is never turned into ``-ise``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 
+from rephrase_ls.text.align import opcodes
 from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.variants import (
     english_map,
@@ -122,8 +122,7 @@ def keep_variant_spellings(
             continue
         # Within the edit, word by word (equal, inserted and deleted parts as answered).
         old, new = _WORD_OR_NOT.findall(changed), _WORD_OR_NOT.findall(edit.new_text)
-        matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        for op, i1, i2, j1, j2 in opcodes(old, new):
             if op != "replace":
                 parts.extend(new[j1:j2])
             elif i2 - i1 == j2 - j1:

@@ -21,7 +21,7 @@ from difflib import SequenceMatcher
 from itertools import compress
 from operator import itemgetter, not_
 
-__all__ = ["align", "matching_blocks"]
+__all__ = ["align", "matching_blocks", "opcodes"]
 
 # Pieces whose token-count product is at most this go straight to SequenceMatcher.
 _SMALL = 10_000
@@ -273,3 +273,22 @@ def matching_blocks(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int, 
         if end_i < len(a) and end_j < len(b) and a[end_i] == b[end_j] and not a_word[end_i]:
             add_space(end_i, end_j)
     return blocks
+
+
+def opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """``(tag, i1, i2, j1, j2)`` turning ``a`` into ``b``, as ``SequenceMatcher.get_opcodes``
+    gives them (``equal``, ``replace``, ``delete``, ``insert``), from :func:`align`: linear on
+    repetitive input, where SequenceMatcher is cubic."""
+    codes: list[tuple[str, int, int, int, int]] = []
+    i = j = 0
+    for bi, bj, size in [*align(a, b), (len(a), len(b), 0)]:
+        if i < bi and j < bj:
+            codes.append(("replace", i, bi, j, bj))
+        elif i < bi:
+            codes.append(("delete", i, bi, j, j))
+        elif j < bj:
+            codes.append(("insert", i, i, j, bj))
+        if size:
+            codes.append(("equal", bi, bi + size, bj, bj + size))
+        i, j = bi + size, bj + size
+    return codes

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.hypothesis_profiles import examples
 from text_strategies import PIECES, any_text, pieces_text
 
-from rephrase_ls.text.align import matching_blocks
+from rephrase_ls.text.align import matching_blocks, opcodes
 from rephrase_ls.text.diff import TextEdit, apply_edits, tokenize, word_edits
 
 
@@ -246,3 +246,23 @@ def test_repetitive_text_with_a_few_changes_stays_exact_and_local(
     assert sum(edit.end - edit.start for edit in edits) <= 12 * changes
     ta, tb = tokenize(a), tokenize(b)
     _valid_blocks(ta, tb, matching_blocks(ta, tb))
+
+
+@settings(max_examples=examples(200))
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", " "]), max_size=60),
+    st.lists(st.sampled_from(["a", "b", "d", " "]), max_size=60),
+)
+def test_opcodes_cover_both_sides_in_order(a: list[str], b: list[str]) -> None:
+    """``opcodes`` walks both sequences end to end, as SequenceMatcher's do: its ``equal``
+    parts are equal, and taking ``b``'s side of every part gives ``b``."""
+    i = j = 0
+    rebuilt: list[str] = []
+    for tag, i1, i2, j1, j2 in opcodes(a, b):
+        assert (i1, j1) == (i, j)
+        if tag == "equal":
+            assert a[i1:i2] == b[j1:j2] and i2 > i1
+        rebuilt.extend(b[j1:j2])
+        i, j = i2, j2
+    assert (i, j) == (len(a), len(b))
+    assert rebuilt == b
