@@ -128,6 +128,8 @@ def test_laying_out_only_the_changed_lines(text: str, data: st.DataObject) -> No
         original = " ".join(paragraph.lines)
         if improved == original or len(paragraph.lines) < 2:
             continue
+        if paragraph.prose != original:
+            continue  # lines joined without a space (Chinese either side): the CJK tests' case
         narrowed = _narrowed(original, paragraph.lines, paragraph.gaps, improved, (), True)
         if narrowed is None:
             continue

@@ -1,5 +1,6 @@
--- What the writer runs: correct and improve (the server's `rephrase.correct`, `rephrase.improve`), the style, tone and language
--- pickers, usage, and :Rephrase with its completions (from the server's `rephrase.listStyles`).
+-- What the writer runs: correct and improve (the server's `rephrase.correct`, `rephrase.improve`),
+-- the style, tone and language pickers, usage, and :Rephrase with its completions (from the
+-- server's `rephrase.listStyles`).
 
 local client = require('rephrase.client')
 local compat = require('rephrase.compat')
