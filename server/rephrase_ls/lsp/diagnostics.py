@@ -458,6 +458,15 @@ async def publish(ls: RephraseServer, uri: str) -> None:
     )
 
 
+def _ask_to_pull(ls: RephraseServer) -> None:
+    """Ask a pulling client to pull every document's diagnostics again, where it can be asked
+    (``workspace/diagnostic/refresh``)."""
+    workspace = ls.client_capabilities.workspace
+    support = workspace.diagnostics if workspace else None
+    if support is not None and support.refresh_support:
+        ls.spawn(ls.workspace_diagnostic_refresh_async(None))
+
+
 def refresh(ls: RephraseServer, uri: str | None = None) -> None:
     """Findings changed without an edit (a review, new words, settings): publish them again, or
     ask a pulling client to pull again."""
@@ -467,10 +476,7 @@ def refresh(ls: RephraseServer, uri: str | None = None) -> None:
     else:
         rs.reviewed.pop(uri, None)
     if pulls(ls):
-        workspace = ls.client_capabilities.workspace
-        support = workspace.diagnostics if workspace else None
-        if support is not None and support.refresh_support:
-            ls.spawn(ls.workspace_diagnostic_refresh_async(None))
+        _ask_to_pull(ls)
         return
     for open_uri in [uri] if uri is not None else list(ls.workspace.text_documents):
         schedule(ls, open_uri, 0, "refresh")
@@ -540,10 +546,7 @@ async def on_save(ls: RephraseServer, params: types.DidSaveTextDocumentParams) -
         return
     review_state(ls).checked[uri] = doc.version
     if pulls(ls):
-        workspace = ls.client_capabilities.workspace
-        support = workspace.diagnostics if workspace else None
-        if support is not None and support.refresh_support:
-            ls.spawn(ls.workspace_diagnostic_refresh_async(None))
+        _ask_to_pull(ls)
         return
     schedule(ls, uri, 0, "save")
 
