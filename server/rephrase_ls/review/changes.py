@@ -139,6 +139,8 @@ def _right_limit(segments: Sequence[Span], protected: _Protected, end: int) -> i
 #: without a space is no word (a hostile ``:a::a::a:…`` would otherwise cost a scan of the
 #: whole run for each of its thousands of changes).
 MAX_WIDEN = 100
+# A run of non-space characters (possibly empty: it always matches).
+_NON_SPACE = re.compile(r"\S*")
 
 
 def _widen(text: str, edit: TextEdit, segments: Sequence[Span], protected: _Protected) -> Span:
@@ -148,15 +150,13 @@ def _widen(text: str, edit: TextEdit, segments: Sequence[Span], protected: _Prot
     old = text[start:end]
     low = max(_left_limit(segments, protected, start), start - MAX_WIDEN)
     if not old or not new or not _is_word_char(old[0]) or not _is_word_char(new[0]):
-        while start > low and not text[start - 1].isspace():
-            start -= 1
+        start -= _NON_SPACE.match(text[low:start][::-1]).end()  # type: ignore[union-attr]
     else:
         while start > low and _is_word_char(text[start - 1]):
             start -= 1
     high = min(_right_limit(segments, protected, end), end + MAX_WIDEN)
     if not old or not new or not _is_word_char(old[-1]) or not _is_word_char(new[-1]):
-        while end < high and not text[end].isspace():
-            end += 1
+        end = _NON_SPACE.match(text, end, max(end, high)).end()  # type: ignore[union-attr]
     else:
         while end < high and _is_word_char(text[end]):
             end += 1

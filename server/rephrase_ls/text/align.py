@@ -95,35 +95,42 @@ def _repetitive(a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int
 def _lcs_pairs(
     a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int, bhi: int
 ) -> list[tuple[int, int]]:
-    """The matched pairs of a longest common subsequence of two short pieces (dynamic
-    programming, (ahi - alo) * (bhi - blo) steps), earliest first."""
-    rows = ahi - alo
-    cols = bhi - blo
-    # lengths[r][c]: the LCS of a[alo + r:ahi] and b[blo + c:bhi] (suffixes, so the pairs
-    # come out front to back).
-    lengths = [[0] * (cols + 1) for _ in range(rows + 1)]
-    for r in range(rows - 1, -1, -1):
-        token = a[alo + r]
-        here = lengths[r]
-        below = lengths[r + 1]
-        for c in range(cols - 1, -1, -1):
-            if b[blo + c] == token:
-                here[c] = below[c + 1] + 1
-            else:
-                right = here[c + 1]
-                down = below[c]
-                here[c] = right if right > down else down
+    """The matched pairs of a longest common subsequence of two short pieces, earliest first;
+    where several are longest, the one that takes a match as soon as it can, else moves on in
+    ``a``.
+
+    Bit-parallel (Allison and Dix): the pieces are read back to front, one row of ``b``'s
+    length as an integer per token of ``a``, whose zero bits mark where the subsequence grows;
+    the pairs are then read off the rows from the front. About ``len(a)`` integer operations
+    instead of ``len(a) * len(b)`` Python steps."""
+    ra = [a[k] for k in range(ahi - 1, alo - 1, -1)]
+    rb = [b[k] for k in range(bhi - 1, blo - 1, -1)]
+    full = (1 << len(rb)) - 1
+    where: dict[str, int] = {}
+    for j, token in enumerate(rb):
+        where[token] = where.get(token, 0) | (1 << j)
+    rows = [full]
+    row = full
+    for token in ra:
+        matched = row & where.get(token, 0)
+        row = ((row + matched) | (row & ~matched & full)) & full
+        rows.append(row)
+
+    def length(i: int, j: int) -> int:
+        """The longest common subsequence of ``ra[:i]`` and ``rb[:j]``."""
+        return (~rows[i] & ((1 << j) - 1)).bit_count()
+
     pairs: list[tuple[int, int]] = []
-    r = c = 0
-    while r < rows and c < cols:
-        if a[alo + r] == b[blo + c]:
-            pairs.append((alo + r, blo + c))
-            r += 1
-            c += 1
-        elif lengths[r + 1][c] >= lengths[r][c + 1]:
-            r += 1
+    i, j = len(ra), len(rb)
+    while i and j:
+        if ra[i - 1] == rb[j - 1]:
+            pairs.append((ahi - i, bhi - j))
+            i -= 1
+            j -= 1
+        elif length(i - 1, j) >= length(i, j - 1):
+            i -= 1
         else:
-            c += 1
+            j -= 1
     return pairs
 
 
