@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.hypothesis_profiles import examples
 from text_strategies import PIECES, any_text, pieces_text
 
-from rephrase_ls.text.align import matching_blocks, opcodes
+from rephrase_ls.text.align import _lcs_pairs, matching_blocks, opcodes
 from rephrase_ls.text.diff import TextEdit, apply_edits, tokenize, word_edits
 
 
@@ -266,3 +266,27 @@ def test_opcodes_cover_both_sides_in_order(a: list[str], b: list[str]) -> None:
         i, j = i2, j2
     assert (i, j) == (len(a), len(b))
     assert rebuilt == b
+
+
+def _lcs_length(a: list[str], b: list[str]) -> int:
+    """The textbook dynamic programming: the reference for the windows' alignment."""
+    previous = [0] * (len(b) + 1)
+    for token in a:
+        row = [0]
+        for j, other in enumerate(b):
+            row.append(previous[j] + 1 if token == other else max(previous[j + 1], row[j]))
+        previous = row
+    return previous[-1]
+
+
+@settings(max_examples=examples(300))
+@given(
+    st.lists(st.sampled_from([":", "a", "::", "b"]), max_size=48),
+    st.lists(st.sampled_from([":", "a", "::", "c"]), max_size=48),
+)
+def test_a_window_is_aligned_by_a_longest_common_subsequence(a: list[str], b: list[str]) -> None:
+    pairs = _lcs_pairs(a, b, 0, len(a), 0, len(b))
+    assert len(pairs) == _lcs_length(a, b)
+    assert all(a[i] == b[j] for i, j in pairs)
+    assert all(p < q for p, q in itertools.pairwise(pairs))
+    assert all(p[1] < q[1] for p, q in itertools.pairwise(pairs))
