@@ -31,11 +31,11 @@ def improved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     library = logging.getLogger("rephrase_ls")
     monkeypatch.setattr(library, "level", library.level)
 
-    def run(name: str) -> tuple[str, str]:
+    def run(name: str, *options: str) -> tuple[str, str]:
         path = project / name
         shutil.copyfile(REAL / name, path)
         before = path.read_text(encoding="utf-8")
-        assert main(["--write", str(path)]) == 0
+        assert main([*options, "--write", str(path)]) == 0
         return before, path.read_text(encoding="utf-8")
 
     return run
@@ -98,6 +98,16 @@ def test_a_name_its_owners_write_in_lower_case_stays_so(improved) -> None:
     assert "Zlib" not in before
     for line in ("    Yes. zlib doesn't handle dates.\n", "    zlib is rather portable"):
         assert line in before and line in after, line
+    assert "Zlib" not in after
+
+
+def test_a_style_keeps_the_grammar_and_the_lower_case_names_of_a_real_document(
+    improved,
+) -> None:
+    # business expands contractions, but not before their subject ("Why do not you")
+    _before, after = improved("zlib-FAQ", "--style", "business")
+    assert "    Yes. zlib does not handle dates.\n" in after
+    assert " 7. Why don't you use GNU autoconf or libtool or ...?\n" in after
     assert "Zlib" not in after
 
 
