@@ -36,6 +36,9 @@ from rephrase_ls.offline.engine import improve, rules
         ("No no no, not now.", "en-us", "No no no, not now."),
         ("We went to Bora Bora.", "en-us", "We went to Bora Bora."),
         ("Nous nous levons tôt.", "fr", "Nous nous levons tôt."),
+        # a commit message's area label keeps its lower case (issue 24); the rest is fixed
+        ("docs: fix teh link to the quickstart", "en-us", "docs: fix the link to the quickstart"),
+        ("build(deps): bump flask", "en-us", "build(deps): bump flask"),
         # spaces before punctuation
         ("Yes , really .", "en-us", "Yes, really."),
         ("Was ist das ?", "de", "Was ist das?"),

@@ -231,3 +231,50 @@ def test_a_script_without_extension_is_read_as_its_language(improved) -> None:
     line = 'if "${CROSS_PREFIX}ar" --version >/dev/null 2>/dev/null || test $? -lt 126; then'
     before, after = improved("zlib-configure")
     assert line in before.splitlines() and line in after.splitlines()
+
+
+def test_the_terms_of_a_restructuredtext_definition_list_keep_their_lower_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 24: a glossary's terms ("open source", "time zone") were capitalised; their
+    # lower case is their point. The prose after the list is still corrected.
+    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    library = logging.getLogger("rephrase_ls")
+    monkeypatch.setattr(library, "level", library.level)
+    path = tmp_path / "glossary.rst"
+    path.write_text(
+        "Glossary\n========\n\nopen source\n    Software whose source anyone may read.\n\n"
+        "time zone\n    A region that keeps one standard time.\n\nthe end. it goes on.\n",
+        encoding="utf-8",
+    )
+    assert main(["--write", str(path)]) == 0
+    after = path.read_text(encoding="utf-8")
+    assert "\nopen source\n" in after and "\ntime zone\n" in after
+    assert "The end. It goes on." in after
+
+
+def test_an_area_label_at_a_line_start_keeps_its_lower_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 24: "docs: fix …", "build: …" (conventional commits, changelogs) were capitalised
+    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    library = logging.getLogger("rephrase_ls")
+    monkeypatch.setattr(library, "level", library.level)
+    path = tmp_path / "CHANGES.txt"
+    path.write_text(
+        "Changes\n=======\n\nbuild: bump the minimum Python to 3.9.\n\n"
+        "docs: fix teh link to the quickstart.\n",
+        encoding="utf-8",
+    )
+    assert main(["--write", str(path)]) == 0
+    after = path.read_text(encoding="utf-8")
+    assert "\nbuild: bump the minimum Python to 3.9.\n" in after
+    assert "\ndocs: fix the link to the quickstart.\n" in after

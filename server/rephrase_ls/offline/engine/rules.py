@@ -59,7 +59,7 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
         {
             # clause ends and starts: "had had", "that that", "what it is is", "what I do
             # do", "when we sold it it made", "I told you you were", "gave her her book"
-            "had", "that", "is", "was", "do", "does", "it", "you", "her", "him", "them",
+            "had", "that", "is", "do", "it", "you", "her", "him", "them",
             # intensifiers: "very very", "really really", "far far away", "long long ago"
             "very", "really", "so", "much", "many", "far", "long", "way", "too", "more",
             "little", "big", "deep", "down", "up",
@@ -103,6 +103,8 @@ _DOUBLED = re.compile(
 )
 # A lower-case word that may start a sentence: at the text's start, or after . ! ? and
 # whitespace.
+# An area label at a text's start (commit messages, changelogs): "docs: fix", "build(deps): bump".
+_AREA_LABEL = re.compile(r"[a-z][a-z0-9_/.-]{0,30}(?:\([^()\s]{1,40}\))?!?: [a-z]")
 _TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 # (not a roman numeral: "i, ii, iii", "(i)")
@@ -341,6 +343,8 @@ def sentence_capitals(
     first = _TEXT_START.match(s)
     if first is None or (first_word is not None and not first_word(first.group(1), first.end())):
         return out
+    if _AREA_LABEL.match(s, first.start(1)) is not None:
+        return out  # "docs: fix a link": a commit message's area label keeps its case
     return repl(first) + out[first.end() :]
 
 
