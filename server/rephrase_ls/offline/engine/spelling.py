@@ -128,6 +128,8 @@ LIKELIEST_MIN_LENGTH: Final = 4
 LIKELIEST_MAX_COST: Final = 1.25
 LIKELIEST_LEAD: Final = 1.0
 LIKELIEST_STEM_ZIPF: Final = 2.5
+LIKELIEST_MIN_ZIPF: Final = 3.0
+_VOWEL: Final = re.compile("[aeiouy]")
 # Speller.sure_slip: one edit of at most this cost (a letter left out) in a word of at most
 # this Zipf (web text holds common slips a little: "rigth" 1.7, "siad" 2.1, "frends" 1.5).
 SURE_SLIP_COST: Final = 0.5
@@ -565,6 +567,7 @@ class Speller:
         lang = self.lang
         if (
             not word.isascii()
+            or not _VOWEL.search(word[1:])  # "trmp": tramp or trump? no vowel to go by
             or lexicon.zipf(lang, word) > 0.0
             or _seen_stem(lang, word, LIKELIEST_STEM_ZIPF)
             or _coined(lang, word)
@@ -575,8 +578,13 @@ class Speller:
         index = self._by_initial()
         found, best, second = None, -9.0, -9.0
         n = len(word)
+        letters = set(word)
         for length in range(n - 2, n + 3):
             for cand, z in index.get((word[0], length), ()):
+                # Each letter of the word that the candidate lacks costs a change (0.5+):
+                # more than two cannot fit under the cost (a cheap test first).
+                if len(letters.difference(cand)) > 2:
+                    continue
                 cost = learner_cost(word, cand, LIKELIEST_MAX_COST)
                 if cost > LIKELIEST_MAX_COST:
                     continue
@@ -585,7 +593,12 @@ class Speller:
                     found, best, second = cand, score, max(best, second)
                 elif score > second:
                     second = score  # a rival however many edits away ("council")
-        if found is None or best - second < LIKELIEST_LEAD or _drops_inner_y(word, found):
+        if (
+            found is None
+            or best - second < LIKELIEST_LEAD
+            or lexicon.zipf(lang, found) < LIKELIEST_MIN_ZIPF
+            or _drops_inner_y(word, found)
+        ):
             return None
         return found
 
