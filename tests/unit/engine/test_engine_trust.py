@@ -463,3 +463,16 @@ def test_unseen_words_among_unlisted_words_are_another_language() -> None:
     # a learner's slip among English words is still corrected
     assert improve("It was a trobel to get there.", "en") == "It was a trouble to get there."
     assert improve("The trmp slept in the barn.", "en") == "The trmp slept in the barn."
+
+
+def test_a_short_unseen_word_is_given_only_a_word_one_edit_away() -> None:
+    # Holbrook: "fowd" meant forward (not "flowed", two letters left out), "apone" upon
+    speller = spelling.speller("en")
+    assert speller.correction("fowd") is None
+    assert speller.correction("apone") is None
+    assert speller.correction("frigtend") == "frightened"  # eight letters: two edits
+
+
+def test_a_name_at_a_sentence_start_keeps_its_own_vowels() -> None:
+    # Holbrook: "Sylver sais John" is Sylvia, not silver
+    assert improve("Sylver went home.", "en").startswith("Sylver")
