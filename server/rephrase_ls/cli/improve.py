@@ -25,7 +25,7 @@ from rephrase_ls.cli.files import link_out, write_area
 from rephrase_ls.config import project_file, user_config
 from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.backend import Backend, Backends
-from rephrase_ls.improve.language_choice import resolve_language
+from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import NotImproved, improve_text
 from rephrase_ls.improve.request import ImproveRequest, document_prose
@@ -118,7 +118,25 @@ def _parser() -> argparse.ArgumentParser:
         "tone); needs a service with /v2/write/correct",
     )
     parser.add_argument(
-        "--language", help="language of the files (default: setting, then detected)"
+        "--language",
+        help="language of the files (default: the language setting, else detected; text too "
+        "short to detect in Latin script is taken as English in the englishVariant setting's "
+        "variant)",
+    )
+    parser.add_argument(
+        "--commit-message",
+        action="store_true",
+        help="read the files (or standard input) as git commit messages: the subject's area "
+        "label (docs:, fix(parser):), trailers (Signed-off-by: ...), # comment lines and "
+        "everything below the scissors line are left as they are (automatic for files named "
+        "COMMIT_EDITMSG, MERGE_MSG, TAG_EDITMSG, SQUASH_MSG)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say which language each file is improved as and why, and name each paragraph "
+        "left as it is",
     )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
@@ -167,6 +185,20 @@ def _settings_for(
         settings, more = merge(settings, {"serverUrl": server_url}, "--server-url")
         warnings.extend(str(w) for w in more)
     return settings, warnings
+
+
+def _language_source(choice: LanguageChoice, flag: str | None, settings: Settings) -> str:
+    """Which language a file is improved as, and why (for ``--verbose``)."""
+    why = {
+        "document": "from its 'rephrase: language=' comment",
+        "settings": "from --language" if flag else "from the language setting",
+        "detected": "detected",
+        "service": "as the service detected it",
+        "default": "too little prose to detect it; English in the variant of the "
+        f"englishVariant setting ({settings.english_variant}) is assumed, give another with "
+        "--language",
+    }.get(choice.source, choice.source)
+    return f"improved as {choice.language} ({why})"
 
 
 class _TerminalProgress:
@@ -262,13 +294,19 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             uri = None if stdin else path.resolve().as_uri()  # standard input: by its content
+            language_id = "gitcommit" if args.commit_message else None
             try:
-                blocks = document_prose(text, None, uri)
+                blocks = document_prose(text, language_id, uri)
             except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
                 print(f"rephrase-ls: {path}: {exc}. The file was not changed.", file=sys.stderr)
                 failed += 1
                 continue
-            choice = resolve_language(text, settings, caps)
+            choice = resolve_language(text, settings, caps, default_english=True)
+            if args.verbose and choice.language is not None:
+                print(
+                    f"rephrase-ls: {path}: {_language_source(choice, args.language, settings)}",
+                    file=sys.stderr,
+                )
             unknown = choice.language is None or (
                 caps is not None and caps.find(choice.language) is None
             )
