@@ -124,3 +124,56 @@ def test_commit_message_flag_on_any_file_and_standard_input(tmp_path: Path) -> N
     )
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout == "fix(parser): handle the empty case\n\nRefs: #12\n"
+
+
+# 2. Clear errors and exit codes
+
+
+def test_unreadable_inputs_name_the_file_and_what_to_do(tmp_path: Path) -> None:
+    (tmp_path / "latin1.txt").write_bytes("Le café est bon.\n".encode("latin-1"))
+    (tmp_path / "cp1252.txt").write_bytes("It’s the plan.\n".encode("cp1252"))
+    (tmp_path / "utf16.txt").write_bytes("It is the plan.\n".encode("utf-16"))
+    (tmp_path / "utf16-no-mark.txt").write_bytes("It is the plan.\n".encode("utf-16-le"))
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
+    (tmp_path / "file.md").write_text("Fine.\n", encoding="utf-8")
+    names = ["latin1.txt", "cp1252.txt", "utf16.txt", "utf16-no-mark.txt", "image.png"]
+    names += ["missing.md", "file.md/inside.md"]
+    done = cli("improve", "--write", *names, cwd=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert lines == [
+        "rephrase-ls: latin1.txt: not UTF-8 (line 1, byte 7); it looks like Latin-1 "
+        "(ISO-8859-1). Convert it to UTF-8 (for example: iconv -f LATIN1 -t UTF-8) and run "
+        "again. It was not changed.",
+        "rephrase-ls: cp1252.txt: not UTF-8 (line 1, byte 3); it looks like Windows-1252. "
+        "Convert it to UTF-8 (for example: iconv -f WINDOWS-1252 -t UTF-8) and run again. It "
+        "was not changed.",
+        "rephrase-ls: utf16.txt: not UTF-8 (line 1, byte 1); it looks like UTF-16. Convert it "
+        "to UTF-8 (for example: iconv -f UTF-16 -t UTF-8) and run again. It was not changed.",
+        "rephrase-ls: utf16-no-mark.txt: not UTF-8 (line 1, byte 1); it looks like UTF-16. "
+        "Convert it to UTF-8 (for example: iconv -f UTF-16 -t UTF-8) and run again. It was not "
+        "changed.",
+        "rephrase-ls: image.png: not a text file (it holds binary data); rephrase-ls improves "
+        "text files in UTF-8. It was not changed.",
+        "rephrase-ls: missing.md: no such file or folder; check the name",
+        "rephrase-ls: file.md/inside.md: a part of the path is a file, not a folder; check the "
+        "path",
+    ]
+    assert (tmp_path / "latin1.txt").read_bytes() == "Le café est bon.\n".encode("latin-1")
+    piped = cli("improve", "-", cwd=tmp_path, stdin="Ça va.\n".encode("latin-1"))
+    assert piped.returncode == 2
+    assert piped.stderr.startswith("rephrase-ls: standard input: not UTF-8 (line 1, byte 1)")
+
+
+def test_exit_status_is_documented_and_kept(tmp_path: Path) -> None:
+    helped = cli("improve", "--help", cwd=tmp_path)
+    assert helped.returncode == 0
+    assert "exit status:" in helped.stdout and "1  --check" in helped.stdout
+    clean = tmp_path / "clean.md"
+    clean.write_text("All good here.\n", encoding="utf-8")
+    assert cli("improve", "--check", str(clean), cwd=tmp_path).returncode == 0
+    slip = tmp_path / "slip.md"
+    slip.write_text("This is the the plan.\n", encoding="utf-8")
+    assert cli("improve", "--check", str(slip), cwd=tmp_path).returncode == 1
+    usage = cli("improve", "--no-such-flag", str(slip), cwd=tmp_path)
+    assert usage.returncode == 2 and "usage:" in usage.stderr

@@ -22,6 +22,7 @@ from typing import Any
 
 from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
+from rephrase_ls.cli.reading import InputError, decode, os_error, read_file
 from rephrase_ls.config import project_file, user_config
 from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.backend import Backend, Backends
@@ -42,6 +43,13 @@ from rephrase_ls.text.diff import apply_edits
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
+#: What the exit status says (``--help`` shows it; docs/cli.md too).
+EXIT_STATUS = """exit status:
+  0  done: nothing to improve, or the diff printed, or the files written
+  1  --check: improvements (or corrections) found
+  2  a usage error (an unknown flag or value) or an input error (a file that cannot be read,
+     is not UTF-8 text, or the service refused); the message names the file and what to do
+"""
 #: The FILE that stands for standard input (and output).
 STDIN = Path("-")
 
@@ -80,6 +88,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rephrase-ls improve",
         description="Improve the prose of files with the same pipeline as the editor.",
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "files",
@@ -245,20 +255,23 @@ async def _run(args: argparse.Namespace) -> int:
             try:
                 if stdin:
                     source = None
-                    raw = sys.stdin.buffer.read()
+                    try:
+                        raw = sys.stdin.buffer.read()
+                    except OSError as exc:
+                        raise InputError(os_error("standard input", exc)) from None
                     if args.write:
                         pending_output[0] = raw
-                    text = raw.decode("utf-8")
+                    text = decode(raw, "standard input")
                 else:
                     refusal = link_out(path)
                     if refusal is not None:
                         print(f"rephrase-ls: {refusal}", file=sys.stderr)
                         failed += 1
                         continue
-                    source = safe_write.read(path)
-                    text = source.data.decode("utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                print(f"rephrase-ls: {path}: cannot read: {exc}", file=sys.stderr)
+                    source = read_file(path)
+                    text = decode(source.data, path)
+            except InputError as exc:
+                print(f"rephrase-ls: {exc}", file=sys.stderr)
                 failed += 1
                 continue
             if args.write and not stdin:
@@ -420,7 +433,8 @@ async def _run(args: argparse.Namespace) -> int:
                     continue
                 except OSError as exc:
                     print(
-                        f"rephrase-ls: {path}: cannot write: {exc}; left as it was", file=sys.stderr
+                        f"rephrase-ls: {os_error(path, exc, 'write')}; it was left as it was",
+                        file=sys.stderr,
                     )
                     failed += 1
                     continue

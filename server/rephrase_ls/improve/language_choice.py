@@ -15,6 +15,7 @@ from rephrase_ls.text.language import (
     detect_variant,
     document_override,
     is_latin_script,
+    may_be_english,
     normalize_language,
 )
 
@@ -67,9 +68,10 @@ def resolve_language(
     the server converted part of it: while the detected base language is the same, it stands,
     so converting one paragraph does not change what the whole document is said to be.
 
-    ``default_english``: when nothing gives the language (too little prose to detect it) and
-    the text is written in Latin script, take English in the configured variant (source
-    ``default``) rather than leave it unknown (the command line: a commit message's one line).
+    ``default_english``: when nothing gives the language, the prose is written in Latin
+    script and is too short to detect or leans to English (:func:`may_be_english`), take
+    English in the configured variant (source ``default``) rather than leave it unknown (the
+    command line: a commit message's one line).
     """
     override = document_override(text)
     language: str | None
@@ -90,7 +92,7 @@ def resolve_language(
                     language = detect_variant(excerpt, detected) or detected
         elif service_detected:
             language, source = service_detected, "service"
-        elif default_english and is_latin_script(excerpt):
+        elif default_english and is_latin_script(excerpt) and may_be_english(excerpt):
             language, source = "en", "default"
         else:
             language, source = None, "unknown"

@@ -141,6 +141,16 @@ def is_latin_script(text: str) -> bool:
     return letters > 0 and len(_LATIN.findall(text)) * 2 > letters
 
 
+def may_be_english(text: str) -> bool:
+    """Whether ``text``, which the detector could not decide on, may be taken as English: it
+    is too short for any language to be told from it, or English leads the other languages
+    (``the parser recieved a NULL pointer``), where a longer text in a language the detector
+    does not know (Dutch) leads with another."""
+    from rephrase_ls.text.detect import leading_language
+
+    return too_short_to_tell(text) or leading_language(text) == "en"
+
+
 def detect_variant(text: str, language: str) -> str | None:
     """The variant the spellings of a text point to (en-GB/en-US, pt-PT/pt-BR) or None."""
     from rephrase_ls.text.variant_detect import detect_variant as spelling_variant
