@@ -177,3 +177,79 @@ def test_exit_status_is_documented_and_kept(tmp_path: Path) -> None:
     assert cli("improve", "--check", str(slip), cwd=tmp_path).returncode == 1
     usage = cli("improve", "--no-such-flag", str(slip), cwd=tmp_path)
     assert usage.returncode == 2 and "usage:" in usage.stderr
+
+
+# 3. Folders
+
+SLIP = "this is the the plan.\n"
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _checked(stderr: str) -> list[str]:
+    """The files ``--check`` found improvements in, in the order it named them."""
+    return [
+        line.split(": improvements available")[0]
+        for line in stderr.splitlines()
+        if line.endswith(": improvements available")
+    ]
+
+
+def test_a_folder_is_walked_in_a_stable_order_skipping_what_git_ignores(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    _tree(
+        tmp_path,
+        {
+            ".gitignore": "build/\n*.log.md\n!keep.log.md\n",
+            "docs/.gitignore": "drafts/\n",
+            "docs/z.md": SLIP,
+            "docs/a.rst": SLIP,
+            "docs/b/c.tex": SLIP,
+            "docs/drafts/d.md": SLIP,
+            "docs/x.log.md": SLIP,
+            "docs/keep.log.md": SLIP,
+            "docs/notes.txt": SLIP,
+            "docs/README": SLIP,  # no format rephrase-ls reads by name or extension
+            "docs/image.svg": SLIP,
+            "docs/tool.py": "# " + SLIP,
+            "docs/.hidden/h.md": SLIP,
+            "build/out.md": SLIP,
+        },
+    )
+    (tmp_path / "docs" / "elsewhere").symlink_to(tmp_path / "build")
+    done = cli("improve", "--check", ".", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    expected = [
+        "docs/a.rst",
+        "docs/keep.log.md",
+        "docs/notes.txt",
+        "docs/tool.py",
+        "docs/z.md",
+        "docs/b/c.tex",
+    ]
+    assert _checked(done.stderr) == expected
+    again = cli("improve", "--check", "docs", cwd=tmp_path)
+    assert _checked(again.stderr) == expected
+    # a folder named on purpose is walked though .gitignore names it
+    named = cli("improve", "--check", "build", cwd=tmp_path)
+    assert _checked(named.stderr) == ["build/out.md"]
+    # and --write writes every file found
+    written = cli("improve", "--write", "docs", cwd=tmp_path)
+    assert written.returncode == 0, written.stderr
+    assert (tmp_path / "docs/b/c.tex").read_text(encoding="utf-8") == "This is the plan.\n"
+    assert (tmp_path / "docs/drafts/d.md").read_text(encoding="utf-8") == SLIP
+
+
+def test_a_folder_with_nothing_to_read_and_a_folder_for_a_commit_message(tmp_path: Path) -> None:
+    _tree(tmp_path, {"empty/image.svg": "<svg/>"})
+    done = cli("improve", "--check", "empty", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "empty: no file of a format rephrase-ls reads here" in done.stderr
+    message = cli("improve", "--commit-message", "empty", cwd=tmp_path)
+    assert message.returncode == 2
+    assert "empty: is a folder, where --commit-message needs the message's file" in message.stderr

@@ -23,6 +23,7 @@ from typing import Any
 from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
 from rephrase_ls.cli.reading import InputError, decode, os_error, read_file
+from rephrase_ls.cli.walk import Walk
 from rephrase_ls.config import project_file, user_config
 from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.backend import Backend, Backends
@@ -94,10 +95,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "files",
         nargs="+",
-        metavar="FILE",
+        metavar="PATH",
         type=Path,
-        help="files to improve; - reads standard input (the result or the diff goes to "
-        "standard output)",
+        help="files or folders to improve; a folder gives the files in it of the formats "
+        "rephrase-ls reads, less what .gitignore and the exclude setting name and hidden ones; "
+        "- reads standard input (the result or the diff goes to standard output)",
     )
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
@@ -211,6 +213,43 @@ def _language_source(choice: LanguageChoice, flag: str | None, settings: Setting
     return f"improved as {choice.language} ({why})"
 
 
+def _targets(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
+    """The files to improve, each once: those named, and those found in the folders named
+    (:mod:`rephrase_ls.cli.walk`); and what could not be walked, in words."""
+    walk = Walk()
+    paths: list[Path] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+
+    def add(path: Path) -> None:
+        key = "-" if path == STDIN else os.path.abspath(path)
+        if key not in seen:
+            seen.add(key)
+            paths.append(path)
+
+    for path in args.files:
+        if path == STDIN or not os.path.isdir(path):
+            add(path)
+            continue
+        if args.commit_message:
+            problems.append(
+                f"{path}: is a folder, where --commit-message needs the message's file (in a "
+                "commit-msg hook: the file git names, .git/COMMIT_EDITMSG)"
+            )
+            continue
+        found = list(walk.files(path))
+        if not found and not walk.problems:
+            print(
+                f"rephrase-ls: {path}: no file of a format rephrase-ls reads here (or all are "
+                "ignored by .gitignore or exclude)",
+                file=sys.stderr,
+            )
+        for file in found:
+            add(file)
+    problems.extend(walk.problems)
+    return paths, problems
+
+
 class _TerminalProgress:
     """A one-line progress report on a terminal (the pipeline's Progress); silent otherwise."""
 
@@ -250,7 +289,11 @@ async def _run(args: argparse.Namespace) -> int:
     pending_output: list[bytes | None] = [None]
     shown: set[str] = set()
     try:
-        for path in args.files:
+        paths, problems = _targets(args)
+        for problem in problems:
+            print(f"rephrase-ls: {problem}", file=sys.stderr)
+        failed += len(problems)
+        for path in paths:
             stdin = path == STDIN
             try:
                 if stdin:
