@@ -253,3 +253,46 @@ def test_a_folder_with_nothing_to_read_and_a_folder_for_a_commit_message(tmp_pat
     message = cli("improve", "--commit-message", "empty", cwd=tmp_path)
     assert message.returncode == 2
     assert "empty: is a folder, where --commit-message needs the message's file" in message.stderr
+
+
+# 4. exclude
+
+
+def test_exclude_in_the_project_file_and_the_user_config_file(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    _tree(
+        project,
+        {
+            ".rephrase.toml": 'exclude = ["CHANGELOG.md", "vendor/**"]\n',
+            "CHANGELOG.md": SLIP,
+            "docs/CHANGELOG.md": SLIP,
+            "docs/guide.md": SLIP,
+            "docs/generated/api.md": SLIP,
+            "vendor/lib/README.md": SLIP,
+            "vendored.md": SLIP,
+        },
+    )
+    config = tmp_path / "config" / "rephrase-ls"
+    config.mkdir(parents=True)
+    (config / "config.toml").write_text('exclude = ["generated/"]\n', encoding="utf-8")
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    walked = cli("improve", "--check", ".", cwd=project, env=env)
+    assert walked.returncode == 1, walked.stderr
+    assert _checked(walked.stderr) == ["vendored.md", "docs/guide.md"]
+    # a file named on the command line (as pre-commit names them) is skipped too, with a note
+    named = cli("improve", "--check", "CHANGELOG.md", "docs/guide.md", cwd=project, env=env)
+    assert named.returncode == 1, named.stderr
+    assert "CHANGELOG.md: skipped: the exclude setting names it" in named.stderr
+    assert _checked(named.stderr) == ["docs/guide.md"]
+    # without the user config file, its pattern no longer applies
+    alone = cli("improve", "--check", "docs", cwd=project)
+    assert _checked(alone.stderr) == ["docs/guide.md", "docs/generated/api.md"]
+
+
+def test_a_bad_exclude_value_is_reported_and_ignored(tmp_path: Path) -> None:
+    _tree(tmp_path, {".rephrase.toml": "exclude = 3\n", "a.md": SLIP})
+    done = cli("improve", "--check", ".", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "exclude = 3 is not valid (expected a list of gitignore-style patterns" in done.stderr
+    assert _checked(done.stderr) == ["a.md"]

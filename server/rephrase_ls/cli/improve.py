@@ -25,6 +25,7 @@ from rephrase_ls.cli.files import link_out, write_area
 from rephrase_ls.cli.reading import InputError, decode, os_error, read_file
 from rephrase_ls.cli.walk import Walk
 from rephrase_ls.config import project_file, user_config
+from rephrase_ls.config.exclude import excluded
 from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.backend import Backend, Backends
 from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
@@ -213,10 +214,31 @@ def _language_source(choice: LanguageChoice, flag: str | None, settings: Setting
     return f"improved as {choice.language} ({why})"
 
 
+class _Exclusions:
+    """The ``exclude`` setting of each file's project (the user's patterns and the project
+    file's, relative to the project's root), read once per project."""
+
+    def __init__(self) -> None:
+        self._roots: dict[Path, Path] = {}
+        self._patterns: dict[Path, tuple[str, ...]] = {}
+
+    def __call__(self, path: Path, is_dir: bool) -> bool:
+        folder = Path(os.path.abspath(path)).parent
+        root = self._roots.get(folder)
+        if root is None:
+            root = self._roots[folder] = project_file.find_root(folder)
+        patterns = self._patterns.get(root)
+        if patterns is None:
+            settings, _ = _settings_for(root / project_file.FILE_NAME, None)
+            patterns = self._patterns[root] = settings.exclude
+        return excluded(path, root, patterns, is_dir=is_dir)
+
+
 def _targets(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
     """The files to improve, each once: those named, and those found in the folders named
     (:mod:`rephrase_ls.cli.walk`); and what could not be walked, in words."""
-    walk = Walk()
+    exclusions = _Exclusions()
+    walk = Walk(excluded=exclusions)
     paths: list[Path] = []
     problems: list[str] = []
     seen: set[str] = set()
@@ -229,6 +251,12 @@ def _targets(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
 
     for path in args.files:
         if path == STDIN or not os.path.isdir(path):
+            if path != STDIN and os.path.lexists(path) and exclusions(path, False):
+                print(
+                    f"rephrase-ls: {path}: skipped: the exclude setting names it",
+                    file=sys.stderr,
+                )
+                continue
             add(path)
             continue
         if args.commit_message:
