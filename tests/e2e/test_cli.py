@@ -92,7 +92,7 @@ def test_crlf_is_kept(tmp_path: Path) -> None:
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
-    result = run_here("improve", str(tmp_path / "nope.md"), cwd=tmp_path)
+    result = run("improve", str(tmp_path / "nope.md"), cwd=tmp_path)
     assert result.returncode == 2
     assert "nope.md: no such file or folder; check the name" in result.stderr
     assert "Errno" not in result.stderr
@@ -207,7 +207,7 @@ def test_bad_language_and_tcp_arguments_are_clear_errors(tmp_path: Path) -> None
     doc.write_text("this is the the plan.\n", encoding="utf-8")
     result = run("improve", "--language", "xx", str(doc), cwd=tmp_path)
     assert result.returncode == 2
-    assert "--language xx: not a language the service can improve" in result.stderr
+    assert "argument --language: unknown language 'xx': expected one of de," in result.stderr
     for bad in ("foo", "127.0.0.1:99999"):
         result = run("serve", "--tcp", bad, cwd=tmp_path)
         assert result.returncode == 2
@@ -265,8 +265,9 @@ def test_a_passage_in_another_language_is_left_alone_and_the_rest_improved(tmp_p
         f"{quote}\n\nthis is the end of the the document.\n",
         encoding="utf-8",
     )
-    result = run_here("improve", "--write", str(doc), cwd=tmp_path)
+    result = run("improve", "--write", "--verbose", str(doc), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+    assert "mixed.md: 1 paragraph skipped: another language\n" in result.stderr
     assert "paragraph 2 (line 3" in result.stderr and "it is in de" in result.stderr
     assert doc.read_text(encoding="utf-8") == (
         "We need to organize the colors of this page before the meeting starts.\n\n"

@@ -296,3 +296,75 @@ def test_a_bad_exclude_value_is_reported_and_ignored(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "exclude = 3 is not valid (expected a list of gitignore-style patterns" in done.stderr
     assert _checked(done.stderr) == ["a.md"]
+
+
+# 5. Quiet by default; 6. --language
+
+FRENCH = (
+    "# Un guide\n\n"
+    "Nous avons reçu beaucoup de messages de nos utilisateurs depuis le mois dernier.\n\n"
+    "Le code de conduite s'applique à tous les participants du projet sans exception.\n\n"
+    "Les contributions sont les bienvenues, mais veuillez lire le guide `CONTRIBUTING.md`.\n"
+)
+ENGLISH = (
+    "We have recieved many messages from our users since last month, and we thank them.\n\n"
+    "The code of conduct applies to all participants of the project without exception.\n"
+)
+
+
+def test_paragraphs_in_another_language_are_one_summary_line(tmp_path: Path) -> None:
+    doc = tmp_path / "guide.md"
+    doc.write_text(FRENCH, encoding="utf-8")
+    quiet = cli("improve", "--convert", "en-US", str(doc), cwd=tmp_path)
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stderr.splitlines() == [
+        f"rephrase-ls: {doc}: 3 paragraphs skipped: another language (--verbose names them)"
+    ]
+    assert quiet.stdout == ""
+    told = cli("improve", "--verbose", "--language", "en", str(doc), cwd=tmp_path)
+    assert told.returncode == 0, told.stderr
+    lines = told.stderr.splitlines()
+    assert lines[:2] == [
+        f"rephrase-ls: {doc}: improved as en-US (from --language)",
+        f"rephrase-ls: {doc}: 3 paragraphs skipped: another language",
+    ]
+    assert len(lines) == 5
+    # each paragraph named by its line and its own words: the inline code, not a placeholder
+    assert "paragraph 4 (line 7, “Les contributions sont les bienvenues, mais …”)" in lines[4]
+    assert "it is in fr, not en-US" in lines[4]
+    assert "{{" not in told.stderr
+    assert doc.read_text(encoding="utf-8") == FRENCH
+
+
+def test_no_placeholder_in_a_named_paragraph(tmp_path: Path) -> None:
+    doc = tmp_path / "conduct.md"
+    doc.write_text(
+        ENGLISH + "\n`Ce code` de conduite s'applique à tous les participants du projet.\n",
+        encoding="utf-8",
+    )
+    done = cli("improve", "--write", "--verbose", str(doc), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "1 paragraph skipped: another language" in done.stderr
+    assert "(line 5, “`Ce code` de conduite s'applique à …”)" in done.stderr
+    assert "{{" not in done.stderr
+    assert "We have received many" in doc.read_text(encoding="utf-8")
+
+
+def test_language_is_validated_like_every_other_value(tmp_path: Path) -> None:
+    doc = tmp_path / "notes.md"
+    doc.write_text(ENGLISH, encoding="utf-8")
+    for bad in ("english", "nl", "xx-YY"):
+        done = cli("improve", "--language", bad, str(doc), cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("usage: rephrase-ls improve"), done.stderr
+        assert (
+            f"rephrase-ls improve: error: argument --language: unknown language {bad!r}: "
+            "expected one of de, en-GB, en-US, es, fr, it, pt-BR, pt-PT "
+            "(the languages the service improves)"
+        ) in done.stderr
+        assert done.stdout == ""
+    # a language the service improves, on a file in another one: each paragraph skipped
+    german = cli("improve", "--check", "--language", "de", str(doc), cwd=tmp_path)
+    assert german.returncode == 0, german.stderr
+    assert "2 paragraphs skipped: another language" in german.stderr
+    assert cli("improve", "--check", "--language", "EN_us", str(doc), cwd=tmp_path).returncode == 1

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import difflib
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,7 @@ from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import NotImproved, improve_text
 from rephrase_ls.improve.request import ImproveRequest, document_prose
-from rephrase_ls.improve.round_trip import ImprovementCache
+from rephrase_ls.improve.round_trip import ImprovementCache, Skip
 from rephrase_ls.service.config import validate_base_url
 from rephrase_ls.service.errors import (
     BadRequest,
@@ -42,6 +44,7 @@ from rephrase_ls.service.errors import (
 )
 from rephrase_ls.service.models import Kind, UnknownName, names_of
 from rephrase_ls.text.diff import apply_edits
+from rephrase_ls.text.language import normalize_language
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
@@ -200,6 +203,54 @@ def _settings_for(
     return settings, warnings
 
 
+def _report_skips(path: Path, skips: Sequence[Skip], verbose: bool) -> None:
+    """One line per reason for the paragraphs of ``path`` left as they are (``3 paragraphs
+    skipped: another language``); with ``verbose``, each paragraph named as well."""
+    counts = Counter(skip.reason for skip in skips)
+    for reason, count in counts.items():
+        noun = "paragraph" if count == 1 else "paragraphs"
+        hint = "" if verbose else " (--verbose names them)"
+        print(f"rephrase-ls: {path}: {count} {noun} skipped: {reason}{hint}", file=sys.stderr)
+    if verbose:
+        for skip in skips:
+            print(f"rephrase-ls: {path}: {skip.message}", file=sys.stderr)
+
+
+class _UsageError(Exception):
+    """A value of the command line that cannot be used (argparse reports it, exit status 2)."""
+
+
+async def _check_language(args: argparse.Namespace, backends: Backends) -> None:
+    """``--language``, checked as argparse checks every other value, against the languages the
+    service improves (its list, once; the code's form alone when the list cannot be had):
+    :class:`_UsageError` listing them for one it does not know."""
+    if args.language is None:
+        return
+    first = next((path for path in args.files if path != STDIN), None)
+    settings, _ = _settings_for(first or Path.cwd() / "-", None, args.server_url)
+    caps = None
+    with contextlib.suppress(ServiceError):  # said when the first file is improved
+        caps, _ = await backends.get(settings).write_capabilities()
+    try:
+        code: str | None = normalize_language(
+            args.language, settings.english_variant, settings.portuguese_variant
+        )
+    except ValueError:
+        code = None
+    if code is not None:
+        entry = caps.find(code) if caps is not None else None
+        if caps is None or (entry is not None and entry.usable_as_target):
+            return
+    if caps is not None:
+        names = sorted({language.lang for language in caps.targets()}, key=str.lower)
+        expected = f"one of {', '.join(names)} (the languages the service improves)"
+    else:
+        expected = "a language code such as de, en-GB or pt-BR"
+    raise _UsageError(
+        f"argument --language: unknown language {args.language!r}: expected {expected}"
+    )
+
+
 def _language_source(choice: LanguageChoice, flag: str | None, settings: Settings) -> str:
     """Which language a file is improved as, and why (for ``--verbose``)."""
     why = {
@@ -317,6 +368,7 @@ async def _run(args: argparse.Namespace) -> int:
     pending_output: list[bytes | None] = [None]
     shown: set[str] = set()
     try:
+        await _check_language(args, backends)
         paths, problems = _targets(args)
         for problem in problems:
             print(f"rephrase-ls: {problem}", file=sys.stderr)
@@ -372,7 +424,8 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             caps, unavailable = await backend.write_capabilities()
-            if unavailable is not None:
+            if unavailable is not None and unavailable.message not in shown:
+                shown.add(unavailable.message)
                 print(
                     f"rephrase-ls: language list unavailable: {unavailable.message}",
                     file=sys.stderr,
@@ -391,17 +444,6 @@ async def _run(args: argparse.Namespace) -> int:
                     f"rephrase-ls: {path}: {_language_source(choice, args.language, settings)}",
                     file=sys.stderr,
                 )
-            unknown = choice.language is None or (
-                caps is not None and caps.find(choice.language) is None
-            )
-            if args.language and caps is not None and choice.source == "settings" and unknown:
-                known = ", ".join(sorted({lang.lang for lang in caps.languages}))
-                print(
-                    f"rephrase-ls: --language {args.language}: not a language the service "
-                    f"can improve (known: {known})",
-                    file=sys.stderr,
-                )
-                return 2
 
             async def confirm(
                 characters: int,
@@ -452,6 +494,8 @@ async def _run(args: argparse.Namespace) -> int:
                 progress=_TerminalProgress(str(path)),
                 # A file whose only prose is a title: no reason to fail a run over many files.
                 skip_undetectable=True,
+                # a passage in another language is left as it is, as review mode leaves it
+                skip_other_languages=True,
                 confirm=confirm,
             )
             if over_limit:
@@ -484,8 +528,7 @@ async def _run(args: argparse.Namespace) -> int:
                 )
                 failed += 1
                 continue
-            for message in outcome.refused:
-                print(f"rephrase-ls: {path}: {message}", file=sys.stderr)
+            _report_skips(path, outcome.skips, args.verbose)
             new_text = apply_edits(text, outcome.edits)
             if stdin and args.write:
                 pending_output[0] = new_text.encode("utf-8")
@@ -564,6 +607,8 @@ def main(argv: list[str]) -> int:
     sys.stderr = _MaskedStream(sys.stderr)
     try:
         return asyncio.run(_run(args))
+    except _UsageError as exc:
+        parser.error(str(exc))
     except BrokenPipeError:
         # The reader of standard output is gone (`rephrase-ls improve x.md | head -1`): stop
         # quietly, as a program killed by SIGPIPE does (files being written are whole: each is
