@@ -368,3 +368,53 @@ def test_language_is_validated_like_every_other_value(tmp_path: Path) -> None:
     assert german.returncode == 0, german.stderr
     assert "2 paragraphs skipped: another language" in german.stderr
     assert cli("improve", "--check", "--language", "EN_us", str(doc), cwd=tmp_path).returncode == 1
+
+
+# 7. --format text | json | github
+
+
+def test_formats_for_people_scripts_and_github(tmp_path: Path) -> None:
+    import json
+
+    (tmp_path / "docs").mkdir()
+    doc = tmp_path / "docs" / "a, b.md"  # a comma: escaped in an annotation's properties
+    original = "# Notes\n\nWe have recieved the reports and read the the notes.\n"
+    doc.write_text(original, encoding="utf-8")
+    name = "docs/a, b.md"
+    text = cli("improve", "--check", name, cwd=tmp_path)
+    assert text.returncode == 1, text.stderr
+    assert text.stdout.splitlines() == [
+        f"{name}:3:9: spelling: recieved → received",
+        f"{name}:3:39: doubled-word: the the → the",
+    ]
+    as_json = cli("improve", "--check", "--format", "json", name, cwd=tmp_path)
+    assert as_json.returncode == 1, as_json.stderr
+    found = json.loads(as_json.stdout)
+    assert found[0] == {
+        "file": name,
+        "line": 3,
+        "column": 9,
+        "end_line": 3,
+        "end_column": 17,
+        "code": "spelling",
+        "original": "recieved",
+        "replacement": "received",
+        "message": "recieved → received",
+    }
+    assert [f["code"] for f in found] == ["spelling", "doubled-word"]
+    github = cli("improve", "--format", "github", name, cwd=tmp_path)
+    assert github.returncode == 0, github.stderr
+    assert github.stdout.splitlines() == [
+        "::warning file=docs/a%2C b.md,line=3,col=9,endLine=3,endColumn=17,"
+        "title=rephrase-ls spelling::recieved → received (suggested: received)",
+        "::warning file=docs/a%2C b.md,line=3,col=39,endLine=3,endColumn=46,"
+        "title=rephrase-ls doubled-word::the the → the (suggested: the)",
+    ]
+    # a clean run prints an empty array; the file is never changed without --write
+    clean = tmp_path / "clean.md"
+    clean.write_text("All good here.\n", encoding="utf-8")
+    empty = cli("improve", "--format", "json", "clean.md", cwd=tmp_path)
+    assert empty.returncode == 0 and json.loads(empty.stdout) == []
+    assert doc.read_text(encoding="utf-8") == original
+    clash = cli("improve", "--write", "--format", "json", "-", cwd=tmp_path, stdin="Hi.\n")
+    assert clash.returncode == 2 and "--format json prints the changes" in clash.stderr

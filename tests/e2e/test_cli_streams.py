@@ -107,7 +107,11 @@ def test_stdin_diff_and_check(tmp_path: Path) -> None:
         "+This is the plan.",
     ]
     check = run("improve", "--check", "-", cwd=tmp_path, stdin="this is the the plan.\n")
-    assert check.returncode == 1 and check.stdout == ""
+    assert check.returncode == 1
+    assert check.stdout.splitlines() == [
+        "<stdin>:1:1: capitalisation: this → This",
+        "<stdin>:1:9: doubled-word: the the → the",
+    ]
 
 
 def test_stdin_is_read_as_markdown_by_its_content(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import difflib
+import json
 import logging
 import os
 import sys
@@ -25,6 +26,7 @@ from typing import Any
 from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
 from rephrase_ls.cli.reading import InputError, decode, os_error, read_file
+from rephrase_ls.cli.report import FORMATS, changes
 from rephrase_ls.cli.walk import Walk
 from rephrase_ls.config import project_file, user_config
 from rephrase_ls.config.exclude import excluded
@@ -158,6 +160,15 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
     out.add_argument("--write", action="store_true", help="write the improved files")
     out.add_argument("--check", action="store_true", help="exit 1 when improvements exist")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="how changes are reported on standard output: text (a unified diff; with --check "
+        "one FILE:LINE:COLUMN: CODE: MESSAGE line per change), json (one array of changes: "
+        "file, line, column, end_line, end_column, code, original, replacement, message) or "
+        "github (a GitHub Actions ::warning annotation per change, with the suggested text)",
+    )
     parser.add_argument(
         "--yes",
         action="store_true",
@@ -367,6 +378,8 @@ async def _run(args: argparse.Namespace) -> int:
     # goes back as it came
     pending_output: list[bytes | None] = [None]
     shown: set[str] = set()
+    # --format json: every change of the run, printed as one array at the end
+    report: list[dict[str, Any]] = []
     try:
         await _check_language(args, backends)
         paths, problems = _targets(args)
@@ -535,6 +548,19 @@ async def _run(args: argparse.Namespace) -> int:
             if new_text == text:
                 continue
             changed += 1
+            found = changes(
+                "<stdin>" if stdin else str(path),
+                text,
+                blocks,
+                outcome.edits,
+                outcome.mode.target_lang or choice.language or "",
+            )
+            if args.format == "json":
+                report.extend(change.as_json() for change in found)
+            elif args.format == "github":
+                sys.stdout.writelines(change.as_github() + "\n" for change in found)
+            elif args.check:
+                sys.stdout.writelines(change.as_text() + "\n" for change in found)
             if stdin and args.write:
                 print(f"{done} standard input", file=sys.stderr)
             elif args.write:
@@ -556,7 +582,7 @@ async def _run(args: argparse.Namespace) -> int:
             elif args.check:
                 what = "corrections" if options.correct else "improvements"
                 print(f"{path}: {what} available", file=sys.stderr)
-            else:
+            elif args.format == "text":
                 sys.stdout.writelines(
                     difflib.unified_diff(
                         text.splitlines(keepends=True),
@@ -569,6 +595,9 @@ async def _run(args: argparse.Namespace) -> int:
         try:
             await backends.aclose()
         finally:
+            if args.format == "json":
+                json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
+                sys.stdout.write("\n")
             if pending_output[0] is not None:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(pending_output[0])
@@ -600,6 +629,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.files.count(STDIN) > 1:
         parser.error("- (standard input) may be given once")
+    if args.write and STDIN in args.files and args.format != "text":
+        parser.error(
+            f"--format {args.format} prints the changes on standard output, where --write - "
+            "prints the improved text; use one of them"
+        )
     # Messages for the writer are printed below; the library's own warnings would repeat them.
     logging.getLogger("rephrase_ls").setLevel(logging.ERROR)
     # What the service answered is in the messages (its own message, a trace ID, language
