@@ -354,7 +354,7 @@ def test_language_is_validated_like_every_other_value(tmp_path: Path) -> None:
     doc = tmp_path / "notes.md"
     doc.write_text(ENGLISH, encoding="utf-8")
     for bad in ("english", "nl", "xx-YY"):
-        done = cli("improve", "--language", bad, str(doc), cwd=tmp_path)
+        done = cli("improve", "--format", "json", "--language", bad, str(doc), cwd=tmp_path)
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("usage: rephrase-ls improve"), done.stderr
         assert (

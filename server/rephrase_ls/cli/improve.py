@@ -380,8 +380,10 @@ async def _run(args: argparse.Namespace) -> int:
     shown: set[str] = set()
     # --format json: every change of the run, printed as one array at the end
     report: list[dict[str, Any]] = []
+    started = False  # past the usage checks: --format json prints its array
     try:
         await _check_language(args, backends)
+        started = True
         paths, problems = _targets(args)
         for problem in problems:
             print(f"rephrase-ls: {problem}", file=sys.stderr)
@@ -595,7 +597,7 @@ async def _run(args: argparse.Namespace) -> int:
         try:
             await backends.aclose()
         finally:
-            if args.format == "json":
+            if args.format == "json" and started:
                 json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
                 sys.stdout.write("\n")
             if pending_output[0] is not None:
