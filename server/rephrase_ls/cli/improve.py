@@ -214,17 +214,17 @@ def _settings_for(
     return settings, warnings
 
 
-def _report_skips(path: Path, skips: Sequence[Skip], verbose: bool) -> None:
-    """One line per reason for the paragraphs of ``path`` left as they are (``3 paragraphs
+def _report_skips(name: str, skips: Sequence[Skip], verbose: bool) -> None:
+    """One line per reason for the paragraphs of the file ``name`` left as they are (``3 paragraphs
     skipped: another language``); with ``verbose``, each paragraph named as well."""
     counts = Counter(skip.reason for skip in skips)
     for reason, count in counts.items():
         noun = "paragraph" if count == 1 else "paragraphs"
         hint = "" if verbose else " (--verbose names them)"
-        print(f"rephrase-ls: {path}: {count} {noun} skipped: {reason}{hint}", file=sys.stderr)
+        print(f"rephrase-ls: {name}: {count} {noun} skipped: {reason}{hint}", file=sys.stderr)
     if verbose:
         for skip in skips:
-            print(f"rephrase-ls: {path}: {skip.message}", file=sys.stderr)
+            print(f"rephrase-ls: {name}: {skip.message}", file=sys.stderr)
 
 
 class _UsageError(Exception):
@@ -390,6 +390,7 @@ async def _run(args: argparse.Namespace) -> int:
         failed += len(problems)
         for path in paths:
             stdin = path == STDIN
+            name = "standard input" if stdin else str(path)
             try:
                 if stdin:
                     source = None
@@ -450,19 +451,19 @@ async def _run(args: argparse.Namespace) -> int:
             try:
                 blocks = document_prose(text, language_id, uri)
             except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
-                print(f"rephrase-ls: {path}: {exc}. The file was not changed.", file=sys.stderr)
+                print(f"rephrase-ls: {name}: {exc}. The file was not changed.", file=sys.stderr)
                 failed += 1
                 continue
             choice = resolve_language(text, settings, caps, default_english=True)
             if args.verbose and choice.language is not None:
                 print(
-                    f"rephrase-ls: {path}: {_language_source(choice, args.language, settings)}",
+                    f"rephrase-ls: {name}: {_language_source(choice, args.language, settings)}",
                     file=sys.stderr,
                 )
 
             async def confirm(
                 characters: int,
-                path: Path = path,
+                name: str = name,
                 backend: Backend = backend,
                 settings: Settings = settings,
             ) -> bool:
@@ -477,7 +478,7 @@ async def _run(args: argparse.Namespace) -> int:
                     if not args.yes:
                         over_limit = True
                         print(
-                            f"rephrase-ls: {path}: this run would send {total:,} characters "
+                            f"rephrase-ls: {name}: this run would send {total:,} characters "
                             f"({characters:,} for this file) to the service at "
                             f"{backend.description}, more than confirmCharacters = {limit:,}; "
                             "nothing more was sent. Run again with --yes to send them.",
@@ -485,7 +486,7 @@ async def _run(args: argparse.Namespace) -> int:
                         )
                         return False
                     print(
-                        f"rephrase-ls: {path}: sending {characters:,} characters ({total:,} in "
+                        f"rephrase-ls: {name}: sending {characters:,} characters ({total:,} in "
                         f"this run, over confirmCharacters = {limit:,}; --yes given)",
                         file=sys.stderr,
                     )
@@ -506,7 +507,7 @@ async def _run(args: argparse.Namespace) -> int:
             outcome = await improve_text(
                 request,
                 cache=cache,
-                progress=_TerminalProgress(str(path)),
+                progress=_TerminalProgress(name),
                 # A file whose only prose is a title: no reason to fail a run over many files.
                 skip_undetectable=True,
                 # a passage in another language is left as it is, as review mode leaves it
@@ -518,7 +519,7 @@ async def _run(args: argparse.Namespace) -> int:
             if isinstance(outcome, NotImproved):
                 if outcome.reason == "too little prose":
                     print(
-                        f"rephrase-ls: {path}: skipped: too little prose to tell its language "
+                        f"rephrase-ls: {name}: skipped: too little prose to tell its language "
                         "(give it with --language to improve it)",
                         file=sys.stderr,
                     )
@@ -538,12 +539,12 @@ async def _run(args: argparse.Namespace) -> int:
                         " (or a 'rephrase: language=xx' comment in the file)."
                     )
                 print(
-                    f"rephrase-ls: {path}: {outcome.message}{hint} The file was not changed.",
+                    f"rephrase-ls: {name}: {outcome.message}{hint} The file was not changed.",
                     file=sys.stderr,
                 )
                 failed += 1
                 continue
-            _report_skips(path, outcome.skips, args.verbose)
+            _report_skips(name, outcome.skips, args.verbose)
             new_text = apply_edits(text, outcome.edits)
             if stdin and args.write:
                 pending_output[0] = new_text.encode("utf-8")
@@ -580,17 +581,17 @@ async def _run(args: argparse.Namespace) -> int:
                     )
                     failed += 1
                     continue
-                print(f"{done} {path}", file=sys.stderr)
+                print(f"{done} {name}", file=sys.stderr)
             elif args.check:
                 what = "corrections" if options.correct else "improvements"
-                print(f"{path}: {what} available", file=sys.stderr)
+                print(f"{name}: {what} available", file=sys.stderr)
             elif args.format == "text":
                 sys.stdout.writelines(
                     difflib.unified_diff(
                         text.splitlines(keepends=True),
                         new_text.splitlines(keepends=True),
-                        fromfile="<stdin>" if stdin else f"a/{path}",
-                        tofile="<stdin>" if stdin else f"b/{path}",
+                        fromfile="<stdin>" if stdin else f"a/{name}",
+                        tofile="<stdin>" if stdin else f"b/{name}",
                     )
                 )
     finally:
