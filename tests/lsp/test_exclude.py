@@ -28,3 +28,16 @@ async def test_excluded_files_get_no_diagnostics(editor: Editor) -> None:
     near = editor.open("vendored.md", TEXT)
     found = await editor.diagnostics(near, lambda d: len(d) >= 1)
     assert [covered(TEXT, d.range) for d in found] == ["recieved"]
+
+
+@pytest.mark.profiles(PUSH, PULL)
+async def test_editing_the_project_file_takes_effect_at_once(editor: Editor) -> None:
+    toml = 'exclude = ["vendor/**"]\n'
+    (editor.root / ".rephrase.toml").write_text(toml, encoding="utf-8")
+    uri = editor.open("guide.md", TEXT)
+    assert len(await editor.diagnostics(uri, lambda d: len(d) >= 1)) == 1
+    toml_uri = editor.open(".rephrase.toml", toml, language_id="toml")
+    editor.set_text(toml_uri, 'exclude = ["vendor/**", "guide.md"]\n')
+    assert await editor.diagnostics(uri, lambda d: d == []) == []
+    editor.set_text(toml_uri, toml)
+    assert len(await editor.diagnostics(uri, lambda d: len(d) >= 1)) == 1
