@@ -8,36 +8,15 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from rephrase_ls.lsp import diagnostics as diag
-from rephrase_ls.review.codes import (
-    CAPITALISATION,
-    DOUBLED_WORD,
-    PUNCTUATION,
-    SPACING,
-    SPELLING,
-    VARIANT,
-)
 
 if TYPE_CHECKING:
     from rephrase_ls.lsp.language_server import RephraseServer
     from rephrase_ls.review import Finding
 
-#: What each rule looks for, as a sentence that follows "The rule ‘code’ finds".
-RULES: dict[str, str] = {
-    SPELLING: "a word the dictionaries of the document's language do not know, written where "
-    "a common word it is a slip of fits",
-    DOUBLED_WORD: "a word written twice in a row",
-    PUNCTUATION: "punctuation the language writes otherwise: a space before a comma or a full "
-    "stop, a doubled mark, a missing space after one",
-    SPACING: "spaces the language writes otherwise: two spaces between words, a space before "
-    "a mark",
-    CAPITALISATION: "a sentence, or the pronoun ‘I’, starting with a lower-case letter",
-    VARIANT: "a spelling of the other variant of the language than the document's "
-    "(colour in an en-US document, color in an en-GB one)",
-}
-
-
 def _describe(finding: Finding, origin: str, fmt: str, word: str | None) -> str:
     """The hover's Markdown for one finding."""
+    # rephrase_ls.review loads the offline engine: on the first hover, not at start-up.
+    from rephrase_ls.review.codes import RULES
     from rephrase_ls.text.switches import comment_line
 
     rule = RULES.get(finding.code, "a change")
@@ -97,6 +76,8 @@ async def on_hover(ls: RephraseServer, params: types.HoverParams) -> types.Hover
     ]
     if not under:
         return None
+    from rephrase_ls.review.codes import SPELLING, VARIANT  # loaded by the findings already
+
     fmt = format_for(doc.language_id, doc.uri, state.text)
     parts = []
     for finding, origin in under:
