@@ -90,6 +90,10 @@ class Settings:
     """Seconds each request attempt may take (1-300)."""
     words: tuple[str, ...] = ()
     """Words the offline engine must never correct (project file ``words = [...]``)."""
+    exclude: tuple[str, ...] = ()
+    """Files to leave alone, as gitignore-style patterns relative to the project's root
+    (``["CHANGELOG.md", "vendor/**"]``): no diagnostics, skipped by ``rephrase-ls improve``.
+    The patterns of the user config file and of the project file add up."""
     diagnostics: Literal["offline", "off"] = "offline"
     """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
     diagnostics_on: Literal["type", "save", "open"] = "type"
@@ -127,6 +131,7 @@ KEYS: dict[str, str] = {
     "maxConcurrency": "max_concurrency",
     "timeout": "timeout",
     "words": "words",
+    "exclude": "exclude",
     "diagnostics": "diagnostics",
     "diagnosticsOn": "diagnostics_on",
     "diagnosticSeverity": "diagnostic_severity",
@@ -244,6 +249,25 @@ def _words(value: Any) -> tuple[str, ...]:
     return tuple(w.strip() for w in value if w.strip())
 
 
+def _patterns(value: Any) -> tuple[str, ...]:
+    from rephrase_ls.config.exclude import BadPattern, compile_patterns
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise _Bad('expected a list of gitignore-style patterns, such as ["CHANGELOG.md"]')
+    patterns = tuple(dict.fromkeys(p.strip() for p in value if p.strip()))
+    try:
+        compile_patterns(patterns)
+    except BadPattern as exc:
+        raise _Bad(str(exc)) from None
+    return patterns
+
+
+#: Keys whose lists add up over the layers (the user's and the project's), not replace.
+ADDITIVE_KEYS = frozenset({"exclude"})
+
+
 def _env_name(value: Any) -> str:
     text = _opt_str(value)
     if text is None or not text.replace("_", "a").isalnum() or text[0].isdigit():
@@ -285,6 +309,7 @@ _PARSERS = {
     "max_concurrency": _int_range(1, 16),
     "timeout": _float_range(1, 300),
     "words": _words,
+    "exclude": _patterns,
     "diagnostics": _choice(DIAGNOSTIC_MODES),
     "diagnostics_on": _choice(("type", "save", "open")),
     "diagnostic_severity": _choice(SEVERITIES),
@@ -381,6 +406,8 @@ def merge(
                     "config file or the editor's user settings."
                 )
                 continue
+        if camel in ADDITIVE_KEYS:
+            parsed = tuple(dict.fromkeys((*getattr(base, name), *parsed)))
         changes[name] = parsed
     if refused:
         verb = "is" if len(refused) == 1 else "are"
