@@ -72,8 +72,19 @@ _INLINE = re.compile(
     "|".join(
         (
             # verbatim and code (a run of the mark stops each attempt, so it costs linear time)
-            _PRE + r"=(?=\S)[^=\n]*(?<=\S)=" + _POST,
-            _PRE + r"~(?=\S)[^~\n]*(?<=\S)~" + _POST,
+            # (a mark inside one that no space or punctuation follows does not close it; line
+            # breaks may come inside, not a blank line; at most 256 characters, so that many
+            # opening marks cost linear time)
+            _PRE
+            + r"=(?=\S)(?:[^=\n]|=(?!"
+            + _POST[3:]
+            + r"|\n(?![ \t]*\n)){0,256}?(?<=\S)="
+            + _POST,
+            _PRE
+            + r"~(?=\S)(?:[^~\n]|~(?!"
+            + _POST[3:]
+            + r"|\n(?![ \t]*\n)){0,256}?(?<=\S)~"
+            + _POST,
             # a link: target, then the description of a described link
             r"\[\[(?:[^\[\]\n]|\\[\[\]])+\](?:\[(?P<desc>[^\[\]\n]*)\])?\]",
             r"<(?:https?|ftp|mailto|file|doi|news|shell|elisp|id|info|help|irc|attachment)"
@@ -93,6 +104,8 @@ _INLINE = re.compile(
             r"\\\((?:[^\\\n]|\\[^()\n])*\\\)|\\\[(?:[^\\\n]|\\[^\[\]\n])*\\\]",  # math
             r"\\[A-Za-z]+(?:\{\})?(?:\[[^\[\]\n]*\])?(?:\{[^{}\n]*\})*",  # LaTeX and entities
             r"\\\\",  # line break
+            # a file path (~/.emacs.d/init.el, $DOOMDIR/config.el, {a,b}/c.el, and/or)
+            r"(?<!\S)(?:~|\.{1,2}|\$\w+|\{[^{}\s]*\}|[\w.-]+)/[^\s]*",
             r"(?<![\w@.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # e-mail address
             # emphasis marks: an opening one after a space or line start, a closing one before
             # a space, punctuation or the line end
@@ -138,7 +151,6 @@ class _Scanner:
         self.lines = Lines(text)
         self.blocks: list[ProseBlock] = []
         self.para: list[tuple[int, int]] = []
-        self.para_protected: list[tuple[int, int]] = []
         self.item_indent = -1  # indentation of the open list item's marker (-1: none open)
         self.closing: re.Pattern[str] | None = None  # the line that ends what is being skipped
         self.comment_level = 0  # skipping a COMMENT subtree: the level of its headline
@@ -149,15 +161,12 @@ class _Scanner:
 
     def flush(self) -> None:
         if self.para:
-            protected = list(self.para_protected)
-            for s, e in self.para:
-                protected.extend(org_protected(self.text, s, e))
-            protected.sort()
+            # the whole span: code and verbatim may go on to the next line
+            protected = org_protected(self.text, self.para[0][0], self.para[-1][1])
             block = make_block(self.text, self.para, protected)
             if block is not None:
                 self.blocks.append(block)
         self.para = []
-        self.para_protected = []
         self.item_indent = -1
 
     def add(self, s: int, e: int) -> None:
