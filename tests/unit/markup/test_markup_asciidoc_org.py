@@ -408,5 +408,79 @@ def test_doom_faq_metadata_is_kept_through_the_engine() -> None:
     text = data("real/doom-faq.org")
     result = improve_document(text, _uri("faq.org"), lambda p: improve(p, "en-us"))
     for line in text.splitlines():
-        if line.startswith(("#+", ":")) or "[[id:" in line and line.startswith("- [["):
+        if line.startswith(("#+", ":")) or ("[[id:" in line and line.startswith("- [[")):
             assert line in result.splitlines(), line
+
+
+# -- the product path: `rephrase-ls improve --write` on real documents with slips --------------
+
+# "a ecosystem", the slip Asciidoctor's README has: in prose, in code, macros, link targets, cross
+# references and math (a one-letter word, so that no guard keeps it for being written in code)
+ASCIIDOC_SLIPS = (
+    "Install a ecosystem with `a ecosystem`, press kbd:[a ecosystem], read "
+    "link:https://example.org/a-ecosystem[the page^], pass:[a ecosystem], stem:[a ecosystem], "
+    "<<a ecosystem>> and {a-ecosystem}.\n"
+)
+ORG_SLIPS = (
+    "Install a ecosystem with ~a ecosystem~ and =a ecosystem=, read "
+    "[[https://example.org/a ecosystem][the page]] and [[file:a ecosystem.org]], "
+    "{{{a ecosystem}}}, $a ecosystem$, \\(a ecosystem\\) and src_sh{echo a ecosystem}.\n"
+)
+FIXED = ("Install a ecosystem", "Install an ecosystem")
+
+
+@pytest.fixture
+def improve_file(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """Improve a real document, with ``extra`` inserted before ``before``, as a user would:
+    through the command line, with no key and no settings (the embedded offline service)."""
+    import logging
+    import os
+
+    from rephrase_ls.cli.improve import main
+
+    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    library = logging.getLogger("rephrase_ls")
+    monkeypatch.setattr(library, "level", library.level)
+
+    def run(name: str, extra: str, before: str) -> tuple[str, str]:
+        text = data(f"real/{name}")
+        at = text.index(before)
+        text = text[:at] + extra + "\n" + text[at:]
+        path = project / name
+        path.write_bytes(text.encode("utf-8"))
+        assert main(["--write", str(path)]) == 0
+        return text, path.read_bytes().decode("utf-8")
+
+    return run
+
+
+def test_asciidoc_slip_fixed_in_prose_kept_in_code_macros_links_and_math(improve_file) -> None:
+    before, after = improve_file("asciidoctor-README.adoc", ASCIIDOC_SLIPS, "== Sponsors")
+    fixed = ASCIIDOC_SLIPS.replace(*FIXED)
+    assert fixed.count("a ecosystem") == 5
+    # only the slip in prose changed, and the README's own ("access to a ecosystem")
+    assert after == before.replace(ASCIIDOC_SLIPS, fixed).replace(
+        "access to a ecosystem", "access to an ecosystem"
+    )
+
+
+def test_org_slip_fixed_in_prose_kept_in_code_macros_links_and_math(improve_file) -> None:
+    before, after = improve_file("doom-faq.org", ORG_SLIPS, "** Is Doom a fork")
+    fixed = ORG_SLIPS.replace(*FIXED)
+    assert fixed.count("a ecosystem") == 8
+    assert after == before.replace(ORG_SLIPS, fixed)
+
+
+@pytest.mark.parametrize(
+    "name", ["asciidoctor-api-options.adoc", "asciidoctor-stem-mathematical.adoc", *ORG_DOCUMENTS]
+)
+def test_correct_published_documents_are_left_as_they_are(improve_file, name: str) -> None:
+    text = data(f"real/{name}")
+    first_line = text.split("\n", 1)[0]
+    before, after = improve_file(name, "", first_line)
+    assert after == before

@@ -99,7 +99,7 @@ _INLINE = re.compile(
             r"\[(?P<text>(?:[^\[\]\\\n]|\\[^\n])*)\]",
             r"(?<![\w/.:-])(?:https?|ftp|irc|file)://[^\s\[\]<>]*[^\s\[\]<>.,;:!?'\")]",  # URL
             r"(?<![\w/.:-])mailto:[^\s\[\]<>]+",
-            r"<<(?P<xref>[\w:/.#$-]+)(?:,(?P<xtext>[^<>\n]*))?>>",  # cross reference
+            r"<<(?P<xref>[^<>,\n]+)(?:,(?P<xtext>[^<>\n]*))?>>",  # cross reference (by id or title)
             r"\[\[\[?[\w:.-]+(?:,[^\[\]\n]*)?\]\]\]?",  # anchor, bibliography anchor
             r"\[[#.%][^\[\]\n]*\](?=[#*_`+^~])",  # the role or id of a formatted phrase
             # an attribute reference, or a link to the URL an attribute holds, with its text
