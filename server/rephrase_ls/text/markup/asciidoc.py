@@ -55,15 +55,15 @@ _BLOCK_ATTRIBUTES = re.compile(r"\[[^\n]*\][ \t]*$")
 _PREPROCESSOR = re.compile(r"(?:ifn?def|ifeval|endif|include)::[^\s\[]*\[[^\n]*\][ \t]*$")
 _BLOCK_MACRO = re.compile(r"[A-Za-z][\w-]*::[^\s\[]*\[[^\n]*\][ \t]*$")
 _SECTION = re.compile(r"(?:={1,6}|#{1,6})[ \t]+(?=\S)")
-_SECTION_CLOSE = re.compile(r"[ \t]+(?:=+|#+)[ \t]*$")
+_SECTION_CLOSE = re.compile(r"(?<![ \t])[ \t]+(?:=+|#+)[ \t]*$")
 _BLOCK_TITLE = re.compile(r"\.(?=[^\s.])")
 _BREAK = re.compile(r"(?:'{3,}|<{3,}|(?:-[ \t]?){3}|(?:\*[ \t]?){3})[ \t]*$")
 _LIST = re.compile(
     r"[ \t]*(?:\*{1,5}|-|\.{1,5}|[0-9]{1,9}\.|[A-Za-z]\.|[ivxlcdmIVXLCDM]{1,9}\)|<(?:[0-9]+|\.)>)"
     r"[ \t]+(?:\[[ xX*]\][ \t]+)?(?=\S)"
 )
-_DESCRIPTION = re.compile(r"[ \t]*(?P<term>\S(?:[^\n:;]|:(?!::?(?:[ \t]|$))|;(?!;))*?)"
-                          r"(?P<mark>:{2,4}|;;)(?:[ \t]+|$)")  # fmt: skip
+# the mark that ends a description list term (the first of a run of colons)
+_DESCRIPTION = re.compile(r"(?<![:;])(?::{2,4}|;;)(?:[ \t]+|$)")
 _ADMONITION = re.compile(r"(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(?=\S)")
 # delimiters of blocks whose content is not prose, and of those whose content is
 _VERBATIM_DELIMITER = re.compile(r"(?:-{4,}|\.{4,}|\+{4,}|/{4,})[ \t]*$")
@@ -84,8 +84,7 @@ _LINK_MACROS = frozenset(("xref", "link", "mailto", "footnote", "http", "https",
 _PLAIN_TEXT = re.compile(r"[^=\"\n]*[^=\"\s^]\^?")
 
 # Each alternative starts with a literal character or is anchored by a lookbehind, so that a
-# long run of one character costs one attempt per run, not one per character (a macro's target
-# is at most 256 characters long, so that a run of unclosed macros costs linear time too).
+# long run of one character costs one attempt per run, not one per character.
 _INLINE = re.compile(
     "|".join(
         (
@@ -95,7 +94,9 @@ _INLINE = re.compile(
             r"(?<![\w+])\+(?=[^\s+])[^+\n]*(?<=[^\s+])\+(?![\w+])",  # constrained passthrough
             r"\$\$[^$\n]*\$\$",  # legacy passthrough
             # an inline macro or a URL with its bracketed text: name, target, text
-            r"(?<![\w:/.-])(?P<name>[A-Za-z][\w-]*):(?P<target>[^\s\[\]]{0,256})"
+            # (a name starts after a space, a line start or ("'>|[, none of which a target
+            # holds: an attempt stops where the next one would start)
+            r"(?<![^\s(\"'>|\[])(?P<name>[A-Za-z][\w-]*):(?P<target>[^\s\[\](\"'>|]{0,256})"
             r"\[(?P<text>(?:[^\[\]\\\n]|\\[^\n])*)\]",
             r"(?<![\w/.:-])(?:https?|ftp|irc|file)://[^\s\[\]<>]*[^\s\[\]<>.,;:!?'\")]",  # URL
             r"(?<![\w/.:-])mailto:[^\s\[\]<>]+",
@@ -309,10 +310,11 @@ class _Scanner:
             self.add(s + m.end(), e)
             self.in_item = True
             return True
-        m = _DESCRIPTION.match(line)
-        if m is not None:
+        m = _DESCRIPTION.search(line) if "::" in line or ";;" in line else None
+        indent = len(line) - len(line.lstrip(" \t"))
+        if m is not None and m.start() > indent and line[m.start() - 1] not in " \t":
             self.flush()
-            self.para = [(s + m.start("term"), s + m.end("term"))]
+            self.para = [(s + indent, s + m.start())]
             self.flush()
             if m.end() < len(line):
                 self.add(s + m.end(), e)

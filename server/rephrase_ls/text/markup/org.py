@@ -29,7 +29,7 @@ import re
 from bisect import bisect_right
 
 from rephrase_ls.text.markup.block import ProseBlock
-from rephrase_ls.text.markup.lines import Lines, make_block
+from rephrase_ls.text.markup.lines import Lines, build_block, make_block, trim
 from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["PROSE_BLOCKS", "org_blocks", "org_protected"]
@@ -71,20 +71,6 @@ _POST = r"(?=[\s\-.,;:!?')}\[\"\\]|$)"  # what may come after its closing mark
 _INLINE = re.compile(
     "|".join(
         (
-            # verbatim and code (a run of the mark stops each attempt, so it costs linear time)
-            # (a mark inside one that no space or punctuation follows does not close it; line
-            # breaks may come inside, not a blank line; at most 256 characters, so that many
-            # opening marks cost linear time)
-            _PRE
-            + r"=(?=\S)(?:[^=\n]|=(?!"
-            + _POST[3:]
-            + r"|\n(?![ \t]*\n)){0,256}?(?<=\S)="
-            + _POST,
-            _PRE
-            + r"~(?=\S)(?:[^~\n]|~(?!"
-            + _POST[3:]
-            + r"|\n(?![ \t]*\n)){0,256}?(?<=\S)~"
-            + _POST,
             # a link: target, then the description of a described link
             r"\[\[(?:[^\[\]\n]|\\[\[\]])+\](?:\[(?P<desc>[^\[\]\n]*)\])?\]",
             r"<(?:https?|ftp|mailto|file|doi|news|shell|elisp|id|info|help|irc|attachment)"
@@ -116,9 +102,45 @@ _INLINE = re.compile(
 )
 
 
+# verbatim (=…=) and code (~…~): an opening mark after a space, a line start or -({'" and before
+# a non-space; a closing one after a non-space and before a space, punctuation or the line end
+_OPEN = {mark: re.compile(_PRE + mark + r"(?=\S)") for mark in "=~"}
+_CLOSE = {mark: re.compile(r"(?<=\S)" + mark + _POST) for mark in "=~"}
+
+
+def _verbatim(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The verbatim and code spans of ``text[start:end]``: each opening mark closed by the first
+    closing mark after it, with at most one line break between (as Org reads them). The closing
+    marks are found once and looked up, so that many opening marks cost linear time."""
+    spans: list[tuple[int, int]] = []
+    breaks: list[int] | None = None
+    for mark in "=~":
+        if text.find(mark, start, end) < 0:
+            continue
+        closes = [m.start() for m in _CLOSE[mark].finditer(text, start, end)]
+        if not closes:
+            continue
+        if breaks is None:
+            breaks = [m.start() for m in re.finditer(r"\n", text[start:end])]
+        done = start
+        for opening in _OPEN[mark].finditer(text, start, end):
+            at = opening.start()
+            if at < done:
+                continue  # inside the span just found
+            k = bisect_right(closes, at + 1)
+            if k == len(closes):
+                break
+            close = closes[k]
+            if bisect_right(breaks, close - start) - bisect_right(breaks, at - start) > 1:
+                continue
+            spans.append((at, close + 1))
+            done = close + 1
+    return spans
+
+
 def org_protected(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Spans of ``text[start:end]`` (Org inline content) to keep unchanged, sorted."""
-    spans: list[tuple[int, int]] = []
+    spans = _verbatim(text, start, end)
     for m in _INLINE.finditer(text, start, end):
         s, e = m.span()
         if m.group("desc"):
@@ -128,6 +150,7 @@ def org_protected(text: str, start: int, end: int) -> list[tuple[int, int]]:
             spans.append((de, e))
         else:
             spans.append((s, e))
+    spans.sort()
     return spans
 
 
@@ -306,13 +329,22 @@ class _Scanner:
         self.flush()
         if _TABLE_RULE.match(line):
             return
-        text = self.text
+        text, blocks = self.text, self.blocks
         bars = [s + c.start() for c in _CELL.finditer(line)]
+        spans = org_protected(text, s, e)  # once for the row, then shared out to its cells
+        k = 0
         for left, right in zip(bars, [*bars[1:], e], strict=True):
-            cell_start, cell_end = left + 1, right
-            if cell_start < cell_end and text[cell_start:cell_end].strip():
-                self.add(cell_start, cell_end)
-                self.flush()
+            cell_start, cell_end = trim(text, left + 1, right)
+            if cell_start < cell_end:
+                while k < len(spans) and spans[k][1] <= cell_start:
+                    k += 1
+                first = k
+                while k < len(spans) and spans[k][0] < cell_end:
+                    k += 1
+                block = build_block(text, [(cell_start, cell_end)], spans[first:k])
+                k = first  # a span may go on into the next cell
+                if block is not None:
+                    blocks.append(block)
 
 
 def org_blocks(text: str) -> list[ProseBlock]:
