@@ -484,3 +484,25 @@ def test_correct_published_documents_are_left_as_they_are(improve_file, name: st
     first_line = text.split("\n", 1)[0]
     before, after = improve_file(name, "", first_line)
     assert after == before
+
+
+# -- in-document directives in each format's comments --------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "comment"), [("notes.adoc", "//"), ("notes.org", "#")])
+def test_directives_in_the_formats_comments(name: str, comment: str) -> None:
+    from rephrase_ls.improve.round_trip import without_directives
+    from rephrase_ls.text.language import document_override
+    from rephrase_ls.text.switches import comment_line, switched_off
+
+    language_id = "asciidoc" if name.endswith(".adoc") else "org"
+    text = (
+        f"{comment} rephrase: language=de\n\nEin Absatz.\n\n"
+        f"{comment} rephrase: off\nNicht dieser.\n{comment} rephrase: on\n\n"
+        f"{comment} rephrase: ignore-next-line\nNicht diese Zeile.\n\nAber dieser.\n"
+    )
+    assert document_override(text) == "de"
+    assert len(switched_off(text)) == 2
+    blocks = without_directives(text, prose_blocks(text, None, _uri(name)))
+    assert joined(text, blocks) == ["Ein Absatz.", "Aber dieser."]
+    assert comment_line(language_id, "off") == f"{comment} rephrase: off\n"
