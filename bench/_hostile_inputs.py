@@ -131,7 +131,10 @@ GENERATORS: dict[str, Generator] = {
     "AsciiDoc heading and spaces": _framed("== A", " ", "b ="),
     "AsciiDoc hard break and spaces": _framed("A", " ", "b +"),
     "AsciiDoc description terms": _repeat("a:;"),
-    "AsciiDoc block lines": _repeat("[a]\n----\n.a\n"),
+    "AsciiDoc block lines": _repeat("[source,a]\n----\n.A title\n"),
+    # a paragraph of many lines, each with a protected span (plain text matched every span
+    # against every line of its paragraph)
+    "inline code on short lines": _repeat("Read `a` here\n"),
     # Org: emphasis and verbatim marks that never close, links, math, drawers, tags, item tags
     "Org verbatim marks": _repeat(" =a"),
     "Org code marks across lines": _repeat(" ~a\n"),
