@@ -506,3 +506,21 @@ def test_directives_in_the_formats_comments(name: str, comment: str) -> None:
     blocks = without_directives(text, prose_blocks(text, None, _uri(name)))
     assert joined(text, blocks) == ["Ein Absatz.", "Aber dieser."]
     assert comment_line(language_id, "off") == f"{comment} rephrase: off\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("= Notizen\n:lang: de\n:toc:\n\nEin Absatz.\n", "de"),
+        ("#+TITLE: Notes\n#+LANGUAGE: fr\n\nUn paragraphe.\n", "fr"),
+        ("#+language: pt_BR\n\nUm parágrafo.\n", "pt-BR"),
+        # a comment directive wins over the document's own setting
+        ("// rephrase: language=en-GB\n:lang: de\n\nText.\n", "en-GB"),
+        # not on a line of its own: prose
+        ("Write :lang: de in the header.\n", None),
+    ],
+)
+def test_the_formats_own_language_settings(text: str, expected: str | None) -> None:
+    from rephrase_ls.text.language import document_override
+
+    assert document_override(text) == expected
