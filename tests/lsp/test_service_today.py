@@ -291,7 +291,7 @@ async def test_improve_document_over_the_limit_sends_only_when_confirmed(
         assert [_count(q) for q in asked.questions] == [prose, prose]
         assert _rephrased(proxy) == [] and editor.text(uri) == text
         warnings = [m.message for m in client.messages if m.type == types.MessageType.Warning]
-        assert any("confirmCharacters = 0 is ignored" in w for w in warnings), warnings
+        assert any("confirmCharacters = 0 (no limit) is ignored" in w for w in warnings), warnings
 
         asked.answer = "Yes"
         actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))

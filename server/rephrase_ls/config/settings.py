@@ -44,8 +44,13 @@ HIDDEN_VALUE_KEYS = SECRET_KEYS | {"apiKeyEnv"}
 #: workspace folder's settings unless the user trusts that folder.
 CONNECTION_KEYS = frozenset({"serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"})
 CONNECTION_KEYS |= SECRET_KEYS
-#: Limits that protect the user (their money): a project file or a folder's settings may lower
-#: them, never raise them; raising is for the user's own configuration.
+#: Limits that protect the user: their memory (``diagnosticsMaxSize``), their quota
+#: (``maxConcurrency``), their money (``confirmCharacters``). A project file or a folder's
+#: settings may lower them, never raise them; raising is for the user's own configuration
+#: (:func:`merge` with ``limits_of``).
+LIMIT_KEYS = frozenset({"confirmCharacters", "diagnosticsMaxSize", "maxConcurrency"})
+#: Among :data:`LIMIT_KEYS`, those an editor that scopes its settings keeps user-level
+#: altogether (VS Code's ``application`` scope): the limit on spending.
 USER_LIMIT_KEYS = frozenset({"confirmCharacters"})
 
 
@@ -290,9 +295,13 @@ _PARSERS = {
 
 
 def _limit_order(key: str, value: Any) -> float:
-    """A :data:`USER_LIMIT_KEYS` value as a bound: higher protects less (0: no limit)."""
-    assert key == "confirmCharacters", key
-    return math.inf if value == 0 else float(value)
+    """A :data:`LIMIT_KEYS` value as a bound: higher protects less (``confirmCharacters`` 0:
+    no limit)."""
+    return math.inf if key == "confirmCharacters" and value == 0 else float(value)
+
+
+def _shown_limit(key: str, value: Any) -> str:
+    return "0 (no limit)" if _limit_order(key, value) == math.inf else repr(value)
 
 
 @dataclass(frozen=True)
@@ -319,7 +328,7 @@ def merge(
     *,
     allow_secrets: bool = True,
     refuse_connection: str | None = None,
-    lower_only: bool = False,
+    limits_of: Settings | None = None,
 ) -> tuple[Settings, list[SettingWarning | str]]:
     """Lay the values of ``raw`` over ``base``; return the result and warnings for bad values.
 
@@ -327,9 +336,9 @@ def merge(
     "not set" so the lower layer's value stays. With ``refuse_connection`` (the advice to give),
     the :data:`CONNECTION_KEYS` in ``raw`` are ignored, all named in one warning; a value equal to
     the one ``base`` already has is the user's own setting seen again (an editor answers for a
-    folder with the user's values too) and is passed over silently. With ``lower_only`` (a
-    project file, a folder's settings), a :data:`USER_LIMIT_KEYS` value that would raise the
-    limit ``base`` has is ignored with a warning.
+    folder with the user's values too) and is passed over silently. With ``limits_of`` (the
+    user's own settings, for a project file or a folder's settings), a :data:`LIMIT_KEYS` value
+    higher than the limit there is ignored with a warning, and the lower layer's value stays.
     """
     warnings: list[SettingWarning | str] = []
     if not raw:
@@ -362,17 +371,16 @@ def merge(
         except _Bad as exc:
             warnings.append(SettingWarning(source, camel, value, str(exc)))
             continue
-        if (
-            lower_only
-            and camel in USER_LIMIT_KEYS
-            and _limit_order(camel, parsed) > _limit_order(camel, getattr(base, name))
-        ):
-            warnings.append(
-                f"rephrase: {source}: {camel} = {parsed!r} is ignored: it would raise the limit "
-                f"({getattr(base, name)!r}) that protects you; a project or folder may only "
-                "lower it. Raise it in your user config file or user settings."
-            )
-            continue
+        if limits_of is not None and camel in LIMIT_KEYS:
+            mine = getattr(limits_of, name)
+            if _limit_order(camel, parsed) > _limit_order(camel, mine):
+                warnings.append(
+                    f"rephrase: {source}: {camel} = {_shown_limit(camel, parsed)} is ignored: it "
+                    f"is higher than your own limit ({_shown_limit(camel, mine)}), and a project "
+                    f"or folder may only lower it. To allow more, set {camel} in your user "
+                    "config file or the editor's user settings."
+                )
+                continue
         changes[name] = parsed
     if refused:
         verb = "is" if len(refused) == 1 else "are"

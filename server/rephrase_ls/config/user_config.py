@@ -20,19 +20,17 @@ each other, for the language server and the command line alike.
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rephrase_ls.config.folders import config_dir
 from rephrase_ls.config.project_file import ROOT_MARKERS
 from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
 
-APP_DIR = "rephrase-ls"
 FILE_NAME = "config.toml"
 TRUSTED_FOLDERS = "trustedFolders"
 
@@ -41,27 +39,6 @@ ENVIRONMENT: dict[str, str] = {
     "REPHRASE_SERVER_URL": "serverUrl",
     "REPHRASE_FREE_SERVER_URL": "freeServerUrl",
 }
-
-
-def config_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
-    """The folder of the user config file.
-
-    ``$XDG_CONFIG_HOME/rephrase-ls`` when that variable holds an absolute path (on any platform);
-    otherwise ``%APPDATA%\\rephrase-ls`` on Windows, ``~/Library/Application Support/rephrase-ls``
-    on macOS and ``~/.config/rephrase-ls`` elsewhere.
-    """
-    env = os.environ if environ is None else environ
-    system = sys.platform if platform is None else platform
-    xdg = env.get("XDG_CONFIG_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / APP_DIR
-    if system == "win32":
-        appdata = env.get("APPDATA", "")
-        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
-        return base / APP_DIR
-    if system == "darwin":
-        return Path.home() / "Library" / "Application Support" / APP_DIR
-    return Path.home() / ".config" / APP_DIR
 
 
 def config_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -170,32 +147,6 @@ def refusal(user: UserConfig) -> str:
     )
 
 
-#: Limits that protect the user (memory, load on their service quota): a folder's settings or
-#: a project file may lower them, only the user's own configuration may raise them.
-LIMITS = {"diagnosticsMaxSize": "diagnostics_max_size", "maxConcurrency": "max_concurrency"}
-
-
-def _only_lowered(
-    own: Settings,
-    settings: Settings,
-    source: str,
-    user: UserConfig,
-    warnings: list[SettingWarning | str],
-) -> Settings:
-    """``settings`` with each of :data:`LIMITS` no higher than the user's ``own`` value; a
-    warning names each raise that was ignored."""
-    for camel, name in LIMITS.items():
-        mine, theirs = getattr(own, name), getattr(settings, name)
-        if theirs > mine:
-            settings = dataclasses.replace(settings, **{name: mine})
-            warnings.append(
-                f"rephrase: {source}: {camel} = {theirs} is ignored: it is higher than your own "
-                f"limit ({mine}), and a project or folder may only lower it. To allow more, set "
-                f"{camel} in your user config file ({user.path})."
-            )
-    return settings
-
-
 def compose(
     *,
     user: UserConfig,
@@ -212,7 +163,7 @@ def compose(
     1. the user config file (every key),
     2. ``launch``: the editor's launch configuration, user-level (every key),
     3. ``editor``: the editor's settings for the folder (prose keys; connection keys only when
-       the folder is trusted; the limits of ``USER_LIMIT_KEYS`` only lowered),
+       the folder is trusted; the ``LIMIT_KEYS`` only lowered below the user's own),
     4. ``project``: the project file (the same; never ``apiKey``),
     5. the environment (``REPHRASE_SERVER_URL``, ``REPHRASE_FREE_SERVER_URL``).
 
@@ -227,20 +178,18 @@ def compose(
     warnings += more
     own = settings
     settings, more = merge(
-        settings, editor, editor_source, refuse_connection=refuse, lower_only=True
+        settings, editor, editor_source, refuse_connection=refuse, limits_of=own
     )
     warnings += more
-    settings = _only_lowered(own, settings, editor_source, user, warnings)
     settings, more = merge(
         settings,
         project,
         project_source,
         allow_secrets=False,
         refuse_connection=refuse,
-        lower_only=True,
+        limits_of=own,
     )
     warnings += more
-    settings = _only_lowered(own, settings, project_source, user, warnings)
     env = os.environ if environ is None else environ
     for var, key in ENVIRONMENT.items():
         if env.get(var, "").strip():
