@@ -37,14 +37,21 @@ _COMMENT = re.compile(
     r"(?=[ \t]*(?:-->|\*/|\*\)|-\}|[\r\n]|\Z))"
 )
 
+# The document's own language setting, on a line of its own: AsciiDoc's `:lang: de` attribute
+# entry, Org's `#+LANGUAGE: de` keyword.
+_NATIVE_KEY = re.compile(
+    rf"(?:^|(?<=[\r\n]))(?::lang:|#\+(?i:language):)[ \t]*{_CODE}[ \t]*(?=[\r\n]|\Z)"
+)
+
 
 def document_override(text: str) -> str | None:
     """The language a document asks for, or ``None``.
 
     A ``rephrase: language=de`` comment (in any comment syntax, on its own line, anywhere)
     wins; otherwise ``lang:`` / ``language:`` of YAML front matter (``---``) or ``lang =`` /
-    ``language =`` of TOML front matter (``+++``). The code is returned as written, ``_``
-    turned into ``-``; pass it through :func:`normalize_language`.
+    ``language =`` of TOML front matter (``+++``), or an AsciiDoc ``:lang: de`` attribute entry
+    or an Org ``#+LANGUAGE: de`` keyword. The code is returned as written, ``_`` turned into
+    ``-``; pass it through :func:`normalize_language`.
     """
     match = _COMMENT.search(text)
     if match is None:
@@ -55,6 +62,8 @@ def document_override(text: str) -> str | None:
             key = _TOML_KEY
         if front is not None:
             match = key.search(front.group("body"))
+        elif ":lang:" in text or "#+" in text:
+            match = _NATIVE_KEY.search(text)
     if match is None:
         return None
     return match.group("code").replace("_", "-")
