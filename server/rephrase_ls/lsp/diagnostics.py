@@ -218,11 +218,14 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.config.settings import rules_off, rules_on, words_for
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, review_mode
+    from rephrase_ls.review.choice import shown
     from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.text.markup import format_for
 
     rs = review_state(ls)
     doc = ls.workspace.text_documents[uri]
@@ -232,6 +235,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
         raise ReviewCancelled
     state = ls.state(doc)
     offline: list[Finding] = []
+    target: str | None = None
     too_large = len(state.text) > settings.diagnostics_max_size
     if too_large and settings.diagnostics == "offline":
         _say_too_large(ls, uri, len(state.text), settings.diagnostics_max_size)
@@ -279,7 +283,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 request.text,
                                 request.blocks,
                                 target_lang=target,
-                                words=request.settings.words,
+                                words=words_for(request.settings, target),
                                 cache=rs.cache,
                                 cancelled=between_paragraphs,
                                 keep_variant=mode.keep_variant,
@@ -303,7 +307,12 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                 raise
     if _version_of(ls, uri) != version:
         raise ReviewCancelled
-    reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
+    # The kinds turned off, and spacing the rendered document does not show (review.choice).
+    fmt = format_for(doc.language_id, uri, state.text)
+    off, on = rules_off(settings, target), rules_on(settings, target)
+    offline = shown(offline, off, on, fmt)
+    service = shown(service_findings(ls, uri, state.text), off, on, fmt)
+    reviewed = Reviewed(version, state.text, offline, service)
     rs.reviewed[uri] = reviewed
     return reviewed
 
