@@ -130,7 +130,8 @@ def set_key(text: str | None, key: str, value: str | None) -> str:
 def add_word(text: str | None, word: str) -> str:
     """Return ``text`` (a project file that parses) with ``word`` added to its ``words``.
 
-    Unchanged when the list already holds the word (any case). The word goes at the end of the
+    Unchanged when the list already holds the word (in this case: a listed ``Kubernetes``
+    does not accept ``kubernetes``). The word goes at the end of the
     list, laid out as the list is (one line, or one word a line); when ``words`` is a table of
     lists per language, at the end of its ``"*"`` list (every language); without a ``words``
     key, a ``words = ["word"]`` line goes where :func:`set_key` puts a new key. Raises
@@ -161,7 +162,9 @@ def add_to_list(text: str | None, key: str, item: str) -> str:
             "per language)"
         )
     current = existing.get(EVERY) if isinstance(existing, dict) else existing
-    if current is not None and item.lower() in (w.strip().lower() for w in current):
+    # Words keep their case (a listed "Kubernetes" does not accept "kubernetes"); codes do not.
+    fold = (lambda w: w) if key == "words" else str.lower
+    if current is not None and fold(item) in (fold(w.strip()) for w in current):
         return text or ""
 
     def change(doc: Any, values: dict[str, Any]) -> None:

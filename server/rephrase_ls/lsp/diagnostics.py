@@ -288,6 +288,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 cancelled=between_paragraphs,
                                 keep_variant=mode.keep_variant,
                                 variant_detected=mode.variant_detected,
+                                unknown_words=True,
                             )
                     finally:
                         if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:
@@ -352,7 +353,10 @@ def diagnostics(
     """One diagnostic per finding (the service's after the offline ones), as JSON values:
     built in a worker thread and sent as they are, so that hundreds of them cost the event
     loop (and the code actions waiting on it) one ``json.dumps``, not a conversion per field."""
+    from rephrase_ls.review.codes import UNKNOWN_WORD
+
     severity = _SEVERITY[settings.diagnostic_severity].value
+    unknown_severity = _SEVERITY[settings.unknown_word_severity].value
     encoding = ls.encoding
     index = state.index
     out = []
@@ -366,6 +370,8 @@ def diagnostics(
             }
             if f.word is not None:
                 data["word"] = f.word
+            if f.code == UNKNOWN_WORD:
+                data["suggestions"] = list(f.suggestions)
             (sl, sc), (el, ec) = index.position(f.start, encoding), index.position(f.end, encoding)
             out.append(
                 {
@@ -374,7 +380,7 @@ def diagnostics(
                         "end": {"line": el, "character": ec},
                     },
                     "message": f.message if origin == OFFLINE else f"{f.message} (service review)",
-                    "severity": severity,
+                    "severity": unknown_severity if f.code == UNKNOWN_WORD else severity,
                     "code": f.code,
                     "source": SOURCE,
                     "data": data,
@@ -588,7 +594,14 @@ async def on_diagnostic(
     if reviewed is None or doc is None:
         return types.FullDocumentDiagnosticReport(items=[])
     settings = await ls.settings.for_uri(uri)
-    digest = hash((tuple(reviewed.offline), tuple(reviewed.service), settings.diagnostic_severity))
+    digest = hash(
+        (
+            tuple(reviewed.offline),
+            tuple(reviewed.service),
+            settings.diagnostic_severity,
+            settings.unknown_word_severity,
+        )
+    )
     result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)

@@ -14,6 +14,7 @@ from rephrase_ls.review.codes import (
     PUNCTUATION,
     SPACING,
     SPELLING,
+    UNKNOWN_WORD,
     VARIANT,
 )
 
@@ -33,6 +34,8 @@ RULES: dict[str, str] = {
     CAPITALISATION: "a sentence, or the pronoun ‘I’, starting with a lower-case letter",
     VARIANT: "a spelling of the other variant of the language than the document's "
     "(colour in an en-US document, color in an en-GB one)",
+    UNKNOWN_WORD: "a word no dictionary of the document's language knows, which the engine "
+    "is not sure enough to correct (it is never changed but by the quick fix you pick)",
 }
 
 
@@ -41,7 +44,12 @@ def _describe(finding: Finding, origin: str, fmt: str, word: str | None) -> str:
     from rephrase_ls.text.switches import comment_line
 
     rule = RULES.get(finding.code, "a change")
-    if origin == diag.SERVICE:
+    if finding.code == UNKNOWN_WORD:
+        why = (
+            "No dictionary of the document's language on this machine knows it, and the "
+            "engine is not sure enough of a correction: **Improve** leaves it as it is."
+        )
+    elif origin == diag.SERVICE:
         why = "The service proposed it when you asked **Review with the service**."
     else:
         why = (
@@ -63,8 +71,12 @@ def _describe(finding: Finding, origin: str, fmt: str, word: str | None) -> str:
     if word:
         lines.append(
             f"- for this word: the quick fix *Add ‘{word}’ to the project's words* "
-            "(`words` in `.rephrase.toml`);"
+            f"(`words` in `.rephrase.toml`) or *Add ‘{word}’ to my words* (your `words.txt`);"
         )
+    lines.append(
+        f"- this kind of finding: `disabledRules = [\"{finding.code}\"]` in `.rephrase.toml` "
+        f"or your settings (the quick fix *Turn off ‘{finding.code}’ in this project*);"
+    )
     lines.append('- every diagnostic: the setting `diagnostics = "off"`.')
     return "\n".join(lines)
 
@@ -101,7 +113,7 @@ async def on_hover(ls: RephraseServer, params: types.HoverParams) -> types.Hover
     parts = []
     for finding, origin in under:
         original = finding.original.strip()
-        word = original if finding.code in (SPELLING, VARIANT) and original.isalpha() else None
+        word = finding.word if original.isalpha() else None
         parts.append(_describe(finding, origin, fmt, word))
     markdown = "\n\n---\n\n".join(parts)
     capabilities = ls.client_capabilities.text_document

@@ -98,7 +98,11 @@ def list_review_actions(
             actions.extend(_quick_fixes(ls, doc, state, diagnostic, reviewed))
     if "review" not in ls.settings.cached_for_uri(uri).actions:
         return actions  # the quick fixes of the diagnostics only
-    if _allowed(FIX_ALL_KIND, only) and state.blocks and (reviewed is None or reviewed.offline):
+    if (
+        _allowed(FIX_ALL_KIND, only)
+        and state.blocks
+        and (reviewed is None or any(f.code != "unknown-word" for f in reviewed.offline))
+    ):
         # A command, not an edit: building hundreds of edits for every listing would slow
         # each one down; the command applies the findings of this version (computed at once
         # when the review has not run yet).
@@ -122,6 +126,10 @@ def _quick_fixes(
     start, end, data = fix
     original, replacement = data["original"], data["replacement"]
     from rephrase_ls.review import Finding
+    from rephrase_ls.review.codes import UNKNOWN_WORD
+
+    if diagnostic.code == UNKNOWN_WORD:
+        return _unknown_word_fixes(ls, doc, state, diagnostic, start, end, data)
 
     this = Finding(start, end, original, replacement, str(diagnostic.code), diagnostic.message)
     title = (
@@ -162,6 +170,42 @@ def _quick_fixes(
         actions += _word_actions(doc.uri, word, diagnostic)
     actions += _rule_actions(doc.uri, diagnostic)
     return actions
+
+
+def _unknown_word_fixes(
+    ls: RephraseServer,
+    doc: TextDocument,
+    state: DocumentState,
+    diagnostic: types.Diagnostic,
+    start: int,
+    end: int,
+    data: dict[str, Any],
+) -> list[types.CodeAction]:
+    """An unknown word's fixes: **Replace with ‘suggestion’** for each of its (up to three)
+    suggestions, none preferred (the engine was not sure enough to correct it), the add-word
+    fixes, **Ignore this paragraph** and **Turn off ‘unknown-word’ in this project**."""
+    from rephrase_ls.review import Finding
+    from rephrase_ls.review.unknown import MAX_SUGGESTIONS
+
+    original = data["original"]
+    offered = data.get("suggestions")
+    actions = []
+    if isinstance(offered, list):
+        for suggestion in [s for s in offered if isinstance(s, str) and s][:MAX_SUGGESTIONS]:
+            this = Finding(start, end, original, suggestion, "spelling", diagnostic.message)
+            actions.append(
+                types.CodeAction(
+                    title=f"Replace with ‘{_quoted(suggestion)}’",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    edit=_edit(ls, doc, state, [this]),
+                )
+            )
+    actions += _word_actions(doc.uri, original, diagnostic)
+    ignore = _ignore_paragraph(ls, doc, state, start, diagnostic)
+    if ignore is not None:
+        actions.append(ignore)
+    return actions + _rule_actions(doc.uri, diagnostic)
 
 
 def _command_action(
@@ -318,7 +362,11 @@ async def fix_all(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         reason = "the document changed while it was reviewed; nothing was changed"
         ls.say(f"rephrase: {reason}.", types.MessageType.Warning)
         return {"applied": False, "reason": reason}
+    from rephrase_ls.review.codes import UNKNOWN_WORD
+
     found = reviewed.service if origin == diag.SERVICE else reviewed.offline
+    # An unknown word is never corrected but by the writer's choice of a suggestion.
+    found = [f for f in found if f.code != UNKNOWN_WORD]
     if code is not None:
         found = [f for f in found if f.code == code]
     if not found:

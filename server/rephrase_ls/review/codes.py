@@ -20,6 +20,7 @@ __all__ = [
     "PUNCTUATION",
     "SPACING",
     "SPELLING",
+    "UNKNOWN_WORD",
     "VARIANT",
     "classify",
     "describe",
@@ -31,8 +32,10 @@ PUNCTUATION = "punctuation"
 SPACING = "spacing"
 CAPITALISATION = "capitalisation"
 VARIANT = "variant"
+#: A word no dictionary of the document's language knows (:mod:`.unknown`); not a change.
+UNKNOWN_WORD = "unknown-word"
 #: Every rule code a finding can carry.
-CODES = (SPELLING, DOUBLED_WORD, PUNCTUATION, SPACING, CAPITALISATION, VARIANT)
+CODES = (SPELLING, DOUBLED_WORD, PUNCTUATION, SPACING, CAPITALISATION, VARIANT, UNKNOWN_WORD)
 
 #: Longest original or new text a message quotes in full (longer ones are cut with "…").
 MESSAGE_QUOTE = 48
