@@ -178,8 +178,10 @@ def published(snapshots: Path, listing: bool) -> None:
                 print(f"  {verdict:7}{repo} {path}:{line} [{f.code}] {f.message}")
     per = PER / size
     print(f"\nPublished documents ({size / 1024:.0f} KB, defaults), per 20 KB:")
-    print(f"  diagnostics {sum(kinds.values()) * per:.2f}, false alarms "
-          f"{sum(alarms.values()) * per:.2f}, unknown-word hints {kinds['unknown-word'] * per:.2f}")
+    print(
+        f"  diagnostics {sum(kinds.values()) * per:.2f}, false alarms "
+        f"{sum(alarms.values()) * per:.2f}, unknown-word hints {kinds['unknown-word'] * per:.2f}"
+    )
     for code in sorted(kinds):
         print(f"  {code:16}{kinds[code]:>5}  ({alarms[code]} false alarms)")
 
@@ -194,8 +196,10 @@ def clean(split: str, listing: bool) -> None:
         text = "\n\n".join(sentences) + "\n"
         found = [f for f in review(text, "clean.txt", lang, cache) if f.code == "unknown-word"]
         size = len(text.encode("utf-8"))
-        print(f"  {lang}: {len(found):>4} hints in {size / 1024:.0f} KB: "
-              f"{len(found) * PER / size:.2f} per 20 KB")
+        print(
+            f"  {lang}: {len(found):>4} hints in {size / 1024:.0f} KB: "
+            f"{len(found) * PER / size:.2f} per 20 KB"
+        )
         if listing:
             print("    " + ", ".join(f.original for f in found))
 
@@ -212,8 +216,10 @@ def main() -> None:
     if args.holbrook or args.birkbeck:
         is_word = hunspell_en(args.hunspell)
         print(f"Learner misspellings ({args.split} split)")
-        print(f"{'data':10}{'non-words':>10}{'diagnosed':>11}{'fixed':>10}{'hinted':>10}"
-              f"{'meant in 3':>12}{'false hints':>13}")
+        print(
+            f"{'data':10}{'non-words':>10}{'diagnosed':>11}{'fixed':>10}{'hinted':>10}"
+            f"{'meant in 3':>12}{'false hints':>13}"
+        )
         if args.holbrook:
             lines = parse_holbrook(args.holbrook)
             if args.split != "all":

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
-from .conftest import SERVER, Editor, server_env
+from .conftest import SERVER, Editor, editor_config, server_env
 from .review_support import PULL, PUSH, covered, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -97,7 +97,7 @@ async def test_a_bad_rule_name_is_reported_and_nothing_is_turned_off(editor: Edi
 
 @pytest.mark.profiles(PUSH, PULL)
 async def test_turn_off_a_rule_in_this_project(editor: Editor) -> None:
-    (editor.root / ".rephrase.toml").write_text("# mine\nwords = [\"zlib\"]\n", "utf-8")
+    (editor.root / ".rephrase.toml").write_text('# mine\nwords = ["zlib"]\n', "utf-8")
     uri = editor.open("a.txt", PLAIN_SPACED, language_id="plaintext")
     found = await editor.diagnostics(uri, lambda d: len(d) >= 1)
     spacing = next(d for d in found if d.code == "spacing")
@@ -112,8 +112,11 @@ async def test_turn_off_a_rule_in_this_project(editor: Editor) -> None:
     assert await editor.diagnostics(uri, lambda d: not d) == []
     # again: the file already says it
     result = await editor.command("rephrase.disableRule", uri, "spacing")
-    assert result == {"applied": True, "file": (editor.root / ".rephrase.toml").as_uri(),
-                      "changed": False}
+    assert result == {
+        "applied": True,
+        "file": (editor.root / ".rephrase.toml").as_uri(),
+        "changed": False,
+    }
 
 
 @pytest.mark.profiles(PUSH)
@@ -237,7 +240,7 @@ USER_HOME = Path(tempfile.gettempdir()) / f"rephrase-words-test-{os.getpid()}"
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(
+    config=editor_config(
         server_command=SERVER, server_env=server_env(XDG_CONFIG_HOME=str(USER_HOME))
     ),
     loop_scope="session",
@@ -269,7 +272,8 @@ async def test_the_users_words_rules_and_add_to_my_words(
     found = await settled(editor, uri)
     assert codes(TEXT, found) == {"teh": "spelling"}
     teh = found[0]
-    add = by_title(await editor.actions(uri, teh.range, [teh]))["Add ‘teh’ to my words"]
+    titles = by_title(await editor.actions(uri, teh.range, [teh]))
+    add = titles["Add ‘teh’ to my words"]
     assert add.kind == types.CodeActionKind.QuickFix and add.edit is None
     await editor.run_action(add)
     assert (folder / "words.txt").read_text("utf-8") == "recieved\nteh\n"

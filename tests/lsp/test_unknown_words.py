@@ -70,9 +70,12 @@ async def test_fix_all_and_improve_leave_an_unknown_word_alone(editor: Editor) -
     # the hint stays, and fix-all has nothing left to do
     found = await reviewed(editor, uri, 1)
     assert [d.code for d in found] == ["unknown-word"]
-    assert await editor.actions(
-        uri, types.Range(types.Position(0, 0), types.Position(1, 0)), only=["source.fixAll"]
-    ) == []
+    assert (
+        await editor.actions(
+            uri, types.Range(types.Position(0, 0), types.Position(1, 0)), only=["source.fixAll"]
+        )
+        == []
+    )
     other = editor.open("b.md", TEXT)
     result = await editor.command("rephrase.improve", other)
     assert result["applied"] is True

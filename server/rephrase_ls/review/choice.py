@@ -72,9 +72,7 @@ class _Kind(Protocol):
 F = TypeVar("F", bound=_Kind)
 
 
-def shown(
-    found: Iterable[F], off: Collection[str], on: Collection[str], fmt: str
-) -> list[F]:
+def shown(found: Iterable[F], off: Collection[str], on: Collection[str], fmt: str) -> list[F]:
     """The findings of ``found`` to show: none whose code is in ``off``; none that is spacing
     the rendered document hides, unless ``on`` holds ``spacing``."""
     spacing_on = SPACING in on

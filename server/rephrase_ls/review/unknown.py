@@ -249,8 +249,10 @@ def _verb_form(word: str, lang: str) -> bool:
     checker = spelling.speller(lang)
     for ending in endings:
         stem = word[: -len(ending)]
-        if word.endswith(ending) and len(stem) >= 2 and any(
-            checker.known(stem + inf) for inf in _INFINITIVES[lang]
+        if (
+            word.endswith(ending)
+            and len(stem) >= 2
+            and any(checker.known(stem + inf) for inf in _INFINITIVES[lang])
         ):
             return True
     return False
@@ -273,8 +275,10 @@ def _with_clitic(word: str, lang: str) -> bool:
         for second in ("", *_CLITICS):
             ending = clitic + second
             stem = plain[: -len(ending)]
-            if plain.endswith(ending) and len(stem) >= MIN_STEM and (
-                spelling.speller(lang).known(stem) or _listed(stem, lang)
+            if (
+                plain.endswith(ending)
+                and len(stem) >= MIN_STEM
+                and (spelling.speller(lang).known(stem) or _listed(stem, lang))
             ):
                 return True
     return False

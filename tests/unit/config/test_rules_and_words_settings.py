@@ -97,7 +97,9 @@ def test_word_files_inside_the_project_only(tmp_path: Path) -> None:
     os.symlink(tmp_path / "secret.txt", project / "link.txt")
     values = {"wordFiles": ["docs/wordlist.txt", "link.txt", "../secret.txt", "missing.txt"]}
     s, warnings = user_config.compose(
-        user=user_config.UserConfig(tmp_path / "none.toml"), folder=project, project=values,
+        user=user_config.UserConfig(tmp_path / "none.toml"),
+        folder=project,
+        project=values,
         environ={},
     )
     assert s.words == ("teh",)
@@ -105,8 +107,10 @@ def test_word_files_inside_the_project_only(tmp_path: Path) -> None:
     assert sum("leads outside the project" in w for w in said) == 2
     assert any("missing.txt does not exist" in w for w in said)
     _, warnings = user_config.compose(
-        user=user_config.UserConfig(tmp_path / "none.toml"), folder=project,
-        project={"wordFiles": "docs/wordlist.txt"}, environ={},
+        user=user_config.UserConfig(tmp_path / "none.toml"),
+        folder=project,
+        project={"wordFiles": "docs/wordlist.txt"},
+        environ={},
     )
     assert any("must be a list" in str(w) for w in warnings)
 
