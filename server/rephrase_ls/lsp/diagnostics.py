@@ -218,11 +218,14 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.config.settings import rules_off, rules_on, words_for
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, review_mode
+    from rephrase_ls.review.choice import shown
     from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.text.markup import format_for
 
     rs = review_state(ls)
     doc = ls.workspace.text_documents[uri]
@@ -232,6 +235,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
         raise ReviewCancelled
     state = ls.state(doc)
     offline: list[Finding] = []
+    target: str | None = None
     too_large = len(state.text) > settings.diagnostics_max_size
     if too_large and settings.diagnostics == "offline":
         _say_too_large(ls, uri, len(state.text), settings.diagnostics_max_size)
@@ -284,11 +288,12 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 request.text,
                                 request.blocks,
                                 target_lang=target,
-                                words=request.settings.words,
+                                words=words_for(request.settings, target),
                                 cache=rs.cache,
                                 cancelled=between_paragraphs,
                                 keep_variant=mode.keep_variant,
                                 variant_detected=mode.variant_detected,
+                                unknown_words=True,
                             )
                     finally:
                         if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:
@@ -308,7 +313,12 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                 raise
     if _version_of(ls, uri) != version:
         raise ReviewCancelled
-    reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
+    # The kinds turned off, and spacing the rendered document does not show (review.choice).
+    fmt = format_for(doc.language_id, uri, state.text)
+    off, on = rules_off(settings, target), rules_on(settings, target)
+    offline = shown(offline, off, on, fmt)
+    service = shown(service_findings(ls, uri, state.text), off, on, fmt)
+    reviewed = Reviewed(version, state.text, offline, service)
     rs.reviewed[uri] = reviewed
     return reviewed
 
@@ -348,7 +358,10 @@ def diagnostics(
     """One diagnostic per finding (the service's after the offline ones), as JSON values:
     built in a worker thread and sent as they are, so that hundreds of them cost the event
     loop (and the code actions waiting on it) one ``json.dumps``, not a conversion per field."""
+    from rephrase_ls.review.codes import UNKNOWN_WORD
+
     severity = _SEVERITY[settings.diagnostic_severity].value
+    unknown_severity = _SEVERITY[settings.unknown_word_severity].value
     encoding = ls.encoding
     index = state.index
     out = []
@@ -362,6 +375,8 @@ def diagnostics(
             }
             if f.word is not None:
                 data["word"] = f.word
+            if f.code == UNKNOWN_WORD:
+                data["suggestions"] = list(f.suggestions)
             (sl, sc), (el, ec) = index.position(f.start, encoding), index.position(f.end, encoding)
             out.append(
                 {
@@ -370,7 +385,7 @@ def diagnostics(
                         "end": {"line": el, "character": ec},
                     },
                     "message": f.message if origin == OFFLINE else f"{f.message} (service review)",
-                    "severity": severity,
+                    "severity": unknown_severity if f.code == UNKNOWN_WORD else severity,
                     "code": f.code,
                     "source": SOURCE,
                     "data": data,
@@ -594,6 +609,7 @@ async def on_diagnostic(
             tuple(reviewed.service),
             settings.diagnostic_severity,
             ls.settings.excluded(uri, settings),
+            settings.unknown_word_severity,
         )
     )
     result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
