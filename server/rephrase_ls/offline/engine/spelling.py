@@ -51,6 +51,7 @@ import re
 import threading
 from collections.abc import Mapping
 from functools import cache
+from itertools import pairwise
 from typing import Final
 
 from rephrase_ls.offline.engine.edit_shapes import (
@@ -266,7 +267,9 @@ class Speller:
         self._cache: dict[str, str | None] = {}
         self._unchanged: set[str] = set()  # see changeable()
         self._sounds: dict[str, tuple[str, ...]] | None = None  # see _sound_index()
-        self._initials: dict[tuple[str, int], tuple[tuple[str, float], ...]] | None = None
+        self._initials: (
+            dict[tuple[str, int], tuple[tuple[str, float, frozenset[str]], ...]] | None
+        ) = None
 
     def known(self, word: str) -> bool:
         """Whether the lower-case ``word`` is in the list or the extra words, or is a regular
@@ -597,15 +600,18 @@ class Speller:
         index = self._by_initial()
         found, best, second = None, -9.0, -9.0
         n = len(word)
-        letters = set(word)
+        letters = frozenset(word)
         # A short word two edits from a listed one is as often another word meant ("fowd"
         # for "forward", not "flowed"; "apone" for "upon", not "alpine").
         max_edits = SKELETON_MAX_EDITS if n >= LIKELIEST_TWO_EDITS_LENGTH else 1
-        for length in range(n - 2, n + 3):
-            for cand, z in index.get((word[0], length), ()):
-                # Each letter of the word that the candidate lacks costs a change (0.5+):
-                # more than two cannot fit under the cost (a cheap test first).
-                if len(letters.difference(cand)) > 2:
+        # Only a doubled letter too many is cheap enough: a shorter candidate needs one.
+        shortest = n - sum(1 for a, b in pairwise(word) if a == b)
+        for length in range(max(shortest, n - 2), n + 3):
+            for cand, z, cand_letters in index.get((word[0], length), ()):
+                # Each letter of the word that the candidate lacks, and each letter of the
+                # candidate that the word lacks, costs a change (0.5+): more than two cannot
+                # fit under the cost (cheap tests first).
+                if len(letters - cand_letters) > 2 or len(cand_letters - letters) > 2:
                     continue
                 cost = learner_cost(word, cand, LIKELIEST_MAX_COST)
                 if cost > LIKELIEST_MAX_COST:
@@ -624,19 +630,22 @@ class Speller:
             return None
         return found
 
-    def _by_initial(self) -> dict[tuple[str, int], tuple[tuple[str, float], ...]]:
+    def _by_initial(
+        self,
+    ) -> dict[tuple[str, int], tuple[tuple[str, float, frozenset[str]], ...]]:
         """The candidates of tier 7 by first letter and length, with their Zipf, built on
         first use (some 20,000 English words)."""
         index = self._initials
         if index is None:
             import rephrase_ls.offline.engine.lexicon as lexicon
 
-            grouped: dict[tuple[str, int], list[tuple[str, float]]] = {}
+            grouped: dict[tuple[str, int], list[tuple[str, float, frozenset[str]]]] = {}
             for word, count in self.freq.items():
                 if count >= MIN_CANDIDATE_COUNT and word.isalpha() and word.isascii():
                     z = lexicon.zipf(self.lang, word)
                     if z >= MIN_CANDIDATE_ZIPF:
-                        grouped.setdefault((word[0], len(word)), []).append((word, z))
+                        key = (word[0], len(word))
+                        grouped.setdefault(key, []).append((word, z, frozenset(word)))
             index = self._initials = {key: tuple(words) for key, words in grouped.items()}
         return index
 
