@@ -524,3 +524,13 @@ def test_the_formats_own_language_settings(text: str, expected: str | None) -> N
     from rephrase_ls.text.language import document_override
 
     assert document_override(text) == expected
+
+
+def test_org_link_descriptions_of_keys_and_handles_are_protected() -> None:
+    text = (
+        "Press [[kbd:][SPC f f]] or [[kbd:][Find files]], ask [[doom-user:][@hlissner]] or read"
+        " [[id:01cf][the user manual]].\n"
+    )
+    words = sent(text, org(text))
+    assert "SPC" not in words and "Find files" not in words and "hlissner" not in words
+    assert "the user manual" in words and "Press" in words
