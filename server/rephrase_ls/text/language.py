@@ -137,6 +137,29 @@ def too_short_to_tell(text: str) -> bool:
     return not enough_words(len(counted), sum(len(word) for word in counted))
 
 
+#: Letters of the Latin script: ASCII, Latin-1, Latin Extended-A/B, IPA, Latin Extended
+#: Additional (Vietnamese), the fullwidth forms aside.
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u1e00-\u1eff]")
+_ANY_LETTER = re.compile(r"[^\W\d_]")
+
+
+def is_latin_script(text: str) -> bool:
+    """Whether most letters of ``text`` are Latin (and it has some): text that, too short to
+    detect, may be taken as English by default, where Cyrillic or Greek may not."""
+    letters = len(_ANY_LETTER.findall(text))
+    return letters > 0 and len(_LATIN.findall(text)) * 2 > letters
+
+
+def may_be_english(text: str) -> bool:
+    """Whether ``text``, which the detector could not decide on, may be taken as English: it
+    is too short for any language to be told from it, or English leads the other languages
+    (``the parser recieved a NULL pointer``), where a longer text in a language the detector
+    does not know (Dutch) leads with another."""
+    from rephrase_ls.text.detect import leading_language
+
+    return too_short_to_tell(text) or leading_language(text) == "en"
+
+
 def detect_variant(text: str, language: str) -> str | None:
     """The variant the spellings of a text point to (en-GB/en-US, pt-PT/pt-BR) or None."""
     from rephrase_ls.text.variant_detect import detect_variant as spelling_variant
