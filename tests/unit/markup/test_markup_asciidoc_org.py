@@ -553,3 +553,15 @@ def test_org_link_descriptions_of_keys_and_handles_are_protected() -> None:
     words = sent(text, org(text))
     assert "SPC" not in words and "Find files" not in words and "hlissner" not in words
     assert "the user manual" in words and "Press" in words
+
+
+def test_asciidoc_monospace_and_literal_columns_are_not_prose() -> None:
+    text = (
+        '[cols="1,1m,2*l"]\n|===\n|Name |Value |Literal |Literal\n\n'
+        "|A cell. |code teh |teh |teh\n2+|A cell over two columns. |teh |teh\n"
+        "|Last cell. a|An AsciiDoc cell. |teh |teh\n|===\n"
+    )
+    assert joined(text, adoc(text)) == [
+        "Name", "Value", "Literal", "Literal",  # the header row takes no column style
+        "A cell.", "A cell over two columns.", "Last cell.", "An AsciiDoc cell.",
+    ]  # fmt: skip
