@@ -51,16 +51,19 @@ SKIPPED_ELEMENTS = frozenset(
 #: Elements kept inside their sentence but protected whole, content included.
 OPAQUE_ELEMENTS = frozenset(("code", "kbd", "samp", "var", "math", "tt"))
 
-_SPECIAL = re.compile(r"<|&|https?://|(?:\r\n|\r|\n)[ \t]*(?=\r\n|\r|\n)")
+# markup, or a line break with blank lines after it (a paragraph's end)
+_SPECIAL = re.compile(r"<[A-Za-z!?/]|(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))+")
 # A start tag: its name, then attributes as the HTML tokenizer reads them (a value quoted after
 # "=" may hold ">"; a quote elsewhere is a character of a name or an unquoted value).
 _START_TAG = re.compile(
     r"<([A-Za-z][^\s/>]*+)(?:[^>=]|=[ \t\r\n]*+\"[^\"]*+\"|=[ \t\r\n]*+'[^']*+'|=)*+>"
 )
 _END_TAG = re.compile(r"</([A-Za-z][^\s/>]*+)[^>]*+>")
-_ENTITY = re.compile(r"&(?:#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,8}|[A-Za-z][A-Za-z0-9]{0,31});")
-_URL = re.compile(r"https?://[^\s<>\"]*")
-_URL_TRAIL = ".,;:!?'"
+# What prose protects, found in each run of it: character references and URLs.
+_INLINE = re.compile(
+    r"&(?:#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,8}|[A-Za-z][A-Za-z0-9]{0,31});"
+    r"|https?://[^\s<>\"]*[^\s<>\".,;:!?')\]]"
+)
 
 
 class _Scanner:
@@ -72,7 +75,11 @@ class _Scanner:
         self.unclosed: dict[str, int] = {}  # element → offset past which its end tag is absent
 
     def emit(self, start: int, end: int, kind: int) -> None:
-        self.pieces.append((start, end, kind))
+        pieces = self.pieces
+        if kind != BREAK and pieces and pieces[-1][2] == kind and pieces[-1][1] == start:
+            pieces[-1] = (pieces[-1][0], end, kind)  # one piece for a run of one kind
+        else:
+            pieces.append((start, end, kind))
 
     def _end_of(self, name: str, start: int) -> int:
         """The end of the end tag ``</name>`` after ``start``, or -1 when there is none."""
@@ -99,32 +106,12 @@ class _Scanner:
             at = m.start()
             if at > pos:
                 self.emit(pos, at, PROSE)
-            c = text[at]
-            if c == "<":
+            if text[at] == "<":
                 pos = self._tag(at)
-            elif c == "&":
-                entity = _ENTITY.match(text, at)
-                end = entity.end() if entity is not None else at + 1
-                self.emit(at, end, PROTECT if entity is not None else PROSE)
-                pos = end
-            elif c == "h":
-                pos = self._url(at)
-            else:  # a blank line
+            else:  # blank lines
                 self.emit(m.end(), m.end(), BREAK)
                 pos = m.end()
         return self.pieces
-
-    def _url(self, at: int) -> int:
-        m = _URL.match(self.text, at)
-        end = m.end() if m is not None else at + 1
-        while end > at and self.text[end - 1] in _URL_TRAIL:
-            end -= 1
-        url = self.text[at:end]
-        while url.endswith(")") and url.count(")") > url.count("("):
-            end -= 1
-            url = url[:-1]
-        self.emit(at, end, PROTECT)
-        return end
 
     def _tag(self, at: int) -> int:
         """Read the markup at ``at`` (a ``<``); the offset after it."""
@@ -152,9 +139,6 @@ class _Scanner:
             name = m.group(1).lower()
             self.emit(at, m.end(), BREAK if name in BLOCK_ELEMENTS else PROTECT)
             return m.end()
-        if not nxt.isalpha():
-            self.emit(at, at + 1, PROSE)  # "a < b": a character of the text
-            return at + 1
         m = _START_TAG.match(text, at)
         if m is None:  # never closed: the rest is inside the tag
             self.emit(at, n, BREAK)
@@ -177,7 +161,11 @@ class _Scanner:
 def html_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of an HTML document, in document order."""
     require_text(text)
-    return blocks_from_pieces(text, _Scanner(text).run())
+    return blocks_from_pieces(text, _Scanner(text).run(), _inline)
+
+
+def _inline(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [m.span() for m in _INLINE.finditer(text, start, end)]
 
 
 register_format("html", html_blocks, extensions=(".html", ".htm", ".xhtml"))

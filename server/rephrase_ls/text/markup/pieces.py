@@ -9,24 +9,41 @@ is at a line's edge, protected when it lies between two pieces of one line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from itertools import pairwise
 
 from rephrase_ls.text.markup.block import ProseBlock
 from rephrase_ls.text.markup.lines import Lines, make_block
 
-__all__ = ["BREAK", "PROSE", "PROTECT", "Piece", "blocks_from_pieces"]
+__all__ = ["BREAK", "PROSE", "PROTECT", "Inline", "Piece", "blocks_from_pieces"]
 
 PROSE, PROTECT, BREAK = range(3)
 Piece = tuple[int, int, int]
 
 
-def _paragraph(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | None:
+Inline = Callable[[str, int, int], Iterable[tuple[int, int]]]
+"""What a format protects inside a run of prose: ``inline(text, start, end)`` gives the sorted
+spans of ``text[start:end]`` to keep (emphasis markers, entities, URLs…)."""
+
+
+def _paragraph(
+    text: str, lines: Lines, pieces: list[Piece], inline: Inline | None
+) -> ProseBlock | None:
     """A block from the prose and protected pieces of one paragraph (in document order)."""
-    per_line: dict[int, list[int]] = {}
     protected: list[tuple[int, int]] = []
+    covered: list[list[int]] = []  # the pieces' spans, those that touch merged
     for start, end, kind in pieces:
         if kind == PROTECT:
             protected.append((start, end))
+        elif inline is not None:
+            protected.extend(inline(text, start, end))
+        if covered and covered[-1][1] >= start:
+            if end > covered[-1][1]:
+                covered[-1][1] = end
+        else:
+            covered.append([start, end])
+    per_line: dict[int, list[int]] = {}
+    for start, end in covered:
         first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
         for i in range(first, last + 1):
             s = max(start, lines.starts[i])
@@ -41,37 +58,38 @@ def _paragraph(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | Non
             if bounds is None:
                 per_line[i] = [s, e]
             else:
-                bounds[0] = min(bounds[0], s)
-                bounds[1] = max(bounds[1], e)
+                bounds[1] = e
     if not per_line:
         return None
     segments = [(b[0], b[1]) for _, b in sorted(per_line.items())]
     # what lies inside a segment and no piece covers (a comment between two words) and is not
     # white space is protected rather than sent
-    pos = segments[0][0]
-    for s, e, _ in pieces:
-        if s > pos and text[pos:s].strip():
-            protected.append((pos, s))
-        pos = max(pos, e)
+    for (_, end), (start, _) in pairwise(covered):
+        if text[end:start].strip():
+            protected.append((end, start))
+    protected.sort()
     return make_block(text, segments, protected)
 
 
-def blocks_from_pieces(text: str, pieces: Iterable[Piece]) -> list[ProseBlock]:
-    """The prose blocks of ``text`` from its pieces (see the module docstring), in order."""
+def blocks_from_pieces(
+    text: str, pieces: Iterable[Piece], inline: Inline | None = None
+) -> list[ProseBlock]:
+    """The prose blocks of ``text`` from its pieces (see the module docstring), in order;
+    ``inline`` protects what it finds inside the prose pieces."""
     lines = Lines(text)
     blocks: list[ProseBlock] = []
     paragraph: list[Piece] = []
     for piece in pieces:
         if piece[2] == BREAK:
             if paragraph:
-                block = _paragraph(text, lines, paragraph)
+                block = _paragraph(text, lines, paragraph, inline)
                 if block is not None:
                     blocks.append(block)
                 paragraph = []
         elif piece[1] > piece[0]:
             paragraph.append(piece)
     if paragraph:
-        block = _paragraph(text, lines, paragraph)
+        block = _paragraph(text, lines, paragraph, inline)
         if block is not None:
             blocks.append(block)
     return blocks

@@ -45,20 +45,31 @@ _STATEMENTS = frozenset(("let", "set", "show", "import", "include", "return", "b
 _CONTROL = frozenset(("if", "for", "while"))
 
 _IDENT = re.compile(r"[^\W\d][\w-]*")
-_MARKUP_SPECIAL = re.compile(r"https?://|//|/\*|-\?|[\\`$#<@*_~\[\]\r\n]")
+# A run of prose up to the next mark that matters to the structure (escapes are part of it)
+_PROSE_RUN = re.compile(
+    r"(?:[^\\`$#\[\]\r\n/h]|\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|)|h(?!ttps?://)|/(?![/*]))*+"
+)
+# What prose protects, found in each run of it: labels, references, emphasis markers (a ``*`` or
+# ``_`` inside a word is a character of it), non-breaking spaces, soft hyphens.
+_INLINE = re.compile(
+    r"<[\w.:-]+>|(?<![^\W_])@[\w.:-]*[\w-]|(?<![^\W_])[*_]+|[*_]+(?![^\W_])|~+|-\?"
+    r"|(?:\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|))+"
+)
+_MATHS = re.compile(r"(?:\$(?:[^$\\]|\\.)*+\$)+", re.DOTALL)
+_HASHES = re.compile(r"#+")
+_OPENING = re.compile(r"\[+")
+_CLOSING = re.compile(r"\]+")
 _CODE_SPECIAL = re.compile(r"//|/\*|[\"`$\[\](){}\r\n;]")
-_LABEL = re.compile(r"<[\w.:-]+>")
-_REF = re.compile(r"@[\w.:-]*[\w-]")
 _URL = re.compile(r"https?://[^\s\[\]<>\"]*")
 _URL_TRAIL = ".,;:!?'"
-_HEADING = re.compile(r"=+(?:[ \t]+|(?=[\r\n]|\Z))")
-_ITEM = re.compile(r"(?:[-+/]|[0-9]+\.)(?:[ \t]+|(?=[\r\n]|\Z))")
+# A line's indentation, then the marker of a heading or of a list, enumeration or term item
+_LINE_START = re.compile(r"[ \t]*+(?P<mark>(?:=+|[-+/]|[0-9]+\.)(?:[ \t]+|(?=[\r\n]|\Z)))?")
 _SPACES = re.compile(r"[ \t]*")
+_BLANK_LINES = re.compile(r"(?:[ \t]*(?:\r\n|\r|\n))+")
 _BACKTICKS = re.compile(r"`+")
 _MATH_REST = re.compile(r"(?:[^$\\]|\\.)*+\$", re.DOTALL)
 _STRING_REST = re.compile(r"(?:[^\"\\]|\\.)*+(?:\"|\Z)", re.DOTALL)
 _COMMENT_MARK = re.compile(r"/\*|\*/")
-_ESCAPE = re.compile(r"\\(?:u\{[0-9A-Fa-f]*\}|[^\r\n \t]|)")
 _ELSE = re.compile(r"[ \t]*else\b")
 
 
@@ -103,16 +114,21 @@ class _Scanner:
     # -- output -------------------------------------------------------------------------------
 
     def emit(self, start: int, end: int, kind: int) -> None:
-        if end > start or kind == BREAK:
-            self.pieces.append((start, end, kind))
+        pieces = self.pieces
+        if kind == BREAK:
+            pieces.append((start, end, kind))
+        elif end > start:
+            if pieces and pieces[-1][2] == kind and pieces[-1][1] == start:
+                pieces[-1] = (pieces[-1][0], end, kind)  # one piece for a run of one kind
+            else:
+                pieces.append((start, end, kind))
 
     # -- the pass -----------------------------------------------------------------------------
 
     def run(self) -> list[Piece]:
         top = _Markup(closed=False, kind=BREAK)
         self.stack = [top]
-        self.pos = self.content_start = _skip_spaces(self.text, 0)
-        self._line_start(top)
+        self._line_start(top, 0)
         while self.stack:
             frame = self.stack[-1]
             if self.pos >= self.n:
@@ -136,33 +152,28 @@ class _Scanner:
 
     # -- markup -------------------------------------------------------------------------------
 
-    def _line_start(self, frame: _Markup) -> None:
-        """At the first character of a line's content (``self.pos``): headings, list items."""
-        text, pos = self.text, self.pos
-        if pos >= self.n or text[pos] in "\r\n":
+    def _line_start(self, frame: _Markup, begin: int) -> None:
+        """At the start of a line (``begin``, or where a content block's text starts): its
+        indentation, then a heading's or a list item's marker."""
+        text = self.text
+        m = _LINE_START.match(text, begin)
+        assert m is not None  # it matches the empty string
+        mark = m.start("mark")
+        content = mark if mark >= 0 else m.end()
+        self.pos = self.content_start = content
+        if content >= self.n or text[content] in "\r\n":
             return
-        indent = pos - self._line_begin(pos)
+        indent = content - begin
         if frame.item >= 0 and indent <= frame.item:
             frame.item = -1
-            self.emit(pos, pos, BREAK)
-        m = _HEADING.match(text, pos)
-        if m is not None:
-            self.emit(pos, pos, BREAK)
-            frame.heading = True
+            self.emit(content, content, BREAK)
+        if mark >= 0:
+            self.emit(mark, mark, BREAK)
+            if text[mark] == "=":
+                frame.heading = True
+            else:
+                frame.item = indent
             self.pos = self.content_start = m.end()
-            return
-        m = _ITEM.match(text, pos)
-        if m is not None:
-            self.emit(pos, pos, BREAK)
-            frame.item = indent
-            self.pos = self.content_start = m.end()
-
-    def _line_begin(self, pos: int) -> int:
-        """The offset of the line holding ``pos`` (the indentation before it is spaces only)."""
-        begin = pos
-        while begin > 0 and self.text[begin - 1] in " \t":
-            begin -= 1
-        return begin
 
     def _newline(self, frame: _Markup, at: int) -> None:
         text = self.text
@@ -170,85 +181,61 @@ class _Scanner:
         if frame.heading:
             frame.heading = False
             self.emit(at, at, BREAK)
-        nxt = _skip_spaces(text, end)
-        self.pos = self.content_start = nxt
-        if nxt >= self.n or text[nxt] in "\r\n":
+        blanks = _BLANK_LINES.match(text, end)
+        if blanks is not None or end >= self.n:
             # a blank line ends the paragraph (and the list item)
             self.emit(end, end, BREAK)
             frame.item = -1
-            return
-        self._line_start(frame)
+            if blanks is not None:
+                end = blanks.end()
+        self._line_start(frame, end)
 
     def _markup(self, frame: _Markup) -> None:
         text = self.text
         pos = self.pos
-        m = _MARKUP_SPECIAL.search(text, pos)
-        if m is None:
-            self.emit(pos, self.n, PROSE)
-            self.pos = self.n
-            return
-        at = m.start()
+        at = _PROSE_RUN.match(text, pos).end()  # type: ignore[union-attr]
         if at > pos:
             self.emit(pos, at, PROSE)
-        token = m.group()
-        c = token[0]
-        self.pos = m.end()
+        if at >= self.n:
+            self.pos = self.n
+            return
+        c = text[at]
+        self.pos = at + 1
         if c in "\r\n":
             self._newline(frame, at)
-        elif token == "//":
-            eol = _line_end(text, at)
-            self.pos = eol
-        elif token == "/*":
-            self.pos = self._block_comment(at)
+        elif c == "/":
+            self.pos = _line_end(text, at) if text[at + 1] == "/" else self._block_comment(at)
         elif c == "h":
             self._url(at)
-        elif token == "-?" or c == "~":
-            self.emit(at, m.end(), PROTECT)
-        elif c == "\\":
-            e = _ESCAPE.match(text, at)
-            end = e.end() if e is not None else at + 1
-            self.emit(at, end, PROTECT)
-            self.pos = end
         elif c == "`":
             self._raw(at)
         elif c == "$":
-            close = _MATH_REST.match(text, at + 1)
-            end = close.end() if close is not None else at + 1
+            maths = _MATHS.match(text, at)
+            end = maths.end() if maths is not None else at + 1
             self.emit(at, end, PROTECT)
             self.pos = end
         elif c == "#":
-            self._hash(at)
-        elif c == "<":
-            label = _LABEL.match(text, at)
-            if label is not None:
-                self.emit(at, label.end(), PROTECT)
-                self.pos = label.end()
-            else:
-                self.emit(at, at + 1, PROSE)
-        elif c == "@":
-            ref = _REF.match(text, at)
-            if ref is not None and not (at > 0 and (text[at - 1].isalnum())):
-                self.emit(at, ref.end(), PROTECT)
-                self.pos = ref.end()
-            else:
-                self.emit(at, at + 1, PROSE)
-        elif c in "*_":
-            inside = 0 < at < self.n - 1 and text[at - 1].isalnum() and text[at + 1].isalnum()
-            self.emit(at, at + 1, PROSE if inside else PROTECT)
+            last = _HASHES.match(text, at).end() - 1  # type: ignore[union-attr]
+            if last > at:  # "##…": only the last one may start an expression
+                self.emit(at, last, PROSE)
+            self._hash(last)
         elif c == "[":
-            frame.depth += 1
-            self.emit(at, at + 1, PROTECT)
-        elif c == "]":
-            if frame.depth > 0:
-                frame.depth -= 1
-                self.emit(at, at + 1, PROTECT)
-            elif frame.closed:
-                if frame.heading:
-                    self.emit(at, at, BREAK)
-                self.emit(at, at + 1, frame.kind)
-                self._pop()
-            else:
-                self.emit(at, at + 1, PROTECT)
+            end = _OPENING.match(text, at).end()  # type: ignore[union-attr]
+            frame.depth += end - at
+            self.emit(at, end, PROTECT)
+            self.pos = end
+        elif frame.depth > 0 or not frame.closed:  # "]" closing a plain bracket
+            end = _CLOSING.match(text, at).end()  # type: ignore[union-attr]
+            if frame.closed:
+                end = min(end, at + frame.depth)
+            frame.depth = max(0, frame.depth - (end - at))
+            self.emit(at, end, PROTECT)
+            self.pos = end
+        else:  # "]" closing the content block
+            if frame.heading:
+                self.emit(at, at, BREAK)
+            self.emit(at, at + 1, frame.kind)
+            self._pop()
 
     def _url(self, at: int) -> None:
         m = _URL.match(self.text, at)
@@ -344,6 +331,7 @@ class _Scanner:
             self.pos = end
         else:
             self.emit(at, start, PROSE)  # a "#" that starts no expression is text
+            self.pos = start
 
     def _statement(self, at: int, end: int, kind: int, closer: str) -> None:
         self.emit(at, end, kind)
@@ -379,8 +367,7 @@ class _Scanner:
         content = _Markup(closed=True, kind=kind)
         self.stack.append(content)
         if kind == BREAK:  # a block of its own: its first line may be a heading or an item
-            self.pos = self.content_start = _skip_spaces(self.text, at + 1)
-            self._line_start(content)
+            self._line_start(content, at + 1)
 
     def _code(self, frame: _Code) -> None:
         text = self.text
@@ -477,7 +464,11 @@ def _line_end(text: str, at: int) -> int:
 def typst_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of a Typst document, in document order."""
     require_text(text)
-    return blocks_from_pieces(text, _Scanner(text).run())
+    return blocks_from_pieces(text, _Scanner(text).run(), _inline)
+
+
+def _inline(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [m.span() for m in _INLINE.finditer(text, start, end)]
 
 
 register_format("typst", typst_blocks, extensions=(".typ",))
