@@ -65,6 +65,7 @@ _URL_TRAIL = ".,;:!?'"
 # A line's indentation, then the marker of a heading or of a list, enumeration or term item
 _LINE_START = re.compile(r"[ \t]*+(?P<mark>(?:=+|[-+/]|[0-9]+\.)(?:[ \t]+|(?=[\r\n]|\Z)))?")
 _SPACES = re.compile(r"[ \t]*")
+_TRAILING_LABEL = re.compile(r"[ \t]*<[\w.:-]+>")
 _BLANK_LINES = re.compile(r"(?:[ \t]*(?:\r\n|\r|\n))+")
 _BACKTICKS = re.compile(r"`+")
 _MATH_REST = re.compile(r"(?:[^$\\]|\\.)*+\$", re.DOTALL)
@@ -359,7 +360,10 @@ class _Scanner:
                 return
         self.stack.pop()
         if frame.kind == BREAK:
-            self.emit(pos, pos, BREAK)
+            label = _TRAILING_LABEL.match(text, pos)  # the label of the block: `) <fig:sun>`
+            end = pos if label is None else label.end()
+            self.emit(pos, end, BREAK)
+            self.pos = end
 
     def _open_content(self, at: int, kind: int) -> None:
         self.emit(at, at + 1, kind)
