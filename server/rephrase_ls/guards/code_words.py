@@ -67,6 +67,8 @@ def keep_code_words(original: str, replacement: str, code: frozenset[str]) -> st
     """``replacement`` without the replacements of words of ``code`` (:func:`code_words`) by
     other words: such a word is kept as it was, every other change applied (a doubled word
     removed, a capital added, another word corrected)."""
+    if _LETTER_RUN.findall(original.lower()) == _LETTER_RUN.findall(replacement.lower()):
+        return replacement  # the same words: none replaced (spacing, punctuation, capitals)
     parts: list[str] = []
     pos = 0
     for edit in word_edits(original, replacement):

@@ -107,6 +107,8 @@ def keep_variant_spellings(
     """``replacement`` without the changes of ``original`` that only convert between the
     variants of ``language`` (:func:`is_variant_change`), unless ``document`` allows the
     conversion (:meth:`DocumentVariant.converts`); every other change is applied."""
+    if _WORD.findall(original.lower()) == _WORD.findall(replacement.lower()):
+        return replacement  # the same words: nothing converted (spacing, punctuation, capitals)
     parts: list[str] = []
     pos = 0
 

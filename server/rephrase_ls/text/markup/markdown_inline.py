@@ -32,7 +32,8 @@ _TYPE_END = r'(?=[ \t]+"|[ \t]*(?:[\n\x00]|\Z))'
 # the cost of a block). Within a group the alternatives keep their order of precedence.
 _INLINE_ALTERNATIVES = (
     r"\\(?:[!-/:-@\[-`{-~]|(?=[\r\n\x00]|\Z))",  # backslash escape, hard line break
-    r"`(`*)(?!`)" + _ANY + r"+?(?<!`)`\1(?!`)",  # code span (the run after its first tick)
+    # code span: a whole run of ticks (not its tail: "```" left open is text), its closing run
+    r"`(?<!``)(`*)(?!`)" + _ANY + r"+?(?<!`)`\1(?!`)",
     r"<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>"  # URI autolink
     r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?>"
     r"|!--" + _ANY + r"*?-->|\?" + _ANY + r"*?\?>|![A-Za-z][^>]*>"  # HTML comment etc.
