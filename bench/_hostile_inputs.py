@@ -49,6 +49,10 @@ _ODD_PIECES = [
     "/", "~/", "a/", " ", "  ", "\t", "\n", "\u00a0", "a", "A", "é", "Ж", "漢", "\u0301", "😀",
     "\ue001", "I ", "the ", "Ab. ", ":a:", "|a", "<a", "*",
 ]  # fmt: skip
+_MARKUP_PIECES = [
+    "#", "#a", "[", "]", "(", ")", "{", "}", "\"", "`", "```", "$", "/*", "*/", "//", "<", ">",
+    "<a", "</", "<p>", "<!--", "-->", "&", "&amp;", "=", "= ", "- ", "\n", "\n\n", " ", "a", "@a",
+]  # fmt: skip
 
 GENERATORS: dict[str, Generator] = {
     **{f"run of {mark!r}": _repeat(mark) for mark in _MARKS},
@@ -119,7 +123,17 @@ GENERATORS: dict[str, Generator] = {
     "repeated inline code": _repeat("`x` word , word . "),
     "repeated links": _repeat("[a](b) teh , "),
     "repeated quoted lines": _repeat("> word ,\n"),
+    # Typst's and HTML's markup: nesting thousands deep, delimiters never closed, calls, tags.
+    "Typst content nesting": _repeat("#a[b "),
+    "Typst calls and strings": _repeat('#f("a", [b]) #g(" '),
+    "Typst statements": _repeat("#let x = (a, [b\n"),
+    "Typst raw, math and comments": _repeat("`a ``` $b /* c // "),
+    "HTML tags": _repeat("<p><a href=x>a</a> b "),
+    "HTML tags never closed": _repeat('<code>a <a href="b '),
+    "HTML entities and comments": _repeat("&amp; &#1 <!-- &x; --"),
+    "HTML end tags": _repeat("</a </p>a</"),
     **{f"shuffled mix {seed}": _shuffled(_ODD_PIECES, seed) for seed in range(4)},
+    **{f"shuffled markup mix {seed}": _shuffled(_MARKUP_PIECES, seed) for seed in range(2)},
 }
 
 

@@ -51,12 +51,14 @@ SKIPPED_ELEMENTS = frozenset(
 #: Elements kept inside their sentence but protected whole, content included.
 OPAQUE_ELEMENTS = frozenset(("code", "kbd", "samp", "var", "math", "tt"))
 
-# markup, or a line break with blank lines after it (a paragraph's end)
-_SPECIAL = re.compile(r"<[A-Za-z!?/]|(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))+")
-# A start tag: its name, then attributes as the HTML tokenizer reads them (a value quoted after
-# "=" may hold ">"; a quote elsewhere is a character of a name or an unquoted value).
-_START_TAG = re.compile(
-    r"<([A-Za-z][^\s/>]*+)(?:[^>=]|=[ \t\r\n]*+\"[^\"]*+\"|=[ \t\r\n]*+'[^']*+'|=)*+>"
+# A tag's attributes as the HTML tokenizer reads them (a value quoted after "=" may hold ">"; a
+# quote elsewhere is a character of a name or an unquoted value), then its end.
+_ATTRIBUTES = r"(?:[^>=]|=[ \t\r\n]*+\"[^\"]*+\"|=[ \t\r\n]*+'[^']*+'|=)*+>"
+_START_TAG = re.compile(rf"<([A-Za-z][^\s/>]*+){_ATTRIBUTES}")
+# A whole tag (start or end); other markup (a comment, a doctype, a tag never closed); a line
+# break with blank lines after it (a paragraph's end).
+_TOKEN = re.compile(
+    rf"<(/?)([A-Za-z][^\s/>]*+){_ATTRIBUTES}|<[A-Za-z!?/]|(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))+"
 )
 _END_TAG = re.compile(r"</([A-Za-z][^\s/>]*+)[^>]*+>")
 # What prose protects, found in each run of it: character references and URLs.
@@ -97,21 +99,40 @@ class _Scanner:
 
     def run(self) -> list[Piece]:
         text, n = self.text, self.n
+        emit = self.emit
         pos = 0
         while pos < n:
-            m = _SPECIAL.search(text, pos)
+            m = _TOKEN.search(text, pos)
             if m is None:
-                self.emit(pos, n, PROSE)
+                emit(pos, n, PROSE)
                 break
             at = m.start()
             if at > pos:
-                self.emit(pos, at, PROSE)
-            if text[at] == "<":
+                emit(pos, at, PROSE)
+            name = m.group(2)
+            if name is not None:  # a whole tag, the common case
+                pos = self._element(at, m.end(), name.lower(), bool(m.group(1)))
+            elif text[at] == "<":
                 pos = self._tag(at)
             else:  # blank lines
-                self.emit(m.end(), m.end(), BREAK)
+                emit(m.end(), m.end(), BREAK)
                 pos = m.end()
         return self.pieces
+
+    def _element(self, at: int, end: int, name: str, closing: bool) -> int:
+        """The tag ``text[at:end]`` of the element ``name``; the offset after what it takes."""
+        if not closing:
+            if name in SKIPPED_ELEMENTS:
+                close = self._end_of(name, end)
+                end = self.n if close < 0 else close
+                self.emit(at, end, BREAK)
+                return end
+            if name in OPAQUE_ELEMENTS and not self.text.startswith("/>", end - 2):
+                close = self._end_of(name, end)
+                if close >= 0:
+                    end = close
+        self.emit(at, end, BREAK if name in BLOCK_ELEMENTS else PROTECT)
+        return end
 
     def _tag(self, at: int) -> int:
         """Read the markup at ``at`` (a ``<``); the offset after it."""
@@ -136,26 +157,12 @@ class _Scanner:
             if m is None:  # never closed: the rest is inside the tag
                 self.emit(at, n, BREAK)
                 return n
-            name = m.group(1).lower()
-            self.emit(at, m.end(), BREAK if name in BLOCK_ELEMENTS else PROTECT)
-            return m.end()
+            return self._element(at, m.end(), m.group(1).lower(), True)
         m = _START_TAG.match(text, at)
         if m is None:  # never closed: the rest is inside the tag
             self.emit(at, n, BREAK)
             return n
-        name = m.group(1).lower()
-        end = m.end()
-        if name in SKIPPED_ELEMENTS:
-            close = self._end_of(name, end)
-            end = n if close < 0 else close
-            self.emit(at, end, BREAK)
-            return end
-        if name in OPAQUE_ELEMENTS and not text.startswith("/>", end - 2):
-            close = self._end_of(name, end)
-            if close >= 0:
-                end = close
-        self.emit(at, end, BREAK if name in BLOCK_ELEMENTS else PROTECT)
-        return end
+        return self._element(at, m.end(), m.group(1).lower(), False)
 
 
 def html_blocks(text: str) -> list[ProseBlock]:

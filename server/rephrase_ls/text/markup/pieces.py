@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 from rephrase_ls.text.markup.block import ProseBlock
-from rephrase_ls.text.markup.lines import Lines, make_block
+from rephrase_ls.text.markup.lines import Lines, build_block, make_block, trim
 
 __all__ = ["BREAK", "PROSE", "PROTECT", "Inline", "Piece", "blocks_from_pieces"]
 
@@ -42,6 +42,13 @@ def _paragraph(
                 covered[-1][1] = end
         else:
             covered.append([start, end])
+    if len(covered) == 1:  # the common short paragraph: one run of pieces on one line
+        start, end = covered[0]
+        if lines.line_of(start) == lines.line_of(max(start, end - 1)):
+            start, end = trim(text, start, end)
+            if start >= end:
+                return None
+            return build_block(text, [(start, end)], protected)
     per_line: dict[int, list[int]] = {}
     for start, end in covered:
         first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
