@@ -112,6 +112,7 @@ _COMMENTS: dict[str, tuple[str, str]] = {
     "latex": ("% ", ""),
     "tex": ("% ", ""),
     "restructuredtext": (".. ", ""),
+    "typst": ("// ", ""),
     "javascript": ("// ", ""),
     "typescript": ("// ", ""),
     "c": ("// ", ""),

@@ -411,3 +411,50 @@ def test_a_slip_is_fixed_in_prose_and_kept_in_code(text: str, uri: str, kept: li
         assert span in text and span in result, span
     # and no other slip is left
     assert len(re.findall("recieve", result)) == sum(span.count("recieve") for span in kept)
+
+
+# -- in-document directives in each format's comments --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("// rephrase: language=de\n= Titel\n\nEin Satz.\n", "de"),
+        ("/* rephrase: language=fr */\nUne phrase.\n", "fr"),
+        ("<!-- rephrase: language=pt-PT -->\n<p>Uma frase.</p>\n", "pt-PT"),
+    ],
+)
+def test_the_language_directive_in_typst_and_html_comments(text: str, language: str) -> None:
+    from rephrase_ls.text.language import document_override
+
+    assert document_override(text) == language
+
+
+@pytest.mark.parametrize(
+    ("text", "language_id", "kept"),
+    [
+        (
+            "A first sentence.\n\n// rephrase: off\nTheir reply, I beleive.\n// rephrase: on\n\n"
+            "/* rephrase: ignore-next-line */\nSo it came untill now.\nThe end.\n",
+            "typst",
+            ["Their reply, I beleive.", "So it came untill now."],
+        ),
+        (
+            "<p>A first sentence.</p>\n<!-- rephrase: off -->\n<p>Their reply, I beleive.</p>\n"
+            "<!-- rephrase: on -->\n<!-- rephrase: ignore-next-line -->\n"
+            "<p>So it came untill now.</p>\n<p>The end.</p>\n",
+            "html",
+            ["Their reply, I beleive.", "So it came untill now."],
+        ),
+    ],
+)
+def test_the_switches_in_typst_and_html_comments(
+    text: str, language_id: str, kept: list[str]
+) -> None:
+    from rephrase_ls.improve.round_trip import without_directives
+
+    blocks = without_directives(text, prose_blocks(text, language_id))
+    prose = joined(text, blocks)
+    assert "A first sentence." in prose and "The end." in prose
+    for line in kept:
+        assert not any(line in p for p in prose), line
