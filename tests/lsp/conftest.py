@@ -29,8 +29,11 @@ from typing import Any, Optional, Union
 import pytest
 import pytest_asyncio
 import pytest_lsp
+from cattrs import Converter
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import register_lsp_features
 
 SERVER = [sys.executable, "-m", "rephrase_ls"]
 
@@ -103,8 +106,10 @@ def apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str) -> s
             line = lines[pos.line].rstrip("\r\n")
             for index, ch in enumerate(line):
                 units[count] = index
-                count += len(ch.encode("utf-16-le")) // 2 if encoding == "utf-16" else (
-                    len(ch.encode("utf-8")) if encoding == "utf-8" else 1
+                count += (
+                    len(ch.encode("utf-16-le")) // 2
+                    if encoding == "utf-16"
+                    else (len(ch.encode("utf-8")) if encoding == "utf-8" else 1)
                 )
             units[count] = len(line)
         assert pos.character in units, f"character {pos.character} beyond or inside a character"
@@ -324,10 +329,11 @@ def initialize_params(
     )
 
 
-def _fix_code_action_union(client: LanguageClient) -> None:
-    """lsprotocol decodes any code action carrying a ``command`` as a bare Command; editors look
-    at the type of ``command`` (a string for a Command, an object for a CodeAction). Do the same."""
-    converter = client.protocol._converter
+def _editor_converter() -> Converter:
+    """pygls's converter, decoding code actions as editors do: lsprotocol decodes any code action
+    carrying a ``command`` as a bare Command; editors look at the type of ``command`` (a string
+    for a Command, an object for a CodeAction)."""
+    converter = default_converter()
 
     def hook(obj: Any, _: type) -> types.Command | types.CodeAction:
         if isinstance(obj.get("command"), str):
@@ -339,6 +345,19 @@ def _fix_code_action_union(client: LanguageClient) -> None:
         lambda obj, _: None if obj is None else [hook(o, types.CodeAction) for o in obj],
     )
     converter.register_structure_hook(Union[types.Command, types.CodeAction], hook)  # noqa: UP007
+    return converter
+
+
+def editor_client() -> LanguageClient:
+    """A pytest-lsp test client whose code actions decode as an editor's do."""
+    client = LanguageClient(converter_factory=_editor_converter)
+    register_lsp_features(client)
+    return client
+
+
+def editor_config(**kwargs: Any) -> ClientServerConfig:
+    """pytest-lsp's configuration with :func:`editor_client` as its client."""
+    return ClientServerConfig(client_factory=editor_client, **kwargs)
 
 
 def _targets(edit: types.WorkspaceEdit) -> list[str]:
@@ -361,7 +380,6 @@ def install_apply_edit(
     ``published`` the diagnostics pushed for files in its folder. An edit to a file in one of the
     ``retired`` folders (of tests that have finished: the editor closed their documents) is
     refused, not taken for the running test's."""
-    _fix_code_action_union(client)
     del client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
 
     @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -469,7 +487,7 @@ def service(knobs: list[str]) -> Iterator[OfflineService]:
 
 @pytest_lsp.fixture(
     scope="session",
-    config=ClientServerConfig(server_command=SERVER, server_env=server_env()),
+    config=editor_config(server_command=SERVER, server_env=server_env()),
 )
 async def editor_server(
     request: pytest.FixtureRequest,

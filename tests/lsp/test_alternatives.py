@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
@@ -20,6 +20,7 @@ from .conftest import (
     SERVER,
     Editor,
     OfflineService,
+    editor_config,
     initialize_params,
     install_apply_edit,
     server_env,
@@ -58,7 +59,7 @@ def launch(request: pytest.FixtureRequest) -> dict[str, Any]:
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY)),
+    config=editor_config(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY)),
 )
 async def alt_session(
     lsp_client: LanguageClient,

@@ -12,18 +12,23 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
-from .conftest import SERVER, Editor, initialize_params, install_apply_edit, server_env
+from .conftest import (
+    SERVER,
+    Editor,
+    editor_config,
+    initialize_params,
+    install_apply_edit,
+    server_env,
+)
 
 pytestmark = pytest.mark.asyncio
 
 PARAGRAPH = "this is the the test, and we recieved teh letter."
 TEXT = f"{PARAGRAPH}\n"
-
-
 
 
 @pytest.fixture
@@ -37,7 +42,7 @@ def confirm(request: pytest.FixtureRequest) -> bool | None:
     return getattr(request, "param", None)
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=server_env()))
+@pytest_lsp.fixture(config=editor_config(server_command=SERVER, server_env=server_env()))
 async def ann_session(
     lsp_client: LanguageClient, tmp_path: Path, profile: str, confirm: bool | None
 ) -> AsyncIterator[None]:

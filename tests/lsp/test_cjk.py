@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
@@ -23,6 +23,7 @@ from .conftest import (
     SERVER,
     Editor,
     OfflineService,
+    editor_config,
     initialize_params,
     install_apply_edit,
     server_env,
@@ -46,7 +47,7 @@ def cjk_service() -> Iterator[CjkService]:
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(
+    config=editor_config(
         server_command=SERVER, server_env=server_env(REPHRASE_API_KEY="cjk-test-key")
     ),
     loop_scope="session",

@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .conftest import SERVER, Editor, OfflineService, server_env
+from .conftest import SERVER, Editor, OfflineService, editor_config, server_env
 from .review_support import PUSH, covered, start
 from .test_correct import DOC, OTHER, SIMPLE, listed, until
 
@@ -22,7 +22,7 @@ KEY = "k3y-for-the-correct-tests"
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY))
+    config=editor_config(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY))
 )
 async def client(lsp_client: LanguageClient) -> AsyncIterator[LanguageClient]:
     yield lsp_client
@@ -67,7 +67,7 @@ async def test_a_service_without_corrections_says_so_and_remembers(
     tmp_path: Path,
 ) -> None:
     state = tmp_path / "state"
-    config = ClientServerConfig(
+    config = editor_config(
         server_command=SERVER,
         server_env=server_env(REPHRASE_API_KEY=KEY, XDG_STATE_HOME=str(state)),
     )

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
-from .conftest import SERVER, Editor, server_env
+from .conftest import SERVER, Editor, editor_config, server_env
 from .review_support import PULL, PUSH, covered, start
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -139,7 +139,7 @@ async def test_add_word_writes_the_project_file_and_the_diagnostic_goes(editor: 
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=SERVER, server_env=server_env()),
+    config=editor_config(server_command=SERVER, server_env=server_env()),
     loop_scope="session",
 )
 async def refreshing(lsp_client: LanguageClient) -> AsyncIterator[LanguageClient]:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
-from .conftest import SERVER, Editor, OfflineService, server_env
+from .conftest import SERVER, Editor, OfflineService, editor_config, server_env
 from .review_support import PULL, PUSH, covered, start
 
 pytestmark = pytest.mark.asyncio
@@ -28,7 +28,7 @@ def service_url(service: OfflineService) -> str:
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY))
+    config=editor_config(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY))
 )
 async def client(lsp_client: LanguageClient) -> AsyncIterator[LanguageClient]:
     yield lsp_client

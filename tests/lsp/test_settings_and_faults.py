@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient, client_capabilities
 
 from rephrase_ls.offline.engine import improve as engine_improve
 
@@ -20,6 +20,7 @@ from .conftest import (
     SERVER,
     Editor,
     OfflineService,
+    editor_config,
     every_profile,
     initialize_params,
     install_apply_edit,
@@ -33,7 +34,7 @@ KEY = "k3y-that-must-never-be-shown"
 
 
 @pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY)),
+    config=editor_config(server_command=SERVER, server_env=server_env(REPHRASE_API_KEY=KEY)),
     loop_scope="session",
 )
 async def keyed_session(
@@ -208,7 +209,7 @@ async def test_positions_with_emoji_in_each_encoding(editor: Editor) -> None:
 
 
 async def _start(tmp_path: Path, params_hook=None, configuration=None, env=None):
-    config = ClientServerConfig(server_command=SERVER, server_env=server_env(**(env or {})))
+    config = editor_config(server_command=SERVER, server_env=server_env(**(env or {})))
     client = await config.start()
     root = tmp_path / "ws"
     root.mkdir(exist_ok=True)
@@ -226,7 +227,7 @@ async def _start(tmp_path: Path, params_hook=None, configuration=None, env=None)
 
 def _answer_configuration(client: LanguageClient, gate: asyncio.Event) -> None:
     """Make the client answer ``workspace/configuration`` only once ``gate`` is set."""
-    client.protocol.fm._features.pop(types.WORKSPACE_CONFIGURATION)
+    del client.protocol.fm.features[types.WORKSPACE_CONFIGURATION]
 
     @client.feature(types.WORKSPACE_CONFIGURATION)
     async def late(ls: LanguageClient, params: types.ConfigurationParams) -> list[Any]:
@@ -391,7 +392,8 @@ async def test_cancel_for_an_answered_request_is_not_a_warning(
 
     server = create_server()
     with caplog.at_level(logging.DEBUG):
-        server.protocol._handle_notification(types.CANCEL_REQUEST, types.CancelParams(id=42))
+        cancel = {"jsonrpc": "2.0", "method": types.CANCEL_REQUEST, "params": {"id": 42}}
+        server.protocol.handle_message(server.protocol.structure_message(cancel))
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
     assert "no longer running" in caplog.text
 

@@ -26,12 +26,12 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig
 
 from .conftest import (
     SERVER,
     Editor,
     OfflineService,
+    editor_config,
     initialize_params,
     install_apply_edit,
     server_env,
@@ -200,7 +200,7 @@ async def lsp(
     """The real server over stdio with ``env``; ``folder_settings``: what the editor answers to
     ``workspace/configuration`` for the workspace folder."""
     root.mkdir(parents=True, exist_ok=True)
-    client = await ClientServerConfig(server_command=[*SERVER, *args], server_env=env).start()
+    client = await editor_config(server_command=[*SERVER, *args], server_env=env).start()
     ed = Editor(client, root)
     install_apply_edit(client, [ed])
     if folder_settings is not None:
@@ -333,7 +333,7 @@ async def test_trust_is_per_folder_in_a_multi_root_workspace(
     (mine / ".rephrase.toml").write_text(f'serverUrl = "{users.url}"\n', encoding="utf-8")
     hostile_project(cloned, hostile)
     user_config(tmp_path / "config", f'trustedFolders = ["{mine}"]\n')
-    client = await ClientServerConfig(
+    client = await editor_config(
         server_command=SERVER, server_env=environment(tmp_path / "config")
     ).start()
     ed = Editor(client, tmp_path)

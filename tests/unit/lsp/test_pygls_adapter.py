@@ -175,3 +175,11 @@ def test_the_check_finds_private_uses(tmp_path: Path) -> None:
         "uses _request_futures",
         "uses ls.protocol._send_data",
     ], found
+
+
+def test_no_private_pygls_or_lsprotocol_name_in_the_protocol_tests() -> None:
+    """The tests drive pygls's clients through public names too (a converter of their own,
+    messages through ``structure_message`` and ``handle_message``)."""
+    tests = Path(__file__).resolve().parents[2]
+    for wing in ("lsp", "e2e", "integration"):
+        assert uses_of_private_framework_names(tests / wing, ADAPTER) == []
