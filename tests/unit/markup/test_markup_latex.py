@@ -97,3 +97,18 @@ def test_dispatch() -> None:
     assert prose_blocks(source, "latex") == latex_blocks(source)
     assert prose_blocks(source, None, "file:///p/paper.tex") == latex_blocks(source)
     assert prose_blocks(source, "plaintex") == latex_blocks(source)
+
+
+@pytest.mark.parametrize("space", ["\t\u00a0", " ", " \n", "\t"])
+def test_long_runs_of_white_space_are_read_as_white_space(space: str) -> None:
+    """pylatexenc reads a long run of white space in quadratic time; the extractor hands it the
+    runs broken up, and reads the prose back from the document itself."""
+    gap = space * 500
+    source = f"One \\emph{{word}}{gap}two.\n\n{gap}\\textbf{{Three}} words.\n"
+    blocks = blocks_of(source)
+    assert "x" not in joined(source, blocks)
+    assert [" ".join(" ".join(t).split()) for t in texts(source, blocks)] == (
+        ["One \\emph{word} two.", "\\textbf{Three} words."]
+        if "\n" not in space
+        else ["One \\emph{word}", "two.", "\\textbf{Three} words."]
+    )

@@ -172,13 +172,35 @@ def _block(text: str, lines: Lines, pieces: list[Piece]) -> ProseBlock | None:
     return make_block(text, segments, protected)
 
 
+_LONG_SPACE = re.compile(r"\s{64,}")
+_SPACE_STEP = 48
+
+
+def _short_spaces(text: str) -> str:
+    """``text`` for pylatexenc, whose reading of a run of white space costs the square of its
+    length: in each run of 64 or more white-space characters, one character in every 48 (not a
+    line break, nor among the first and last 8) made a letter, so that no run pylatexenc reads
+    is longer, and every position stays where it is. The pieces read back are taken from
+    ``text`` itself."""
+
+    def broken(m: re.Match[str]) -> str:
+        run = list(m.group())
+        for k in range(_SPACE_STEP, len(run) - 8, _SPACE_STEP):
+            at = k if run[k] != "\n" else k + 1  # two line breaks end pylatexenc's run anyway
+            if run[at] != "\n":
+                run[at] = "x"
+        return "".join(run)
+
+    return _LONG_SPACE.sub(broken, text)
+
+
 def latex_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of a LaTeX document, in document order.
 
     Raises ``ValueError`` for a document nested too deeply for pylatexenc to read.
     """
     require_text(text)
-    walker = LatexWalker(text, latex_context=latex_context(), tolerant_parsing=True)
+    walker = LatexWalker(_short_spaces(text), latex_context=latex_context(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes(pos=0)
     except RecursionError:
