@@ -216,8 +216,9 @@ class _Scanner:
             self.emit(at, end, PROTECT)
             self.pos = end
         elif c == "#":
-            last = _HASHES.match(text, at).end() - 1  # type: ignore[union-attr]
-            if last > at:  # "##…": only the last one may start an expression
+            last = at
+            if text.startswith("##", at):  # "##…": only the last one may start an expression
+                last = _HASHES.match(text, at).end() - 1  # type: ignore[union-attr]
                 self.emit(at, last, PROSE)
             self._hash(last)
         elif c == "[":
@@ -316,9 +317,12 @@ class _Scanner:
                 self._statement(at, m.end(), BREAK if line_start else PROTECT, "ctrl")
             else:
                 kind = BREAK if line_start and name not in INLINE_FUNCTIONS else PROTECT
-                self.emit(at, m.end(), kind)
-                self.pos = m.end()
+                end = m.end()
+                self.emit(at, end, kind)
+                self.pos = end
                 self.stack.append(_Chain(kind))
+                if end < self.n and text[end] == "[":  # trailing content, the common case
+                    self._open_content(end, kind)
             return
         if start < self.n and text[start] in "([{":
             kind = BREAK if line_start and text[start] != "[" else PROTECT
