@@ -458,3 +458,45 @@ def test_the_switches_in_typst_and_html_comments(
     assert "A first sentence." in prose and "The end." in prose
     for line in kept:
         assert not any(line in p for p in prose), line
+
+
+# -- generated documents: fragments of every construct joined at random -------------------------
+
+TYPST_FRAGMENTS = [
+    "= A heading <h>\n", "== Sub heading\n", "Plain words of a sentence. ", "More words here.\n",
+    "\n", "\n\n", "- an item\n", "  goes on\n", "+ numbered\n", "/ Term: text\n", "1. first\n",
+    "`raw code` ", "```py\nprint(1)\n```\n", "$x^2$ ", "$ a + b $\n", "@ref ", "<label> ",
+    '#link("https://x.org")[a link] ', "#emph[stressed words] ", "#footnote[A note.] ",
+    '#set text(lang: "en")\n', "#let x = (1, [content])\n", "#figure(\n  caption: [Cap.],\n)\n",
+    "#table([a], [b])\n", "#if x [yes] else [no]\n", "// comment\n", "/* block */ ", "*strong* ",
+    "_emph_ ", "snake_case ", "\\# ", "~", "https://typst.app ", "#[", "]", "#f(", ")", "$", "`",
+    '"quoted" ', "#{ let y = 1 }\n",
+]  # fmt: skip
+HTML_FRAGMENTS = [
+    "<p>", "</p>", "Words of a sentence. ", "More words.\n", "\n", "\n\n", "<h2 id=x>", "</h2>",
+    "<ul><li>", "</li><li>", "</li></ul>", '<a href="https://x.org/a">', "</a>", "<em>", "</em>",
+    "<code>x()</code>", "<pre>code\n</pre>", "<script>var a = 1;</script>", "<style>p{}</style>",
+    "&amp;", "&#160;", "<!-- comment -->", "<br>", "<img src=x alt='a > b'>", "<table><tr><td>",
+    "</td><td>", "</td></tr></table>", "<head><title>T</title></head>", "a < b ", "<", "<code>",
+    "<!DOCTYPE html>\n", "<div class=\"c\">", "</div>", "https://x.org ",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("fragments", "uri"),
+    [(TYPST_FRAGMENTS, "file:///g/doc.typ"), (HTML_FRAGMENTS, "file:///g/page.html")],
+    ids=["typst", "html"],
+)
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_generated_documents_keep_the_contract_and_change_only_prose(
+    fragments: list[str], uri: str, data: st.DataObject
+) -> None:
+    pieces = data.draw(st.lists(st.sampled_from(fragments), min_size=1, max_size=40))
+    text = "".join(pieces)
+    check_blocks(text, prose_blocks(text, None, uri))
+    if not prose_blocks(text, None, uri):
+        return
+    assert improve_document(text, uri, lambda prose: prose) == text
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
+    improve_document(text, uri, lambda prose: mutate(prose, rng, 0.5), lines_may_empty=True)

@@ -21,9 +21,10 @@ PROSE, PROTECT, BREAK = range(3)
 Piece = tuple[int, int, int]
 
 
-Inline = Callable[[str, int, int], Iterable[tuple[int, int]]]
-"""What a format protects inside a run of prose: ``inline(text, start, end)`` gives the sorted
-spans of ``text[start:end]`` to keep (emphasis markers, entities, URLs…)."""
+Inline = Callable[[str, int, int], list[tuple[int, int]]]
+"""What a format protects inside prose: ``inline(text, start, end)`` gives the sorted spans of
+``text[start:end]`` to keep (emphasis markers, entities, URLs…). It is called once over a whole
+paragraph, markup pieces included: a span it finds there is protected already."""
 
 
 def _paragraph(
@@ -35,16 +36,23 @@ def _paragraph(
     for start, end, kind in pieces:
         if kind == PROTECT:
             protected.append((start, end))
-        elif inline is not None:
-            protected.extend(inline(text, start, end))
         if covered and covered[-1][1] >= start:
             if end > covered[-1][1]:
                 covered[-1][1] = end
         else:
             covered.append([start, end])
+    if inline is not None:
+        # one search over the whole paragraph: what it finds in protected markup or between
+        # the lines is protected already or outside the segments
+        found = inline(text, pieces[0][0], pieces[-1][1])
+        if found:
+            protected.extend(found)
+            protected.sort()
     if len(covered) == 1:  # the common short paragraph: one run of pieces on one line
         start, end = covered[0]
         if lines.line_of(start) == lines.line_of(max(start, end - 1)):
+            while end > start and text[end - 1] in " \t\r\n":  # the line break it may end with
+                end -= 1
             start, end = trim(text, start, end)
             if start >= end:
                 return None
@@ -82,7 +90,7 @@ def blocks_from_pieces(
     text: str, pieces: Iterable[Piece], inline: Inline | None = None
 ) -> list[ProseBlock]:
     """The prose blocks of ``text`` from its pieces (see the module docstring), in order;
-    ``inline`` protects what it finds inside the prose pieces."""
+    ``inline`` protects what it finds inside each paragraph."""
     lines = Lines(text)
     blocks: list[ProseBlock] = []
     paragraph: list[Piece] = []
