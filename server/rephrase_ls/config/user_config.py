@@ -22,17 +22,16 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rephrase_ls.config.folders import config_dir
 from rephrase_ls.config.project_file import ROOT_MARKERS
 from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
 
-APP_DIR = "rephrase-ls"
 FILE_NAME = "config.toml"
 TRUSTED_FOLDERS = "trustedFolders"
 
@@ -41,27 +40,6 @@ ENVIRONMENT: dict[str, str] = {
     "REPHRASE_SERVER_URL": "serverUrl",
     "REPHRASE_FREE_SERVER_URL": "freeServerUrl",
 }
-
-
-def config_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
-    """The folder of the user config file.
-
-    ``$XDG_CONFIG_HOME/rephrase-ls`` when that variable holds an absolute path (on any platform);
-    otherwise ``%APPDATA%\\rephrase-ls`` on Windows, ``~/Library/Application Support/rephrase-ls``
-    on macOS and ``~/.config/rephrase-ls`` elsewhere.
-    """
-    env = os.environ if environ is None else environ
-    system = sys.platform if platform is None else platform
-    xdg = env.get("XDG_CONFIG_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / APP_DIR
-    if system == "win32":
-        appdata = env.get("APPDATA", "")
-        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
-        return base / APP_DIR
-    if system == "darwin":
-        return Path.home() / "Library" / "Application Support" / APP_DIR
-    return Path.home() / ".config" / APP_DIR
 
 
 def config_path(environ: Mapping[str, str] | None = None) -> Path:

@@ -2,16 +2,14 @@
 shape of each service address's language lists, and the addresses without a corrections-only
 endpoint.
 
-The folder is ``$XDG_STATE_HOME/rephrase-ls`` (``~/.local/state/rephrase-ls`` when unset) on
-Linux and other Unix systems, ``~/Library/Application Support/rephrase-ls`` on macOS and
-``%LOCALAPPDATA%\\rephrase-ls`` on Windows. Each notice is an empty marker file ``notice-<key>``
-there; deleting the file (or the folder) brings the notice back on the next start. The list
-shapes are in ``list-shapes.json``: service address → how its language lists are asked for
-(:class:`~rephrase_ls.service.client.ListShape`); deleting it makes the next start probe again.
-An address without ``/v2/write/correct`` is an empty marker ``no-correct-<hash of the address>``
-(the address itself is not written), believed for :data:`NO_CORRECTIONS_DAYS` days so that a
-service that gains the endpoint is found again. No text, key or other setting is ever written
-there.
+The folder is :func:`~rephrase_ls.config.folders.state_dir`. Each notice is an empty marker file
+``notice-<key>`` there; deleting the file (or the folder) brings the notice back on the next
+start. The list shapes are in ``list-shapes.json``: service address → how its language lists are
+asked for (:class:`~rephrase_ls.service.client.ListShape`); deleting it makes the next start
+probe again. An address without ``/v2/write/correct`` is an empty marker ``no-correct-<hash of
+the address>`` (the address itself is not written), believed for :data:`NO_CORRECTIONS_DAYS`
+days so that a service that gains the endpoint is found again. No text, key or other setting is
+ever written there.
 """
 
 from __future__ import annotations
@@ -21,27 +19,15 @@ import json
 import logging
 import os
 import re
-import sys
 import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rephrase_ls.config.folders import state_dir
+
 log = logging.getLogger(__name__)
-
-
-def state_dir() -> Path:
-    """The folder for this user's rephrase-ls state (not created here)."""
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "rephrase-ls"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "rephrase-ls"
-    xdg = os.environ.get("XDG_STATE_HOME")
-    # The XDG spec: a relative path is invalid and must be ignored.
-    base_dir = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "state"
-    return base_dir / "rephrase-ls"
 
 
 def first_time(key: str) -> bool:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import platformdirs.windows
 import pytest
 
 from rephrase_ls.config import user_config
+from rephrase_ls.config.folders import config_dir, state_dir
 from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, merge
-from rephrase_ls.config.user_config import UserConfig, compose, config_dir, parse
+from rephrase_ls.config.user_config import UserConfig, compose, parse
 
 HOSTILE = {
     "serverUrl": "https://collect.example",
@@ -22,13 +24,28 @@ HOSTILE = {
 
 def test_config_dir_follows_xdg_then_the_platform(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", "/home/u")
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)  # platformdirs reads it on macOS too
     assert config_dir({"XDG_CONFIG_HOME": "/x"}, "linux") == Path("/x/rephrase-ls")
     assert config_dir({"XDG_CONFIG_HOME": "relative"}, "linux") == Path(
         "/home/u/.config/rephrase-ls"
     )
     assert config_dir({}, "linux") == Path("/home/u/.config/rephrase-ls")
     assert config_dir({}, "darwin") == Path("/home/u/Library/Application Support/rephrase-ls")
-    assert config_dir({"APPDATA": "/appdata"}, "win32") == Path("/appdata/rephrase-ls")
+    windows = {"CSIDL_APPDATA": "/roaming", "CSIDL_LOCAL_APPDATA": "/local"}
+    monkeypatch.setattr(platformdirs.windows, "get_win_folder", windows.__getitem__)
+    assert config_dir({}, "win32") == Path("/roaming/rephrase-ls")
+    assert config_dir({"XDG_CONFIG_HOME": "/x"}, "win32") == Path("/x/rephrase-ls")
+
+
+def test_state_dir_follows_xdg_then_the_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/home/u")
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)  # platformdirs reads it on macOS too
+    assert state_dir({"XDG_STATE_HOME": "/s"}, "linux") == Path("/s/rephrase-ls")
+    assert state_dir({"XDG_STATE_HOME": "rel"}, "linux") == Path("/home/u/.local/state/rephrase-ls")
+    assert state_dir({}, "darwin") == Path("/home/u/Library/Application Support/rephrase-ls")
+    windows = {"CSIDL_APPDATA": "/roaming", "CSIDL_LOCAL_APPDATA": "/local"}
+    monkeypatch.setattr(platformdirs.windows, "get_win_folder", windows.__getitem__)
+    assert state_dir({}, "win32") == Path("/local/rephrase-ls")
 
 
 def test_project_connection_settings_are_ignored_with_one_warning(tmp_path: Path) -> None:

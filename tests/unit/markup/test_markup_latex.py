@@ -112,3 +112,26 @@ def test_long_runs_of_white_space_are_read_as_white_space(space: str) -> None:
         if "\n" not in space
         else ["One \\emph{word}", "two.", "\\textbf{Three} words."]
     )
+
+
+@pytest.mark.parametrize(
+    ("run", "expected"),
+    [
+        ("é" * 3000, ["One " + "é" * 3000 + " two."]),
+        ("中" * 3000, ["One " + "中" * 3000 + " two."]),
+        ("\n" * 3000, ["One", "two."]),
+        ("word " * 600, ["One " + ("word " * 600).strip() + " two."]),
+        ("\ue000" * 600, ["One " + "\ue000" * 600 + " two."]),
+    ],
+)
+def test_long_runs_of_plain_text_keep_their_words_and_breaks(
+    run: str, expected: list[str]
+) -> None:
+    """pylatexenc gathers a long run of plain text in quadratic time; the extractor ends such
+    runs with a mark of its own, which reads back as the document's characters."""
+    source = f"\\emph{{One}} {run} two.\n"
+    blocks = blocks_of(source)
+    assert [" ".join(" ".join(t).split()) for t in texts(source, blocks)] == [
+        e.replace("One", "\\emph{One}", 1) for e in expected
+    ]
+    assert protected(source, blocks) == ["\\emph{", "}"]

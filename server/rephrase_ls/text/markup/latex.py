@@ -33,6 +33,7 @@ from pylatexenc.latexwalker import (
 from rephrase_ls.text.markup.block import ProseBlock
 from rephrase_ls.text.markup.latex_commands import (
     BLOCK_COMMANDS,
+    FLUSH_MARK,
     OPAQUE_ENVIRONMENTS,
     SECTIONING,
     TEXT_COMMANDS,
@@ -87,6 +88,12 @@ def _walk(nodes: Sequence[LatexNode] | None, text: str) -> Iterator[Piece]:
         elif isinstance(node, LatexMathNode):
             protect_groups = False
             yield start, end, (_PROTECT if node.displaytype == "inline" else _BREAK)
+        elif isinstance(node, LatexSpecialsNode) and node.specials_chars == FLUSH_MARK:
+            char = text[start]  # what the document has where _plain_runs_ended put the mark
+            if char in "\r\n":
+                yield start, end, _BREAK  # inside a run of line breaks
+            elif not char.isspace():
+                yield start, end, _PROSE
         elif isinstance(node, LatexSpecialsNode):
             yield start, end, _PROTECT
         elif isinstance(node, LatexGroupNode):
@@ -194,13 +201,48 @@ def _short_spaces(text: str) -> str:
     return _LONG_SPACE.sub(broken, text)
 
 
+_PLAIN_RUN = re.compile(r"[^\\{}$%&~#^_\[\]]{512,}")
+_RUN_STEP = 256
+_LINE_BREAKS = "\r\n"
+
+
+def _plain_runs_ended(text: str, read: str) -> str:
+    """``read`` (``text`` as pylatexenc is to read it) with a :data:`FLUSH_MARK` about every 256
+    characters in each run of 512 or more characters without a command, group, math or other
+    active character: pylatexenc gathers such a run one character at a time into a string that
+    it copies each time (quadratic), and a special character ends the run. The mark goes inside
+    a word, inside a stretch of spaces and tabs, or between two line breaks, never beside a
+    line break, so that :func:`_walk` reads the same words and paragraph breaks."""
+
+    def kind(at: int) -> int:
+        """0: a word's character or a space among spaces; 1: a line break among line breaks;
+        -1: neither (beside the edge of a word or of a line)."""
+        near = text[at - 1 : at + 2]
+        if all(c in _LINE_BREAKS for c in near):
+            return 1
+        if all(not c.isspace() for c in near) or all(c in " \t" for c in near):
+            return 0
+        return -1
+
+    chars: list[str] | None = None
+    for m in _PLAIN_RUN.finditer(read):
+        for k in range(m.start() + _RUN_STEP, m.end() - _RUN_STEP, _RUN_STEP):
+            at = next((j for j in range(k, k + 8) if kind(j) >= 0), -1)
+            if at >= 0:
+                if chars is None:
+                    chars = list(read)
+                chars[at] = FLUSH_MARK
+    return read if chars is None else "".join(chars)
+
+
 def latex_blocks(text: str) -> list[ProseBlock]:
     """The prose blocks of a LaTeX document, in document order.
 
     Raises ``ValueError`` for a document nested too deeply for pylatexenc to read.
     """
     require_text(text)
-    walker = LatexWalker(_short_spaces(text), latex_context=latex_context(), tolerant_parsing=True)
+    read = _plain_runs_ended(text, _short_spaces(text))
+    walker = LatexWalker(read, latex_context=latex_context(), tolerant_parsing=True)
     try:
         nodes, _, _ = walker.get_latex_nodes(pos=0)
     except RecursionError:

@@ -6,15 +6,21 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pylatexenc.latexwalker import get_default_latex_context_db
-from pylatexenc.macrospec import LatexContextDb, MacroSpec
+from pylatexenc.macrospec import LatexContextDb, MacroSpec, SpecialsSpec
 
 __all__ = [
     "BLOCK_COMMANDS",
+    "FLUSH_MARK",
     "OPAQUE_ENVIRONMENTS",
     "SECTIONING",
     "TEXT_COMMANDS",
     "latex_context",
 ]
+
+#: A character (of Unicode's private use area) that pylatexenc reads as a special character of
+#: its own: the prose extractor puts it into long runs of plain text, which pylatexenc gathers
+#: in quadratic time, so that it ends each run at most a few hundred characters long.
+FLUSH_MARK = "\ue000"
 
 #: commands whose (last) argument is a block of prose of its own
 SECTIONING = frozenset(
@@ -227,5 +233,7 @@ _EXTRA_MACROS = (
 def latex_context() -> LatexContextDb:
     """pylatexenc's default commands, with the argument specifications added above."""
     db = get_default_latex_context_db()
-    db.add_context_category("rephrase-ls", macros=_EXTRA_MACROS, prepend=True)
+    db.add_context_category(
+        "rephrase-ls", macros=_EXTRA_MACROS, specials=[SpecialsSpec(FLUSH_MARK)], prepend=True
+    )
     return db
