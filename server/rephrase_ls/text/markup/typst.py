@@ -43,16 +43,25 @@ INLINE_FUNCTIONS = frozenset(
 _STATEMENTS = frozenset(("let", "set", "show", "import", "include", "return", "break", "continue"))
 #: Keywords whose bodies end them (``#if … [ ] else [ ]``).
 _CONTROL = frozenset(("if", "for", "while"))
+_KEYWORDS = _STATEMENTS | _CONTROL | {"context"}
 
 _IDENT = re.compile(r"[^\W\d][\w-]*")
+_CALL_WITH_CONTENT = re.compile(r"#([^\W\d][\w-]*)\[")
 # A run of prose up to the next mark that matters to the structure (escapes are part of it)
-_PROSE_RUN = re.compile(
-    r"(?:[^\\`$#\[\]\r\n/h]|\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|)|h(?!ttps?://)|/(?![/*]))*+"
-)
-# What prose protects, found in each run of it: labels, references, emphasis markers (a ``*`` or
+_PROSE_CHAR = r"[^\\`$#\[\]\r\n/h]|\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|)|h(?!ttps?://)|/(?![/*])"
+_PROSE_RUN = re.compile(rf"(?:{_PROSE_CHAR})*+")
+# The same over the line breaks that only go on with the paragraph: the next line is not blank
+# and starts no heading, list item or embedded expression (for a paragraph outside a list item
+# and a heading, whose line breaks matter)
+_GOES_ON = r"(?![ \t]*+(?:[\r\n#]|\Z|(?:=+|[-+/]|[0-9]+\.)(?:[ \t]|[\r\n]|\Z)))"
+_PROSE_LINES = re.compile(rf"(?:{_PROSE_CHAR}|(?:\r\n|\r|\n){_GOES_ON})*+")
+# What prose protects, found in each paragraph: labels, references, emphasis markers (a ``*`` or
 # ``_`` inside a word is a character of it), non-breaking spaces, soft hyphens.
+# (Each alternative starts with its mark, the look behind coming after it: the search then skips
+# the text between marks in C.)
 _INLINE = re.compile(
-    r"<[\w.:-]+>|(?<![^\W_])@[\w.:-]*[\w-]|(?<![^\W_])[*_]+|[*_]+(?![^\W_])|~+|-\?"
+    r"<[\w.:-]+>|@(?<![^\W_]@)[\w.:-]*[\w-]"
+    r"|[*_](?:(?<![^\W_][*_])[*_]*|[*_]*(?![^\W_]))|~+|-\?"
     r"|(?:\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|))+"
 )
 _MATHS = re.compile(r"(?:\$(?:[^$\\]|\\.)*+\$)+", re.DOTALL)
@@ -83,6 +92,7 @@ class _Markup:
     depth: int = 0  # plain brackets opened in it and not closed yet
     item: int = -1  # indentation of the open list item's marker, -1 without one
     heading: bool = False
+    chain: bool = False  # the trailing content of a call in markup: the call may go on after it
 
 
 @dataclass(slots=True)
@@ -130,11 +140,11 @@ class _Scanner:
         top = _Markup(closed=False, kind=BREAK)
         self.stack = [top]
         self._line_start(top, 0)
+        n = self.n
         while self.stack:
+            if self.pos >= n:  # what is still open ends with the text: nothing more to emit
+                break
             frame = self.stack[-1]
-            if self.pos >= self.n:
-                self._pop()
-                continue
             if isinstance(frame, _Markup):
                 self._markup(frame)
             elif isinstance(frame, _Code):
@@ -159,9 +169,11 @@ class _Scanner:
         text = self.text
         m = _LINE_START.match(text, begin)
         assert m is not None  # it matches the empty string
-        mark = m.start("mark")
+        mark = m.start(1)
         content = mark if mark >= 0 else m.end()
         self.pos = self.content_start = content
+        if mark < 0 and frame.item < 0:  # the common case: nothing to open or to end
+            return
         if content >= self.n or text[content] in "\r\n":
             return
         indent = content - begin
@@ -194,7 +206,8 @@ class _Scanner:
     def _markup(self, frame: _Markup) -> None:
         text = self.text
         pos = self.pos
-        at = _PROSE_RUN.match(text, pos).end()  # type: ignore[union-attr]
+        prose = _PROSE_LINES if frame.item < 0 and not frame.heading else _PROSE_RUN
+        at = prose.match(text, pos).end()  # type: ignore[union-attr]
         if at > pos:
             self.emit(pos, at, PROSE)
         if at >= self.n:
@@ -216,6 +229,15 @@ class _Scanner:
             self.emit(at, end, PROTECT)
             self.pos = end
         elif c == "#":
+            call = _CALL_WITH_CONTENT.match(text, at)
+            if call is not None and at != self.content_start and call.group(1) not in _KEYWORDS:
+                # the common case inside a sentence, `#emph[…]`: the call and its bracket are
+                # protected, the content goes on with the sentence
+                end = call.end()
+                self.emit(at, end, PROTECT)
+                self.stack.append(_Markup(True, PROTECT, chain=True))
+                self.pos = end
+                return
             last = at
             if text.startswith("##", at):  # "##…": only the last one may start an expression
                 last = _HASHES.match(text, at).end() - 1  # type: ignore[union-attr]
@@ -238,6 +260,12 @@ class _Scanner:
                 self.emit(at, at, BREAK)
             self.emit(at, at + 1, frame.kind)
             self._pop()
+            if frame.chain:  # the call goes on (`#f[a][b]`, `#f[a].b`) or ends here
+                after = self.pos
+                if after < self.n and text[after] in "([{.":
+                    self.stack.append(_Chain(frame.kind))
+                else:
+                    self._end_chain(frame.kind)
 
     def _url(self, at: int) -> None:
         m = _URL.match(self.text, at)
@@ -320,9 +348,10 @@ class _Scanner:
                 end = m.end()
                 self.emit(at, end, kind)
                 self.pos = end
-                self.stack.append(_Chain(kind))
                 if end < self.n and text[end] == "[":  # trailing content, the common case
-                    self._open_content(end, kind)
+                    self._open_content(end, kind, chain=True)
+                else:
+                    self.stack.append(_Chain(kind))
             return
         if start < self.n and text[start] in "([{":
             kind = BREAK if line_start and text[start] != "[" else PROTECT
@@ -363,16 +392,22 @@ class _Scanner:
                 self.pos = m.end()
                 return
         self.stack.pop()
-        if frame.kind == BREAK:
-            label = _TRAILING_LABEL.match(text, pos)  # the label of the block: `) <fig:sun>`
+        self._end_chain(frame.kind)
+
+    def _end_chain(self, kind: int) -> None:
+        """Where an embedded expression ends: a block-level one ends its block, with the label
+        after it (`) <fig:sun>`)."""
+        if kind == BREAK:
+            pos = self.pos
+            label = _TRAILING_LABEL.match(self.text, pos)
             end = pos if label is None else label.end()
             self.emit(pos, end, BREAK)
             self.pos = end
 
-    def _open_content(self, at: int, kind: int) -> None:
+    def _open_content(self, at: int, kind: int, chain: bool = False) -> None:
         self.emit(at, at + 1, kind)
         self.pos = at + 1
-        content = _Markup(closed=True, kind=kind)
+        content = _Markup(closed=True, kind=kind, chain=chain)
         self.stack.append(content)
         if kind == BREAK:  # a block of its own: its first line may be a heading or an item
             self._line_start(content, at + 1)
