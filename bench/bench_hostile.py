@@ -27,8 +27,8 @@ shuffled mixes), a text of ``--size`` characters is put through:
   through the document's guards, then the edits (``improve_paragraphs``, ``Outcome.edits``),
   relative to the same on prose;
 - ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
-  messages, Python comments, Typst, HTML), each relative to the same extractor on the en-US
-  prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
+  messages, Python comments, AsciiDoc, Org, Typst, HTML), each relative to the same extractor on
+  the en-US prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
   Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
   largest ratio.
 
@@ -69,8 +69,9 @@ MARKUP_FLOOR = 0.001
 least a format's prose figure counts as (the plain-text and Markdown extractors read 10 KB of
 prose in well under a millisecond, where ratios are noise)."""
 FORMATS = (
-    "markdown", "latex", "restructuredtext", "plaintext", "git-commit", "python", "typst", "html"
-)
+    "markdown", "latex", "restructuredtext", "plaintext", "git-commit", "python", "asciidoc", "org",
+    "typst", "html",
+)  # fmt: skip
 #: The language server's passes over an answer (see the module's doc).
 LS_PASSES = ("edits", "review", "answer")
 

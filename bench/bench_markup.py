@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         "rst": ("usage.rst", "restructuredtext"),
         "python": ("geometry.py", "python"),
         "gitcommit": ("COMMIT_EDITMSG", "gitcommit"),
+        "asciidoc": ("real/asciidoctor-README.adoc", "asciidoc"),
+        "org": ("real/doom-faq.org", "org"),
         "typst": ("real/typst-unequivocal-ams.typ", "typst"),
         "html": ("real/google-javaguide.html", "html"),
     }

@@ -42,6 +42,8 @@ export const DEFAULT_DOCUMENT_LANGUAGES = [
   'restructuredtext',
   'latex',
   'tex',
+  'asciidoc',
+  'org',
   'typst',
   'html',
 ];

@@ -55,7 +55,9 @@ def parse(path: Path, text: str | None) -> ProjectFile:
         return ProjectFile(
             path, {}, text, f"{path}: not valid TOML ({exc}); its settings are ignored"
         )
-    top = {k: v for k, v in values.items() if not isinstance(v, dict)}
+    from rephrase_ls.config.settings import TABLE_KEYS
+
+    top = {k: v for k, v in values.items() if not isinstance(v, dict) or k in TABLE_KEYS}
     return ProjectFile(path, top, text)
 
 
@@ -126,30 +128,60 @@ def set_key(text: str | None, key: str, value: str | None) -> str:
 
 
 def add_word(text: str | None, word: str) -> str:
-    """Return ``text`` (a project file that parses) with ``word`` added to its ``words`` list.
+    """Return ``text`` (a project file that parses) with ``word`` added to its ``words``.
 
-    Unchanged when the list already holds the word (any case). The word goes at the end of the
-    list, laid out as the list is (one line, or one word a line); without a ``words`` key, a
-    ``words = ["word"]`` line goes where :func:`set_key` puts a new key. Raises
-    :class:`WordsNotAList` when ``words`` is something else than a list of strings, and
-    :class:`CannotEdit` when the file cannot be changed safely.
+    Unchanged when the list already holds the word (in this case: a listed ``Kubernetes``
+    does not accept ``kubernetes``). The word goes at the end of the
+    list, laid out as the list is (one line, or one word a line); when ``words`` is a table of
+    lists per language, at the end of its ``"*"`` list (every language); without a ``words``
+    key, a ``words = ["word"]`` line goes where :func:`set_key` puts a new key. Raises
+    :class:`WordsNotAList` when ``words`` is something else than a list of strings (or a table
+    of them), and :class:`CannotEdit` when the file cannot be changed safely.
     """
-    existing = tomllib.loads(text or "").get("words")
-    if existing is not None and (
-        not isinstance(existing, list) or not all(isinstance(w, str) for w in existing)
+    return add_to_list(text, "words", word)
+
+
+def add_to_list(text: str | None, key: str, item: str) -> str:
+    """Return ``text`` with ``item`` added to the list ``key`` (``words``, ``disabledRules``),
+    as :func:`add_word` adds a word: unchanged when the list (or, for a table of lists per
+    language, its ``"*"`` list) holds it in any case."""
+    from rephrase_ls.config.per_language import EVERY
+
+    existing = tomllib.loads(text or "").get(key)
+
+    def strings(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(w, str) for w in value)
+
+    table = isinstance(existing, dict)
+    if existing is not None and not (
+        strings(existing) or (table and all(strings(v) for v in existing.values()))
     ):
-        raise WordsNotAList("'words' in the project file is not a list of words")
-    if existing is not None and word.lower() in (w.strip().lower() for w in existing):
+        what = "words" if key == "words" else "strings"
+        raise WordsNotAList(
+            f"'{key}' in the project file is not a list of {what} (nor a table of such lists "
+            "per language)"
+        )
+    current = existing.get(EVERY) if isinstance(existing, dict) else existing
+    # Words keep their case (a listed "Kubernetes" does not accept "kubernetes"); codes do not.
+    fold = (lambda w: w) if key == "words" else str.lower
+    if current is not None and fold(item) in (fold(w.strip()) for w in current):
         return text or ""
 
     def change(doc: Any, values: dict[str, Any]) -> None:
         if existing is None:
-            doc["words"] = [word]
+            doc[key] = [item]
+            values[key] = [item]
+        elif table:
+            if current is None:
+                doc[key][EVERY] = [item]
+            else:
+                doc[key][EVERY].append(item)
+            values[key] = {**existing, EVERY: [*(current or []), item]}
         else:
-            doc["words"].append(word)
-        values["words"] = [*(existing or []), word]
+            doc[key].append(item)
+            values[key] = [*existing, item]
 
-    return _edit(text, change, f"add '{word}' to 'words'")
+    return _edit(text, change, f"add '{item}' to '{key}'")
 
 
 def _edit(text: str | None, change: Callable[[Any, dict[str, Any]], None], what: str) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rephrase_ls.config.per_language import EVERY, Pairs, normal_key, select, union
 from rephrase_ls.service.config import validate_base_url
 from rephrase_ls.service.models import (
     PREFER_PREFIX,
@@ -33,6 +34,20 @@ ACTION_GROUPS = ("correct", "improve", "styles", "tones", "convert", "document",
 TIERS = ("auto", "paid", "free")
 DIAGNOSTIC_MODES = ("offline", "off")
 SEVERITIES = ("error", "warning", "information", "hint")
+#: Keys whose value may be a table (per language); the files keep them, other tables are not
+#: settings.
+TABLE_KEYS = frozenset({"words", "disabledRules", "enabledRules"})
+#: The codes of the findings (:mod:`rephrase_ls.review.codes`), as ``disabledRules`` and
+#: ``enabledRules`` name them.
+RULE_CODES = (
+    "spelling",
+    "doubled-word",
+    "punctuation",
+    "spacing",
+    "capitalisation",
+    "variant",
+    "unknown-word",
+)
 
 #: Keys that may only come from user-level editor settings, never from a project file.
 SECRET_KEYS = frozenset({"apiKey"})
@@ -44,8 +59,13 @@ HIDDEN_VALUE_KEYS = SECRET_KEYS | {"apiKeyEnv"}
 #: workspace folder's settings unless the user trusts that folder.
 CONNECTION_KEYS = frozenset({"serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"})
 CONNECTION_KEYS |= SECRET_KEYS
-#: Limits that protect the user (their money): a project file or a folder's settings may lower
-#: them, never raise them; raising is for the user's own configuration.
+#: Limits that protect the user: their memory (``diagnosticsMaxSize``), their quota
+#: (``maxConcurrency``), their money (``confirmCharacters``). A project file or a folder's
+#: settings may lower them, never raise them; raising is for the user's own configuration
+#: (:func:`merge` with ``limits_of``).
+LIMIT_KEYS = frozenset({"confirmCharacters", "diagnosticsMaxSize", "maxConcurrency"})
+#: Among :data:`LIMIT_KEYS`, those an editor that scopes its settings keeps user-level
+#: altogether (VS Code's ``application`` scope): the limit on spending.
 USER_LIMIT_KEYS = frozenset({"confirmCharacters"})
 
 
@@ -84,7 +104,24 @@ class Settings:
     timeout: float = 10.0
     """Seconds each request attempt may take (1-300)."""
     words: tuple[str, ...] = ()
-    """Words the offline engine must never correct (project file ``words = [...]``)."""
+    """Words the offline engine must never correct, in every language (``words = [...]``, or
+    the ``"*"`` entry of ``words = { de = [...], "*" = [...] }``). Every source adds to it."""
+    language_words: Pairs = ()
+    """The per-language entries of ``words = { de = [...] }``: ``(language, word)`` pairs."""
+    disabled_rules: Pairs = ()
+    """The kinds of findings (codes) not shown and not applied by the offline engine's
+    Improve: ``disabledRules = ["spacing"]`` or ``{ de = ["capitalisation"] }``, as
+    ``(language, code)`` pairs (``""``: every language). Every source adds to it."""
+    enabled_rules: Pairs = ()
+    """Kinds of findings that are off by default, turned on: ``enabledRules = ["spacing"]``
+    shows spacing a rendered document does not show (two spaces inside a Markdown,
+    reStructuredText or LaTeX paragraph). ``disabledRules`` wins over it."""
+    unknown_word_severity: Literal["error", "warning", "information", "hint"] = "hint"
+    """Severity of ``unknown-word`` diagnostics: error, warning, information or hint."""
+    exclude: tuple[str, ...] = ()
+    """Files to leave alone, as gitignore-style patterns relative to the project's root
+    (``["CHANGELOG.md", "vendor/**"]``): no diagnostics, skipped by ``rephrase-ls improve``.
+    The patterns of the user config file and of the project file add up."""
     diagnostics: Literal["offline", "off"] = "offline"
     """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
     diagnostics_on: Literal["type", "save", "open"] = "type"
@@ -122,6 +159,10 @@ KEYS: dict[str, str] = {
     "maxConcurrency": "max_concurrency",
     "timeout": "timeout",
     "words": "words",
+    "exclude": "exclude",
+    "disabledRules": "disabled_rules",
+    "enabledRules": "enabled_rules",
+    "unknownWordSeverity": "unknown_word_severity",
     "diagnostics": "diagnostics",
     "diagnosticsOn": "diagnostics_on",
     "diagnosticSeverity": "diagnostic_severity",
@@ -233,10 +274,75 @@ def _actions(value: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
-def _words(value: Any) -> tuple[str, ...]:
+def _word_list(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise _Bad("expected a list of words")
     return tuple(w.strip() for w in value if w.strip())
+
+
+def _patterns(value: Any) -> tuple[str, ...]:
+    from rephrase_ls.config.exclude import BadPattern, compile_patterns
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise _Bad('expected a list of gitignore-style patterns, such as ["CHANGELOG.md"]')
+    patterns = tuple(dict.fromkeys(p.strip() for p in value if p.strip()))
+    try:
+        compile_patterns(patterns)
+    except BadPattern as exc:
+        raise _Bad(str(exc)) from None
+    return patterns
+
+
+#: Keys whose lists add up over the layers (the user's and the project's), not replace.
+ADDITIVE_KEYS = frozenset({"exclude"})
+
+
+def _per_language(value: Any, items: Any, what: str) -> Pairs:
+    """A list (every language) or a table of lists keyed by language, as pairs; ``items``
+    checks one list and gives its entries."""
+    if isinstance(value, dict):
+        pairs: list[tuple[str, str]] = []
+        for key, entries in value.items():
+            if not isinstance(key, str) or not (
+                key.strip() == EVERY or _language_key(key.strip())
+            ):
+                raise _Bad(
+                    f"{key!r} is not a language code; expected a list of {what}, or a table "
+                    f'of them keyed by language such as {{ de = [...], "*" = [...] }}'
+                )
+            try:
+                listed = items(entries)
+            except _Bad as exc:
+                raise _Bad(f"{key}: {exc}") from None
+            pairs += ((normal_key(key), entry) for entry in listed)
+        return tuple(pairs)
+    return tuple(("", entry) for entry in items(value))
+
+
+def _language_key(key: str) -> bool:
+    parts = key.replace("_", "-").split("-")
+    return parts[0].isalpha() and 2 <= len(parts[0]) <= 3 and len(parts) <= 2
+
+
+def _words(value: Any) -> tuple[tuple[str, ...], Pairs]:
+    """``words``: its every-language words and its per-language pairs."""
+    pairs = _per_language(value, _word_list, "words")
+    return tuple(w for key, w in pairs if not key), tuple(p for p in pairs if p[0])
+
+
+def _codes(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise _Bad(f"expected a list drawn from {', '.join(RULE_CODES)}")
+    bad = [v for v in value if v.strip().lower() not in RULE_CODES]
+    if bad:
+        raise _Bad(f"unknown rule {bad[0]!r}; expected codes from {', '.join(RULE_CODES)}")
+    return tuple(dict.fromkeys(v.strip().lower() for v in value))
+
+
+def _rules(value: Any) -> Pairs:
+    return _per_language(value, _codes, "rule codes")
 
 
 def _env_name(value: Any) -> str:
@@ -280,6 +386,10 @@ _PARSERS = {
     "max_concurrency": _int_range(1, 16),
     "timeout": _float_range(1, 300),
     "words": _words,
+    "exclude": _patterns,
+    "disabled_rules": _rules,
+    "enabled_rules": _rules,
+    "unknown_word_severity": _choice(SEVERITIES),
     "diagnostics": _choice(DIAGNOSTIC_MODES),
     "diagnostics_on": _choice(("type", "save", "open")),
     "diagnostic_severity": _choice(SEVERITIES),
@@ -289,10 +399,18 @@ _PARSERS = {
 }
 
 
+#: Settings each source adds to (a project's ``disabledRules`` add to the user's).
+_ADDED_UP = frozenset({"disabled_rules", "enabled_rules"})
+
+
 def _limit_order(key: str, value: Any) -> float:
-    """A :data:`USER_LIMIT_KEYS` value as a bound: higher protects less (0: no limit)."""
-    assert key == "confirmCharacters", key
-    return math.inf if value == 0 else float(value)
+    """A :data:`LIMIT_KEYS` value as a bound: higher protects less (``confirmCharacters`` 0:
+    no limit)."""
+    return math.inf if key == "confirmCharacters" and value == 0 else float(value)
+
+
+def _shown_limit(key: str, value: Any) -> str:
+    return "0 (no limit)" if _limit_order(key, value) == math.inf else repr(value)
 
 
 @dataclass(frozen=True)
@@ -319,7 +437,7 @@ def merge(
     *,
     allow_secrets: bool = True,
     refuse_connection: str | None = None,
-    lower_only: bool = False,
+    limits_of: Settings | None = None,
 ) -> tuple[Settings, list[SettingWarning | str]]:
     """Lay the values of ``raw`` over ``base``; return the result and warnings for bad values.
 
@@ -327,9 +445,9 @@ def merge(
     "not set" so the lower layer's value stays. With ``refuse_connection`` (the advice to give),
     the :data:`CONNECTION_KEYS` in ``raw`` are ignored, all named in one warning; a value equal to
     the one ``base`` already has is the user's own setting seen again (an editor answers for a
-    folder with the user's values too) and is passed over silently. With ``lower_only`` (a
-    project file, a folder's settings), a :data:`USER_LIMIT_KEYS` value that would raise the
-    limit ``base`` has is ignored with a warning.
+    folder with the user's values too) and is passed over silently. With ``limits_of`` (the
+    user's own settings, for a project file or a folder's settings), a :data:`LIMIT_KEYS` value
+    higher than the limit there is ignored with a warning, and the lower layer's value stays.
     """
     warnings: list[SettingWarning | str] = []
     if not raw:
@@ -362,17 +480,27 @@ def merge(
         except _Bad as exc:
             warnings.append(SettingWarning(source, camel, value, str(exc)))
             continue
-        if (
-            lower_only
-            and camel in USER_LIMIT_KEYS
-            and _limit_order(camel, parsed) > _limit_order(camel, getattr(base, name))
-        ):
-            warnings.append(
-                f"rephrase: {source}: {camel} = {parsed!r} is ignored: it would raise the limit "
-                f"({getattr(base, name)!r}) that protects you; a project or folder may only "
-                "lower it. Raise it in your user config file or user settings."
+        if limits_of is not None and camel in LIMIT_KEYS:
+            mine = getattr(limits_of, name)
+            if _limit_order(camel, parsed) > _limit_order(camel, mine):
+                warnings.append(
+                    f"rephrase: {source}: {camel} = {_shown_limit(camel, parsed)} is ignored: it "
+                    f"is higher than your own limit ({_shown_limit(camel, mine)}), and a project "
+                    f"or folder may only lower it. To allow more, set {camel} in your user "
+                    "config file or the editor's user settings."
+                )
+                continue
+        if name == "words":
+            flat, pairs = parsed
+            changes["words"] = tuple(dict.fromkeys((*changes.get("words", base.words), *flat)))
+            changes["language_words"] = union(
+                changes.get("language_words", base.language_words), pairs
             )
             continue
+        if name in _ADDED_UP:
+            parsed = union(changes.get(name, getattr(base, name)), parsed)
+        if camel in ADDITIVE_KEYS:
+            parsed = tuple(dict.fromkeys((*getattr(base, name), *parsed)))
         changes[name] = parsed
     if refused:
         verb = "is" if len(refused) == 1 else "are"
@@ -405,5 +533,33 @@ def to_camel_dict(settings: Settings) -> dict[str, Any]:
         if camel in SECRET_KEYS:
             continue
         value = getattr(settings, name)
+        if name == "words" and settings.language_words:
+            value = _table(tuple(("", w) for w in value) + settings.language_words)
+        elif name in _ADDED_UP:
+            value = _table(value) if any(key for key, _ in value) else [v for _, v in value]
         out[camel] = list(value) if isinstance(value, tuple) else value
     return out
+
+
+def _table(pairs: Pairs) -> dict[str, list[str]]:
+    table: dict[str, list[str]] = {}
+    for key, value in pairs:
+        table.setdefault(key or EVERY, []).append(value)
+    return table
+
+
+def words_for(settings: Settings, target: str | None) -> frozenset[str]:
+    """The words listed for a document in ``target`` (``en-us``, ``de``): every language's and
+    those listed for its language."""
+    return frozenset(settings.words) | select(settings.language_words, target)
+
+
+def rules_off(settings: Settings, target: str | None) -> frozenset[str]:
+    """The codes turned off for a document in ``target`` (``disabledRules``)."""
+    return select(settings.disabled_rules, target)
+
+
+def rules_on(settings: Settings, target: str | None) -> frozenset[str]:
+    """The codes turned on for a document in ``target`` (``enabledRules``), less those
+    turned off."""
+    return select(settings.enabled_rules, target) - rules_off(settings, target)

@@ -30,7 +30,13 @@ from typing import Any
 
 from rephrase_ls.config.folders import config_dir
 from rephrase_ls.config.project_file import ROOT_MARKERS
-from rephrase_ls.config.settings import CONNECTION_KEYS, Settings, SettingWarning, merge
+from rephrase_ls.config.settings import (
+    CONNECTION_KEYS,
+    TABLE_KEYS,
+    Settings,
+    SettingWarning,
+    merge,
+)
 
 FILE_NAME = "config.toml"
 TRUSTED_FOLDERS = "trustedFolders"
@@ -55,6 +61,15 @@ class UserConfig:
     values: dict[str, Any] = field(default_factory=dict)
     trusted_folders: tuple[Path, ...] = ()
     errors: tuple[str, ...] = ()
+    word_list: tuple[str, ...] = ()
+    """The words of ``words.txt`` beside the file (:mod:`rephrase_ls.config.word_files`)."""
+
+    @property
+    def words_path(self) -> Path:
+        """The user's word list, ``words.txt`` in the user config folder."""
+        from rephrase_ls.config.word_files import USER_FILE
+
+        return self.path.parent / USER_FILE
 
     def is_trusted(self, folder: Path) -> bool:
         """Whether ``folder`` is, or lies inside, a folder listed under ``trustedFolders`` and
@@ -109,20 +124,29 @@ def parse(path: Path, text: str | None) -> UserConfig:
             )
             continue
         trusted.append(_resolve(folder))
-    values = {k: v for k, v in data.items() if not isinstance(v, dict)}
+    values = {k: v for k, v in data.items() if not isinstance(v, dict) or k in TABLE_KEYS}
     return UserConfig(path, values, tuple(trusted), tuple(errors))
 
 
 def read(environ: Mapping[str, str] | None = None) -> UserConfig:
-    """Read the user config file from disk."""
+    """Read the user config file and the user's word list from disk."""
+    from rephrase_ls.config import word_files
+
     path = config_path(environ)
     try:
-        text = path.read_text(encoding="utf-8")
+        config = parse(path, path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        text = None
+        config = UserConfig(path)
     except (OSError, UnicodeDecodeError) as exc:
-        return UserConfig(path, errors=(f"{path}: cannot be read ({exc}); it is ignored",))
-    return parse(path, text)
+        config = UserConfig(path, errors=(f"{path}: cannot be read ({exc}); it is ignored",))
+    try:
+        words = word_files.read(config.words_path)
+    except FileNotFoundError:
+        return config
+    except (OSError, UnicodeDecodeError) as exc:
+        error = f"{config.words_path}: cannot be read ({exc}); its words are not used"
+        return dataclasses.replace(config, errors=(*config.errors, error))
+    return dataclasses.replace(config, word_list=words)
 
 
 def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -148,32 +172,6 @@ def refusal(user: UserConfig) -> str:
     )
 
 
-#: Limits that protect the user (memory, load on their service quota): a folder's settings or
-#: a project file may lower them, only the user's own configuration may raise them.
-LIMITS = {"diagnosticsMaxSize": "diagnostics_max_size", "maxConcurrency": "max_concurrency"}
-
-
-def _only_lowered(
-    own: Settings,
-    settings: Settings,
-    source: str,
-    user: UserConfig,
-    warnings: list[SettingWarning | str],
-) -> Settings:
-    """``settings`` with each of :data:`LIMITS` no higher than the user's ``own`` value; a
-    warning names each raise that was ignored."""
-    for camel, name in LIMITS.items():
-        mine, theirs = getattr(own, name), getattr(settings, name)
-        if theirs > mine:
-            settings = dataclasses.replace(settings, **{name: mine})
-            warnings.append(
-                f"rephrase: {source}: {camel} = {theirs} is ignored: it is higher than your own "
-                f"limit ({mine}), and a project or folder may only lower it. To allow more, set "
-                f"{camel} in your user config file ({user.path})."
-            )
-    return settings
-
-
 def compose(
     *,
     user: UserConfig,
@@ -187,38 +185,50 @@ def compose(
 ) -> tuple[Settings, list[SettingWarning | str]]:
     """Effective settings for a document in ``folder``; lowest precedence first:
 
-    1. the user config file (every key),
+    1. the user config file (every key), and the user's ``words.txt``,
     2. ``launch``: the editor's launch configuration, user-level (every key),
     3. ``editor``: the editor's settings for the folder (prose keys; connection keys only when
-       the folder is trusted; the limits of ``USER_LIMIT_KEYS`` only lowered),
-    4. ``project``: the project file (the same; never ``apiKey``),
+       the folder is trusted; the ``LIMIT_KEYS`` only lowered below the user's own),
+    4. ``project``: the project file (the same; never ``apiKey``), and the words of the files
+       its ``wordFiles`` names (inside ``folder`` only),
     5. the environment (``REPHRASE_SERVER_URL``, ``REPHRASE_FREE_SERVER_URL``).
 
     Command-line flags go on top (the caller merges them). Returns the settings and warnings.
     """
+    from rephrase_ls.config import word_files
+
     warnings: list[SettingWarning | str] = list(user.errors)
     trusted = folder is not None and user.is_trusted(folder)
     refuse = None if trusted else refusal(user)
     settings, more = merge(Settings(), user.values, str(user.path))
     warnings += more
+    if user.word_list:
+        settings, more = merge(settings, {"words": list(user.word_list)}, str(user.words_path))
+        warnings += more
     settings, more = merge(settings, launch, "initialization options")
     warnings += more
     own = settings
     settings, more = merge(
-        settings, editor, editor_source, refuse_connection=refuse, lower_only=True
+        settings, editor, editor_source, refuse_connection=refuse, limits_of=own
     )
     warnings += more
-    settings = _only_lowered(own, settings, editor_source, user, warnings)
     settings, more = merge(
         settings,
         project,
         project_source,
         allow_secrets=False,
         refuse_connection=refuse,
-        lower_only=True,
+        limits_of=own,
     )
     warnings += more
-    settings = _only_lowered(own, settings, project_source, user, warnings)
+    if project and folder is not None and word_files.KEY in project:
+        words, more_warnings = word_files.read_project(
+            folder, project[word_files.KEY], project_source
+        )
+        warnings += more_warnings
+        if words:
+            settings, more = merge(settings, {"words": list(words)}, f"{project_source} wordFiles")
+            warnings += more
     env = os.environ if environ is None else environ
     for var, key in ENVIRONMENT.items():
         if env.get(var, "").strip():

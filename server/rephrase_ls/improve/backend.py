@@ -81,7 +81,13 @@ def _identity(settings: Settings, key: str | None) -> tuple[object, ...]:
         settings.timeout,
     )
     if key is None:
-        return ("embedded", tuple(sorted(settings.words)), *base)
+        return (
+            "embedded",
+            tuple(sorted(settings.words)),
+            settings.language_words,
+            settings.disabled_rules,
+            *base,
+        )
     return (
         "service",
         settings.server_url,
@@ -169,7 +175,13 @@ class Backends:
                 max_concurrency=settings.max_concurrency,
                 timeout=settings.timeout,
             )
-            transport = embedded_transport(OfflineOptions(known_words=frozenset(settings.words)))
+            transport = embedded_transport(
+                OfflineOptions(
+                    known_words=frozenset(settings.words),
+                    language_words=settings.language_words,
+                    disabled_rules=settings.disabled_rules,
+                )
+            )
             client = ServiceClient(config, transport=transport, backend=EMBEDDED)
             log.info(
                 "no API key found (%s): using the embedded offline service", settings.api_key_env

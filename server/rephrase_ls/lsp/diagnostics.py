@@ -218,11 +218,14 @@ async def current(ls: RephraseServer, uri: str) -> Reviewed | None:
 
 
 async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
+    from rephrase_ls.config.settings import rules_off, rules_on, words_for
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.memory import release_free_memory
     from rephrase_ls.review import ReviewCancelled, findings, review_mode
+    from rephrase_ls.review.choice import shown
     from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.text.markup import format_for
 
     rs = review_state(ls)
     doc = ls.workspace.text_documents[uri]
@@ -232,10 +235,16 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
         raise ReviewCancelled
     state = ls.state(doc)
     offline: list[Finding] = []
+    target: str | None = None
     too_large = len(state.text) > settings.diagnostics_max_size
     if too_large and settings.diagnostics == "offline":
         _say_too_large(ls, uri, len(state.text), settings.diagnostics_max_size)
-    if settings.diagnostics == "offline" and state.blocks and not too_large:
+    if (
+        settings.diagnostics == "offline"
+        and state.blocks
+        and not too_large
+        and not ls.settings.excluded(uri, settings)
+    ):
         try:
             backend = ls.backends.get(settings)
         except ServiceError:
@@ -279,11 +288,12 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 request.text,
                                 request.blocks,
                                 target_lang=target,
-                                words=request.settings.words,
+                                words=words_for(request.settings, target),
                                 cache=rs.cache,
                                 cancelled=between_paragraphs,
                                 keep_variant=mode.keep_variant,
                                 variant_detected=mode.variant_detected,
+                                unknown_words=True,
                             )
                     finally:
                         if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:
@@ -303,7 +313,12 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                 raise
     if _version_of(ls, uri) != version:
         raise ReviewCancelled
-    reviewed = Reviewed(version, state.text, offline, service_findings(ls, uri, state.text))
+    # The kinds turned off, and spacing the rendered document does not show (review.choice).
+    fmt = format_for(doc.language_id, uri, state.text)
+    off, on = rules_off(settings, target), rules_on(settings, target)
+    offline = shown(offline, off, on, fmt)
+    service = shown(service_findings(ls, uri, state.text), off, on, fmt)
+    reviewed = Reviewed(version, state.text, offline, service)
     rs.reviewed[uri] = reviewed
     return reviewed
 
@@ -343,7 +358,10 @@ def diagnostics(
     """One diagnostic per finding (the service's after the offline ones), as JSON values:
     built in a worker thread and sent as they are, so that hundreds of them cost the event
     loop (and the code actions waiting on it) one ``json.dumps``, not a conversion per field."""
+    from rephrase_ls.review.codes import UNKNOWN_WORD
+
     severity = _SEVERITY[settings.diagnostic_severity].value
+    unknown_severity = _SEVERITY[settings.unknown_word_severity].value
     encoding = ls.encoding
     index = state.index
     out = []
@@ -357,6 +375,8 @@ def diagnostics(
             }
             if f.word is not None:
                 data["word"] = f.word
+            if f.code == UNKNOWN_WORD:
+                data["suggestions"] = list(f.suggestions)
             (sl, sc), (el, ec) = index.position(f.start, encoding), index.position(f.end, encoding)
             out.append(
                 {
@@ -365,7 +385,7 @@ def diagnostics(
                         "end": {"line": el, "character": ec},
                     },
                     "message": f.message if origin == OFFLINE else f"{f.message} (service review)",
-                    "severity": severity,
+                    "severity": unknown_severity if f.code == UNKNOWN_WORD else severity,
                     "code": f.code,
                     "source": SOURCE,
                     "data": data,
@@ -446,7 +466,11 @@ async def publish(ls: RephraseServer, uri: str) -> None:
     if reviewed is None or doc is None or doc.version != reviewed.version:
         return
     settings = await ls.settings.for_uri(uri)
-    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    items = (
+        []
+        if ls.settings.excluded(uri, settings)
+        else await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    )
     current_doc = ls.workspace.text_documents.get(uri)
     if current_doc is None or current_doc.version != reviewed.version:
         return  # a newer version's own review will publish
@@ -579,9 +603,21 @@ async def on_diagnostic(
     if reviewed is None or doc is None:
         return types.FullDocumentDiagnosticReport(items=[])
     settings = await ls.settings.for_uri(uri)
-    digest = hash((tuple(reviewed.offline), tuple(reviewed.service), settings.diagnostic_severity))
+    digest = hash(
+        (
+            tuple(reviewed.offline),
+            tuple(reviewed.service),
+            settings.diagnostic_severity,
+            ls.settings.excluded(uri, settings),
+            settings.unknown_word_severity,
+        )
+    )
     result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
-    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    items = (
+        []
+        if ls.settings.excluded(uri, settings)
+        else await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    )
     return {"kind": "full", "resultId": result_id, "items": items}

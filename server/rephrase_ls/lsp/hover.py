@@ -8,40 +8,25 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from rephrase_ls.lsp import diagnostics as diag
-from rephrase_ls.review.codes import (
-    CAPITALISATION,
-    DOUBLED_WORD,
-    PUNCTUATION,
-    SPACING,
-    SPELLING,
-    VARIANT,
-)
 
 if TYPE_CHECKING:
     from rephrase_ls.lsp.language_server import RephraseServer
     from rephrase_ls.review import Finding
 
-#: What each rule looks for, as a sentence that follows "The rule ‘code’ finds".
-RULES: dict[str, str] = {
-    SPELLING: "a word the dictionaries of the document's language do not know, written where "
-    "a common word it is a slip of fits",
-    DOUBLED_WORD: "a word written twice in a row",
-    PUNCTUATION: "punctuation the language writes otherwise: a space before a comma or a full "
-    "stop, a doubled mark, a missing space after one",
-    SPACING: "spaces the language writes otherwise: two spaces between words, a space before "
-    "a mark",
-    CAPITALISATION: "a sentence, or the pronoun ‘I’, starting with a lower-case letter",
-    VARIANT: "a spelling of the other variant of the language than the document's "
-    "(colour in an en-US document, color in an en-GB one)",
-}
-
 
 def _describe(finding: Finding, origin: str, fmt: str, word: str | None) -> str:
     """The hover's Markdown for one finding."""
+    # rephrase_ls.review loads the offline engine: on the first hover, not at start-up.
+    from rephrase_ls.review.codes import RULES, UNKNOWN_WORD
     from rephrase_ls.text.switches import comment_line
 
     rule = RULES.get(finding.code, "a change")
-    if origin == diag.SERVICE:
+    if finding.code == UNKNOWN_WORD:
+        why = (
+            "No dictionary of the document's language on this machine knows it, and the "
+            "engine is not sure enough of a correction: **Improve** leaves it as it is."
+        )
+    elif origin == diag.SERVICE:
         why = "The service proposed it when you asked **Review with the service**."
     else:
         why = (
@@ -63,8 +48,12 @@ def _describe(finding: Finding, origin: str, fmt: str, word: str | None) -> str:
     if word:
         lines.append(
             f"- for this word: the quick fix *Add ‘{word}’ to the project's words* "
-            "(`words` in `.rephrase.toml`);"
+            f"(`words` in `.rephrase.toml`) or *Add ‘{word}’ to my words* (your `words.txt`);"
         )
+    lines.append(
+        f"- this kind of finding: `disabledRules = [\"{finding.code}\"]` in `.rephrase.toml` "
+        f"or your settings (the quick fix *Turn off ‘{finding.code}’ in this project*);"
+    )
     lines.append('- every diagnostic: the setting `diagnostics = "off"`.')
     return "\n".join(lines)
 
@@ -101,7 +90,7 @@ async def on_hover(ls: RephraseServer, params: types.HoverParams) -> types.Hover
     parts = []
     for finding, origin in under:
         original = finding.original.strip()
-        word = original if finding.code in (SPELLING, VARIANT) and original.isalpha() else None
+        word = finding.word if original.isalpha() else None
         parts.append(_describe(finding, origin, fmt, word))
     markdown = "\n\n---\n\n".join(parts)
     capabilities = ls.client_capabilities.text_document

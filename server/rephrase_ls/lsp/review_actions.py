@@ -9,6 +9,8 @@ already computed for the document's current version.
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 FIX_ALL_KIND = "source.fixAll.rephrase"
 REVIEW_COMMAND = "rephrase.review"
 ADD_WORD_COMMAND = "rephrase.addWord"
+ADD_USER_WORD_COMMAND = "rephrase.addUserWord"
+DISABLE_RULE_COMMAND = "rephrase.disableRule"
 FIX_ALL_COMMAND = "rephrase.fixAll"
 #: The longest word ``rephrase.addWord`` accepts.
 MAX_WORD = 100
@@ -94,7 +98,11 @@ def list_review_actions(
             actions.extend(_quick_fixes(ls, doc, state, diagnostic, reviewed))
     if "review" not in ls.settings.cached_for_uri(uri).actions:
         return actions  # the quick fixes of the diagnostics only
-    if _allowed(FIX_ALL_KIND, only) and state.blocks and (reviewed is None or reviewed.offline):
+    if (
+        _allowed(FIX_ALL_KIND, only)
+        and state.blocks
+        and (reviewed is None or any(f.code != "unknown-word" for f in reviewed.offline))
+    ):
         # A command, not an edit: building hundreds of edits for every listing would slow
         # each one down; the command applies the findings of this version (computed at once
         # when the review has not run yet).
@@ -118,6 +126,10 @@ def _quick_fixes(
     start, end, data = fix
     original, replacement = data["original"], data["replacement"]
     from rephrase_ls.review import Finding
+    from rephrase_ls.review.codes import UNKNOWN_WORD
+
+    if diagnostic.code == UNKNOWN_WORD:
+        return _unknown_word_fixes(ls, doc, state, diagnostic, start, end, data)
 
     this = Finding(start, end, original, replacement, str(diagnostic.code), diagnostic.message)
     title = (
@@ -155,18 +167,77 @@ def _quick_fixes(
         actions.append(ignore)
     word = data.get("word")
     if isinstance(word, str) and word:
-        title = f"Add ‘{word}’ to the project's words"
-        actions.append(
-            types.CodeAction(
-                title=title,
-                kind=quick,
-                diagnostics=[diagnostic],
-                command=types.Command(
-                    title=title, command=ADD_WORD_COMMAND, arguments=[doc.uri, word]
-                ),
-            )
-        )
+        actions += _word_actions(doc.uri, word, diagnostic)
+    actions += _rule_actions(doc.uri, diagnostic)
     return actions
+
+
+def _unknown_word_fixes(
+    ls: RephraseServer,
+    doc: TextDocument,
+    state: DocumentState,
+    diagnostic: types.Diagnostic,
+    start: int,
+    end: int,
+    data: dict[str, Any],
+) -> list[types.CodeAction]:
+    """An unknown word's fixes: **Replace with ‘suggestion’** for each of its (up to three)
+    suggestions, none preferred (the engine was not sure enough to correct it), the add-word
+    fixes, **Ignore this paragraph** and **Turn off ‘unknown-word’ in this project**."""
+    from rephrase_ls.review import Finding
+    from rephrase_ls.review.unknown import MAX_SUGGESTIONS
+
+    original = data["original"]
+    offered = data.get("suggestions")
+    actions = []
+    if isinstance(offered, list):
+        for suggestion in [s for s in offered if isinstance(s, str) and s][:MAX_SUGGESTIONS]:
+            this = Finding(start, end, original, suggestion, "spelling", diagnostic.message)
+            actions.append(
+                types.CodeAction(
+                    title=f"Replace with ‘{_quoted(suggestion)}’",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    edit=_edit(ls, doc, state, [this]),
+                )
+            )
+    actions += _word_actions(doc.uri, original, diagnostic)
+    ignore = _ignore_paragraph(ls, doc, state, start, diagnostic)
+    if ignore is not None:
+        actions.append(ignore)
+    return actions + _rule_actions(doc.uri, diagnostic)
+
+
+def _command_action(
+    title: str, command: str, arguments: list[Any], diagnostic: types.Diagnostic
+) -> types.CodeAction:
+    return types.CodeAction(
+        title=title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        command=types.Command(title=title, command=command, arguments=arguments),
+    )
+
+
+def _word_actions(uri: str, word: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    """**Add ‘word’ to the project's words** and **Add ‘word’ to my words**."""
+    return [
+        _command_action(
+            f"Add ‘{word}’ to the project's words", ADD_WORD_COMMAND, [uri, word], diagnostic
+        ),
+        _command_action(f"Add ‘{word}’ to my words", ADD_USER_WORD_COMMAND, [word], diagnostic),
+    ]
+
+
+def _rule_actions(uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    """**Turn off ‘code’ in this project** (its ``disabledRules``)."""
+    from rephrase_ls.config.settings import RULE_CODES
+
+    code = str(diagnostic.code)
+    if code not in RULE_CODES:
+        return []
+    title = f"Turn off ‘{code}’ in this project"
+    return [_command_action(title, DISABLE_RULE_COMMAND, [uri, code], diagnostic)]
 
 
 def _ignore_paragraph(
@@ -291,7 +362,11 @@ async def fix_all(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         reason = "the document changed while it was reviewed; nothing was changed"
         ls.say(f"rephrase: {reason}.", types.MessageType.Warning)
         return {"applied": False, "reason": reason}
+    from rephrase_ls.review.codes import UNKNOWN_WORD
+
     found = reviewed.service if origin == diag.SERVICE else reviewed.offline
+    # An unknown word is never corrected but by the writer's choice of a suggestion.
+    found = [f for f in found if f.code != UNKNOWN_WORD]
     if code is not None:
         found = [f for f in found if f.code == code]
     if not found:
@@ -328,6 +403,83 @@ async def add_word(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     return result
 
 
+async def disable_rule(ls: RephraseServer, *args: Any) -> dict[str, Any]:
+    """``rephrase.disableRule [uri, code]``: add ``code`` to the ``disabledRules`` of the
+    project file of ``uri``'s folder (through ``workspace/applyEdit``, only inside the
+    workspace folders, as ``rephrase.addWord``)."""
+    from rephrase_ls.config import project_file
+    from rephrase_ls.config.settings import RULE_CODES
+    from rephrase_ls.lsp.project_commands import edit_project_file
+
+    max_args(args, 2, DISABLE_RULE_COMMAND)
+    uri = open_uri(arg(args, 0, "uri", str))
+    code = arg(args, 1, "code", str).strip().lower()
+    if code not in RULE_CODES:
+        expected = ", ".join(RULE_CODES)
+        raise invalid(f"argument 2 (code): {code!r} is not a rule; expected {expected}")
+
+    def change(old: str | None) -> str:
+        try:
+            return project_file.add_to_list(old, "disabledRules", code)
+        except ValueError as exc:
+            raise invalid(f"{exc}. Fix the file first; nothing was changed.") from None
+
+    result = await edit_project_file(ls, uri, change, f"Turn off ‘{code}’ in this project")
+    if result.get("applied") and result.get("changed"):
+        diag.refresh(ls)
+    return result
+
+
+def _checked_word(word: str) -> str:
+    word = word.strip()
+    if not word or len(word) > MAX_WORD or any(c.isspace() or ord(c) < 0x20 for c in word):
+        raise invalid(
+            f"argument (word): expected one word of at most {MAX_WORD} characters, "
+            f"not {word[:MAX_WORD]!r}"
+        )
+    return word
+
+
+async def add_user_word(ls: RephraseServer, *args: Any) -> dict[str, Any]:
+    """``rephrase.addUserWord [word]``: add ``word`` to the user's own word list, ``words.txt``
+    in the user config folder (:mod:`rephrase_ls.config.word_files`).
+
+    The file lies outside every workspace, where edits through the editor are not made
+    (:mod:`rephrase_ls.lsp.project_commands`), so the server writes it itself, as
+    :mod:`rephrase_ls.safe_write` writes: only inside the user config folder (a link leading
+    out is refused), through a fresh temporary file, and never over a change made meanwhile.
+    The writer is told which file changed (to take the word out again, edit that file)."""
+    from rephrase_ls import safe_write
+    from rephrase_ls.config import user_config, word_files
+
+    max_args(args, 1, ADD_USER_WORD_COMMAND)
+    word = _checked_word(arg(args, 0, "word", str))
+    folder = user_config.config_dir()
+    path = folder / word_files.USER_FILE
+    # The user's own file: a link they made to their dotfiles is theirs to follow.
+    allowed = [folder, Path(os.path.realpath(path)).parent]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            before = safe_write.read(path, word_files.MAX_BYTES)
+        except FileNotFoundError:
+            safe_write.create(path, word_files.with_word(None, word).encode("utf-8"), allowed)
+        else:
+            old = before.data.decode("utf-8-sig")
+            new = word_files.with_word(old, word)
+            if new == old:
+                return {"applied": True, "file": str(path), "changed": False}
+            prefix = b"\xef\xbb\xbf" if before.data.startswith(b"\xef\xbb\xbf") else b""
+            safe_write.replace(before, prefix + new.encode("utf-8"), allowed)
+    except (safe_write.WriteRefused, OSError, UnicodeDecodeError) as exc:
+        reason = f"‘{word}’ was not added to {path}: {exc}"
+        ls.say(f"rephrase: {reason}", types.MessageType.Warning)
+        return {"applied": False, "file": str(path), "reason": reason}
+    ls.say(f"rephrase: added ‘{word}’ to your words ({path}).")
+    diag.refresh(ls)
+    return {"applied": True, "file": str(path), "changed": True}
+
+
 async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     """``rephrase.review [uri, range?]``: the service corrects the range (no range: the whole
     document; corrections only, a review being about errors); its changes become diagnostics,
@@ -338,6 +490,7 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
     from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.actions import Refusal, _refusal
+    from rephrase_ls.lsp.cost import confirm_cost
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.review.grouping import edit_findings
     from rephrase_ls.service.errors import CorrectionsUnavailable
@@ -362,6 +515,15 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     if task is not None and ls.protocol.msg_id is not None:
         ls.track(("request", ls.protocol.msg_id), task)
 
+    confirmed = False
+
+    async def confirm(characters: int) -> bool:
+        # Asked once: the fallback to Improve after a 404 sends the same text again.
+        nonlocal confirmed
+        if not confirmed:
+            confirmed = await confirm_cost(ls, backend, settings, characters, "Review")
+        return confirmed
+
     async def ask(options: ImproveOptions) -> Improved | NotImproved:
         request = ImproveRequest(
             state.text,
@@ -375,7 +537,10 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
             mode="correct" if options.correct else "rephrase",
         )
         return await improve_text(
-            request, cache=ls.cache, progress=WorkDoneProgress(ls, "Reviewing text")
+            request,
+            cache=ls.cache,
+            progress=WorkDoneProgress(ls, "Reviewing text"),
+            confirm=confirm,
         )
 
     without = (

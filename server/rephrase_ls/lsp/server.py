@@ -51,6 +51,8 @@ COMMANDS: dict[str, Command] = {
     actions.APPLY_COMMAND: commands.apply_action,
     review_actions.REVIEW_COMMAND: review_actions.review,
     review_actions.ADD_WORD_COMMAND: review_actions.add_word,
+    review_actions.ADD_USER_WORD_COMMAND: review_actions.add_user_word,
+    review_actions.DISABLE_RULE_COMMAND: review_actions.disable_rule,
     review_actions.FIX_ALL_COMMAND: review_actions.fix_all,
     alternatives.ALTERNATIVES_COMMAND: alternatives.alternatives,
     alternatives.APPLY_ALTERNATIVE_COMMAND: alternatives.apply_alternative,

@@ -99,12 +99,13 @@ class SettingsManager:
         #: Project file text read from disk, by (mtime, size), so a request reads no file.
         self._disk: dict[Path, tuple[tuple[int, int], str]] = {}
         #: The last settings composed per project file, from the same editor values, project
-        #: text and user config.
+        #: text, user config and word files (their (mtime, size)).
         self._composed: dict[
-            Path | None, tuple[dict[str, Any], str | None, UserConfig, Settings]
+            Path | None,
+            tuple[dict[str, Any], str | None, UserConfig, tuple[object, ...], Settings],
         ] = {}
-        #: The user config file as last read, with the (mtime, size) it was read at.
-        self._user: tuple[tuple[int, int] | None, UserConfig] | None = None
+        #: The user config file and word list as last read, with the (mtime, size) of each.
+        self._user: tuple[tuple[object, ...], UserConfig] | None = None
         #: The client's answer being awaited, per folder (one question at a time).
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: Folders whose answer took too long for ``settle``: it no longer waits for them.
@@ -141,6 +142,19 @@ class SettingsManager:
         from rephrase_ls.config import project_file  # here, not at start-up (tomllib)
 
         return project_file.find_root(path)
+
+    def excluded(self, uri: str, settings: Settings) -> bool:
+        """Whether the ``exclude`` patterns of ``settings`` name the document (relative to its
+        folder, :meth:`folder_of`): it gets no diagnostics."""
+        if not settings.exclude:
+            return False
+        path = document_path(uri)
+        folder = self.folder_of(uri)
+        if path is None or folder is None:
+            return False
+        from rephrase_ls.config.exclude import excluded
+
+        return excluded(path, folder, settings.exclude)
 
     def _folder_key(self, uri: str) -> str:
         """The key of ``uri``'s folder in the per-folder caches ("" for a document with none)."""
@@ -184,15 +198,11 @@ class SettingsManager:
 
     def user_config(self) -> UserConfig:
         """The user config file, read again when it changed on disk (one ``stat`` per call)."""
-        from rephrase_ls.config import user_config
+        from rephrase_ls.config import user_config, word_files
 
         path = user_config.config_path()
-        try:
-            stat = path.stat()
-            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
-        except OSError:
-            stamp = None
-        if self._user is not None and self._user[0] == stamp and self._user[1].path == path:
+        stamp = (path, word_files.stamp(path), word_files.stamp(path.parent / word_files.USER_FILE))
+        if self._user is not None and self._user[0] == stamp:
             return self._user[1]
         config = user_config.read()
         self._user = (stamp, config)
@@ -317,8 +327,14 @@ class SettingsManager:
         path = self.project_file_path(uri)
         text, _version = (None, None) if path is None else self.project_text(path)
         cached = self._composed.get(path)
-        if cached is not None and cached[0] is editor and cached[1] == text and cached[2] is user:
-            return cached[3]  # same inputs: same settings, warnings already shown
+        if (
+            cached is not None
+            and cached[0] is editor
+            and cached[1] == text
+            and cached[2] is user
+            and cached[3] == self._word_stamps(path, text)
+        ):
+            return cached[4]  # same inputs: same settings, warnings already shown
         parsed = None if path is None else project_file.parse(path, text)
         settings, warnings = user_config.compose(
             user=user,
@@ -335,8 +351,20 @@ class SettingsManager:
             warnings.append(parsed.error)
         for warning in warnings:
             self.warn_once(str(warning))
-        self._composed[path] = (editor, text, user, settings)
+        self._composed[path] = (editor, text, user, self._word_stamps(path, text), settings)
         return settings
+
+    def _word_stamps(self, path: Path | None, text: str | None) -> tuple[object, ...]:
+        """The (mtime, size) of each word file the project file ``path`` names (``wordFiles``):
+        a change to one composes the settings again."""
+        if path is None or not text or "wordFiles" not in text:
+            return ()
+        from rephrase_ls.config import project_file, word_files
+
+        value = project_file.parse(path, text).values.get(word_files.KEY)
+        return tuple(
+            (p, word_files.stamp(p)) for p in word_files.project_paths(path.parent, value)
+        )
 
     async def for_uri(self, uri: str) -> Settings:
         """Effective settings for a document (may ask the client)."""

@@ -43,7 +43,10 @@ class OfflineOptions:
     N > 0 runs them in a pool of N worker processes, so concurrent requests use several cores.
     ``preload``: worker processes load every language's engine data when they start (needs
     ``workers``). ``overlap_latency``: the work runs during ``latency_ms`` instead of after it.
-    ``corrections``: serve ``POST /v2/write/correct``; False answers 404 there, as a service
+    ``known_words``: never corrected; ``language_words``, ``disabled_rules``: the writer's
+    per-language words and the kinds of changes turned off, as ``(language, value)`` pairs
+    (:class:`~rephrase_ls.offline.request.Choices`). ``corrections``: serve
+    ``POST /v2/write/correct``; False answers 404 there, as a service
     that ``service-interface.md`` describes. The knobs ``fail``, ``hang``, ``malformed`` and
     ``latency_ms`` act on both write endpoints.
     """
@@ -56,6 +59,8 @@ class OfflineOptions:
     malformed: int = 0
     character_limit: int | None = None
     known_words: frozenset[str] = frozenset()
+    language_words: tuple[tuple[str, str], ...] = ()
+    disabled_rules: tuple[tuple[str, str], ...] = ()
     retry_after: float = 1.0
     later_shape: bool = False
     documented: bool = False

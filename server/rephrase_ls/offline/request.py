@@ -375,22 +375,47 @@ def _resolve(value: str | None, lang: str, supported: frozenset[str]) -> str | N
     return value
 
 
-def improve_all(job: Job, known_words: frozenset[str]) -> list[dict[str, Any]]:
-    """Run the engine on every text of a validated request; the response's improvements."""
+@dataclass(frozen=True)
+class Choices:
+    """What the writer chose for the engine beyond the request: per-language ``words`` and
+    the kinds of changes turned off (``disabledRules``), as ``(language, value)`` pairs
+    (:mod:`rephrase_ls.config.per_language`)."""
+
+    language_words: tuple[tuple[str, str], ...] = ()
+    disabled_rules: tuple[tuple[str, str], ...] = ()
+
+
+def improve_all(
+    job: Job, known_words: frozenset[str], choices: Choices | None = None
+) -> list[dict[str, Any]]:
+    """Run the engine on every text of a validated request; the response's improvements.
+    ``choices``: the per-language words of each text's target are known words too, and the
+    changes of a kind turned off for it are undone
+    (:func:`rephrase_ls.review.choice.revert_off`)."""
     import rephrase_ls.offline.engine as engine
+    from rephrase_ls.config.per_language import select
 
     improvements = []
     # A word the request's texts (parts of one document) write twice is meant: never corrected.
     context = engine.repeated_words(job.texts) if len(job.texts) > 1 else frozenset()
     for text, lang in zip(job.texts, job.languages, strict=True):
+        target = (job.target or lang).lower()
+        words, off = known_words, frozenset[str]()
+        if choices is not None:
+            words = words | select(choices.language_words, target)
+            off = select(choices.disabled_rules, target)
         improved = engine.improve(
             text,
-            (job.target or lang).lower(),
+            target,
             writing_style=_resolve(job.writing_style, lang, job.style_langs),
             tone=_resolve(job.tone, lang, job.tone_langs),
-            known_words=known_words,
+            known_words=words,
             context_words=context,
         )
+        if off and target in engine.SUPPORTED_TARGETS:
+            from rephrase_ls.review.choice import revert_off
+
+            improved = revert_off(text, improved, target, off)
         improvements.append({
             "text": improved,
             "target_language": job.target_echo if job.target_echo is not None else lang,
@@ -405,9 +430,10 @@ def process_fields(
     known_words: frozenset[str],
     documented: bool = False,
     correct: bool = False,
+    choices: Choices | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Validate a request's fields and improve its texts (``correct``: corrections only, the
     engine without style rules): the improvements and the characters billed. Raises
     :class:`ApiError` for a request the service refuses."""
     job = validate(fields, later_shape, documented, correct)
-    return improve_all(job, known_words), sum(len(text) for text in job.texts)
+    return improve_all(job, known_words, choices), sum(len(text) for text in job.texts)

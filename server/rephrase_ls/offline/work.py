@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from rephrase_ls.offline.knobs import OfflineOptions
-from rephrase_ls.offline.request import ApiError, process_fields
+from rephrase_ls.offline.request import ApiError, Choices, process_fields
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -60,9 +60,17 @@ class EngineWork:
                 max_workers=self._options.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_init_worker,
-                initargs=(self._options.known_words, self._options.preload, barrier),
+                initargs=(
+                    self._options.known_words,
+                    self._options.preload,
+                    barrier,
+                    self._choices(),
+                ),
             )
         return self._executor
+
+    def _choices(self) -> Choices:
+        return Choices(self._options.language_words, self._options.disabled_rules)
 
     def start(self, timeout: float = 600.0) -> None:
         """Start every worker process now, blocking until all are ready (with ``preload``, until
@@ -105,7 +113,7 @@ class EngineWork:
         documented = self._options.documented
         if not self._options.workers:
             return await asyncio.to_thread(
-                process_fields, fields, later, known, documented, correct
+                process_fields, fields, later, known, documented, correct, self._choices()
             )
         from concurrent.futures.process import BrokenProcessPool
 
@@ -128,17 +136,21 @@ class EngineWork:
 # -- in the worker processes -----------------------------------------------------------------
 
 _worker_known_words: frozenset[str] = frozenset()
+_worker_choices: Choices | None = None
 _worker_barrier: Any = None
 
 
-def _init_worker(known_words: frozenset[str], preload: bool, barrier: Any) -> None:
+def _init_worker(
+    known_words: frozenset[str], preload: bool, barrier: Any, choices: Choices | None = None
+) -> None:
     """Runs once in each worker process when it starts."""
-    global _worker_known_words, _worker_barrier
+    global _worker_known_words, _worker_barrier, _worker_choices
     # Ctrl-C in a terminal reaches the whole process group; the service decides when its
     # workers stop, so a job is not cut off with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _watch_parent()
     _worker_known_words = known_words
+    _worker_choices = choices
     _worker_barrier = barrier
     if preload:
         import rephrase_ls.offline.engine as engine
@@ -178,4 +190,6 @@ def _ready(timeout: float) -> int:
 def _process_in_worker(
     fields: Mapping[str, Any], later_shape: bool, documented: bool = False, correct: bool = False
 ) -> Result:
-    return process_fields(fields, later_shape, _worker_known_words, documented, correct)
+    return process_fields(
+        fields, later_shape, _worker_known_words, documented, correct, _worker_choices
+    )

@@ -44,7 +44,7 @@ from rephrase_ls.improve.options import ImproveOptions, Mode
 from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
 from rephrase_ls.review.changes import change_groups
-from rephrase_ls.review.codes import SPELLING, VARIANT, classify, describe
+from rephrase_ls.review.codes import SPELLING, UNKNOWN_WORD, VARIANT, classify, describe
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect
 from rephrase_ls.text.paragraphs import Paragraph
@@ -68,6 +68,10 @@ Span = tuple[int, int]
 
 _log = logging.getLogger(__name__)
 
+#: A paragraph of this many words whose language the detector cannot tell gets no
+#: ``unknown-word`` findings (see :func:`_compute`).
+UNDETECTED_WORDS = 8
+
 # One word as the engine's rules see one: letters, with inner apostrophes or hyphens.
 _ONE_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
@@ -88,6 +92,9 @@ class Finding:
     replacement: str
     code: str
     message: str
+    suggestions: tuple[str, ...] = ()
+    """For an ``unknown-word`` finding (whose replacement is its original: it changes
+    nothing), the words it may have been meant as, likeliest first."""
 
     def edit(self) -> TextEdit:
         """The edit that applies this finding."""
@@ -97,8 +104,10 @@ class Finding:
     def word(self) -> str | None:
         """The word to add to the project's ``words`` so that the engine leaves it alone (it
         never spell-corrects or converts a known word): the original, for a spelling or variant
-        finding over one word; None for any other finding."""
-        if self.code not in (SPELLING, VARIANT) or not _ONE_WORD.fullmatch(self.original):
+        finding over one word, and an unknown word; None for any other finding."""
+        if self.code not in (SPELLING, VARIANT, UNKNOWN_WORD) or not _ONE_WORD.fullmatch(
+            self.original
+        ):
             return None
         return self.original
 
@@ -116,6 +125,9 @@ _BlockKey = bytes
 _ResultKey = tuple[bytes, frozenset[str]]
 # A paragraph's findings, offsets relative to the paragraph's start.
 _Result = tuple[Finding, ...]
+# What the engine gives a paragraph: its findings, their signals for the guards, and the
+# paragraph's unknown words (``unknown-word`` findings).
+_Computed = tuple[_Result, Signals, _Result]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +196,7 @@ class ReviewCache:
             raise ValueError("max_chars must not be negative")
         self.engine_runs = 0
         self._blocks: _Lru[_BlockKey, _Prose] = _Lru(max_chars)
-        self._results: _Lru[_ResultKey, tuple[_Result, Signals]] = _Lru(max_chars)
+        self._results: _Lru[_ResultKey, _Computed] = _Lru(max_chars)
         self._guarded: _Lru[tuple[_ResultKey, tuple[object, ...]], _Result] = _Lru(max_chars)
 
     def __len__(self) -> int:
@@ -290,12 +302,13 @@ def _compute(
     target: str,
     words: frozenset[str],
     context: frozenset[str],
-) -> _Result:
-    """Improve one paragraph with the engine and cut the result into findings."""
+) -> tuple[_Result, _Result]:
+    """Improve one paragraph with the engine and cut the result into findings; and the
+    paragraph's unknown words the engine does not correct."""
     span = paragraph.original
     language = detect(paragraph.prose)
     if language is not None and language != target.split("-")[0]:
-        return ()  # another language: Improve leaves it as it is
+        return (), ()  # another language: Improve leaves it as it is
     try:
         improved = engine.improve(paragraph.prose, target, known_words=words, context_words=context)
         _, edits = paragraph.rebuild_with_edits(improved)
@@ -307,8 +320,51 @@ def _compute(
             "findings",
             len(span),
         )
-        return ()
-    return _classified(paragraph, block, span, edits, target)
+        return (), ()
+    result = _classified(paragraph, block, span, edits, target)
+    if language is None and len(paragraph.prose.split()) >= UNDETECTED_WORDS:
+        # Long enough to tell its language, and none was told: another language the detector
+        # does not know (Latin filler text), or no prose at all. Its words are not checked.
+        return result, ()
+    return result, _unknown(paragraph, block, span, target, words, context, result)
+
+
+def _unknown(
+    paragraph: Paragraph,
+    block: ProseBlock,
+    span: str,
+    target: str,
+    words: frozenset[str],
+    context: frozenset[str],
+    result: _Result,
+) -> _Result:
+    """The paragraph's unknown words (:mod:`.unknown`) outside the engine's findings, as
+    ``unknown-word`` findings relative to its start."""
+    from rephrase_ls.review import unknown
+
+    lang = target.split("-")[0]
+    protected = _protected_inside(paragraph, block)
+    spans: list[Span] = []
+    for start, end in _relative_segments(paragraph):
+        for s, e in protected:
+            if s >= end or e <= start:
+                continue
+            if s > start:
+                spans.append((start, s))
+            start = max(start, e)
+        if start < end:
+            spans.append((start, end))
+    listed = unknown.WordList.of(words)
+    taken = [(f.start, f.end) for f in result]
+    out: list[Finding] = []
+    for start, end, word in unknown.unknown_words(span, spans, lang, listed, context):
+        if any(s < end and start < e for s, e in taken):
+            continue  # the engine corrects it: its finding is the diagnostic
+        offered = unknown.suggestions(word, lang, listed)
+        out.append(
+            Finding(start, end, word, word, UNKNOWN_WORD, unknown.message(word, offered), offered)
+        )
+    return tuple(out)
 
 
 def _classified(
@@ -355,6 +411,7 @@ def findings(
     cancelled: Callable[[], bool] | None = None,
     keep_variant: bool = False,
     variant_detected: bool = False,
+    unknown_words: bool = False,
 ) -> list[Finding]:
     """The offline engine's findings for the prose ``blocks`` of ``text``, in document order.
 
@@ -371,6 +428,9 @@ def findings(
     conversions are taken out unless the document allows them, and whether its variant was read
     from it (:mod:`rephrase_ls.guards.variants_keep`).
 
+    ``unknown_words``: also the ``unknown-word`` findings (:mod:`.unknown`; they change
+    nothing), less the words the document writes in code.
+
     Applying every finding's edit gives what Improve with the offline engine gives.
     """
     target = offline_target(target_lang)
@@ -379,7 +439,7 @@ def findings(
             f"the offline engine cannot review {target_lang!r} text; it supports "
             f"{', '.join(engine.SUPPORTED_TARGETS)}"
         )
-    known = frozenset(word.lower() for word in words)
+    known = frozenset(words)
     if cache is None:
         cache = ReviewCache()
     kept = list(blocks)
@@ -413,14 +473,21 @@ def findings(
                 raise ReviewCancelled
             paragraph = _paragraph(text, block)
             assert paragraph is not None
-            result = _compute(paragraph, block, target, known, frozenset(context))
-            cached = (result, signals(((f.original, f.replacement) for f in result), target))
+            result, unknown = _compute(paragraph, block, target, known, frozenset(context))
+            found_signals = signals(((f.original, f.replacement) for f in result), target)
+            cached = (result, found_signals, unknown)
             cache.engine_runs += 1
             cache._results.put(key_of_result, cached, block.end - block.start)
-        result, found = cached
+        result, found, unknown = cached
+        start = block.start + prose.start
+        if unknown_words and unknown:
+            out += [
+                replace(f, start=start + f.start, end=start + f.end)
+                for f in unknown
+                if f.original.lower() not in facts.code
+            ]
         if not result:
             continue
-        start = block.start + prose.start
         # The guards read the whole document: applied here, after the cache, so that a fact
         # another paragraph changed (a word now written in code there) counts at once.
         if may_act(start, found, variant, facts):
@@ -443,4 +510,6 @@ def findings(
             Finding(start + f.start, start + f.end, f.original, f.replacement, f.code, f.message)
             for f in result
         ]
+    if unknown_words:
+        out.sort(key=lambda f: (f.start, f.end))
     return out

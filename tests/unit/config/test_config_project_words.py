@@ -39,9 +39,12 @@ def test_add_word(text: str | None, expected: str) -> None:
     assert tomllib.loads(out)["words"][-1] == "teh"
 
 
-def test_a_word_already_there_in_any_case_changes_nothing() -> None:
-    text = 'words = ["Teh"]  # kept\n'
+def test_a_word_already_there_changes_nothing_in_another_case_it_is_added() -> None:
+    """Listed words keep their case (a listed ``Kubernetes`` does not accept ``kubernetes``:
+    the case rules of the unknown-word check)."""
+    text = 'words = ["teh"]  # kept\n'
     assert add_word(text, "teh") == text
+    assert tomllib.loads(add_word('words = ["Teh"]\n', "teh"))["words"] == ["Teh", "teh"]
 
 
 def test_words_that_are_not_a_list_are_refused() -> None:

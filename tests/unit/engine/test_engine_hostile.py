@@ -3,7 +3,7 @@ alternations, long words, many spaces, URL pieces, unclosed quotes, mixed script
 prose, markup all over...) goes through the offline service's passes (language detection and the
 engine, per target), the word edits from the text to the engine's answer, review mode's findings on
 the text read as Markdown, and the language server's prose extractors (Markdown, reST, plain text,
-commit messages, Typst, HTML) at 100,000 characters (LaTeX and Python, whose parsers are slow at
+commit messages, AsciiDoc, Org, Typst, HTML) at 100,000 characters (LaTeX and Python, whose parsers are slow at
 any size, at 25,000), in child processes that share the generators out: one test per share, which
 pytest-xdist runs side by side. The engine runs for each of the five targets under the ``ci``
 Hypothesis profile (``.ci/run``), which runs every generator. Under ``dev``, the default, a fifth
@@ -53,7 +53,8 @@ size = int(sys.argv[2])
 shard, shards = int(sys.argv[3]), int(sys.argv[4])
 targets = (("en-us", {}), ("de", {"writing_style": "business"}), ("fr", {}),
            ("pt-pt", {}), ("en-gb", {"tone": "diplomatic"}))
-formats = ("markdown", "restructuredtext", "plaintext", "git-commit", "typst", "html")
+formats = ("markdown", "restructuredtext", "plaintext", "git-commit", "asciidoc", "org", "typst",
+           "html")
 slow_formats = ("latex", "python")  # their parsers are slow at any size: a quarter of the text
 for target, kwargs in targets:
     improve("Load the lists first.", target, **kwargs)

@@ -58,15 +58,9 @@ _log = logging.getLogger(__name__)
 
 #: Format modules inside this package that register themselves when imported.
 BUILTIN_MODULES: tuple[str, ...] = (
-    "plain",
-    "markdown",
-    "latex",
-    "rst",
-    "code",
-    "gitcommit",
-    "html",
-    "typst",
-)
+    "plain", "markdown", "latex", "rst", "code", "gitcommit",
+    "asciidoc", "org", "html", "typst",
+)  # fmt: skip
 
 _loaded = False
 _load_lock = threading.Lock()

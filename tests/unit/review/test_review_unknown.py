@@ -1,0 +1,98 @@
+"""Unknown words: which words are reported, the writer's words with their case rules, the
+guards, and the suggestions."""
+
+from __future__ import annotations
+
+import pytest
+
+from rephrase_ls.config.settings import RULE_CODES
+from rephrase_ls.review import CODES, findings
+from rephrase_ls.review.unknown import WordList, known, suggestions
+from rephrase_ls.text.markup import prose_blocks
+
+
+def unknown(text: str, fmt: str = "markdown", words: tuple[str, ...] = ()) -> list[str]:
+    found = findings(
+        text, prose_blocks(text, fmt), target_lang="en-us", words=words, unknown_words=True
+    )
+    return [f.original for f in found if f.code == "unknown-word"]
+
+
+def test_rule_codes_are_the_findings_codes() -> None:
+    assert set(RULE_CODES) == set(CODES)
+
+
+@pytest.mark.parametrize(
+    "word", ["config", "namespace", "structs", "lookups", "tuples", "subdomains", "typehint",
+             "don't", "people's", "well-known"],
+)  # fmt: skip
+def test_technical_and_derived_words_are_known(word: str) -> None:
+    assert known(word, "en")
+
+
+@pytest.mark.parametrize("word", ["wurd", "becuase", "peple", "frobnicaton", "untill"])
+def test_slips_are_not(word: str) -> None:
+    assert not known(word, "en")
+
+
+def test_other_languages_take_verb_forms_loans_and_clitics() -> None:
+    assert known("reiniciándola", "es") and known("codebase", "es")
+    assert known("declararías", "es")
+    assert not known("gelesn", "de")
+
+
+def test_an_unknown_word_is_reported_once_and_the_engines_corrections_are_not() -> None:
+    text = "I recieved the wurd from the team, and it was clear to everyone there.\n"
+    found = findings(text, prose_blocks(text, "markdown"), target_lang="en-us", unknown_words=True)
+    assert [(f.original, f.code) for f in found] == [
+        ("recieved", "spelling"),
+        ("wurd", "unknown-word"),
+    ]
+    wurd = found[1]
+    assert wurd.replacement == wurd.original and wurd.edit().new_text == "wurd"
+    assert wurd.suggestions[0] == "word" and len(wurd.suggestions) <= 3
+    assert wurd.word == "wurd"
+    assert wurd.message == "wurd: unknown word (word, ward, turd?)"
+    # not asked for: not given
+    assert "wurd" not in [
+        f.original for f in findings(text, prose_blocks(text, "markdown"), target_lang="en-us")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We call `frobnicate()` here, and then frobnicate runs in the loop for us.\n",
+        "Open https://example.com/frobnicate in the browser to see the whole page.\n",
+        "The Frobnicator tool does the work for the team in a few short steps.\n",
+        "Run frobnicate_all and frobnicateAll before the team starts the next step.\n",
+        "We frobnicate the data, and then we frobnicate it again to be very sure.\n",
+        "Ask @frobnicator or read #frobnication before you start the work here.\n",
+        "Pass --frobnicate to the tool when you start the work for the day.\n",
+        "- frobnicate\n- the rest\n",
+    ],
+)
+def test_the_guards_of_every_finding_hold(text: str) -> None:
+    assert unknown(text) == []
+
+
+def test_listed_words_and_their_case_rules() -> None:
+    text = "We run kubernetes and Kubernetes’s pods in the zlib cluster every day.\n"
+    assert unknown(text) == ["kubernetes", "zlib"] or unknown(text) == ["kubernetes"]
+    assert unknown(text, words=("Kubernetes", "zlib")) == ["kubernetes"]
+    assert unknown(text, words=("kubernetes", "zlib")) == []
+    listed = WordList.of(["Kubernetes", "zlib"])
+    assert listed.accepts("Kubernetes'") and listed.accepts("Kubernetes’s")
+    assert listed.accepts("Zlib") and listed.accepts("ZLIB") and listed.accepts("zlib’s")
+    assert not listed.accepts("kubernetes") and not listed.accepts("KUBErnetes")
+    assert suggestions("kubernetes", "en", listed)[0] == "Kubernetes"
+
+
+def test_another_language_and_lists_of_names_get_none() -> None:
+    latin = (
+        "Proin lacinia felis malesuada arcu aliquet fringilla, tellus eget maximus porttitor "
+        "quam sem luctus massa, eu fermentum arcu diam ac massa.\n"
+    )
+    assert unknown(latin) == []
+    names = "The tools are xifthen, ifpdf, chngpage, optparams and placeins, all of them.\n"
+    assert unknown(names) == []
