@@ -28,8 +28,8 @@ shuffled mixes), a text of ``--size`` characters is put through:
   relative to the same on prose;
 - ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
   messages, Python comments, AsciiDoc, Org, Typst, HTML), each relative to the same extractor on
-  the en-US prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
-  Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
+  the en-US prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text
+  and Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
   largest ratio.
 
 Each figure is the best of ``--repeat`` runs in CPU time of one core (``time.process_time``).

@@ -3,12 +3,12 @@ alternations, long words, many spaces, URL pieces, unclosed quotes, mixed script
 prose, markup all over...) goes through the offline service's passes (language detection and the
 engine, per target), the word edits from the text to the engine's answer, review mode's findings on
 the text read as Markdown, and the language server's prose extractors (Markdown, reST, plain text,
-commit messages, AsciiDoc, Org, Typst, HTML) at 100,000 characters (LaTeX and Python, whose parsers are slow at
-any size, at 25,000), in child processes that share the generators out: one test per share, which
-pytest-xdist runs side by side. The engine runs for each of the five targets under the ``ci``
-Hypothesis profile (``.ci/run``), which runs every generator. Under ``dev``, the default, a fifth
-of the generators run (every fifth one, from an offset drawn per run and named in a failure, as
-Hypothesis tests run a fifth of their examples, drawn anew each run), each input going to one of
+commit messages, AsciiDoc, Org, Typst, HTML) at 100,000 characters (LaTeX and Python, whose parsers
+are slow at any size, at 25,000), in child processes that share the generators out: one test per
+share, which pytest-xdist runs side by side. The engine runs for each of the five targets under the
+``ci`` Hypothesis profile (``.ci/run``), which runs every generator. Under ``dev``, the default, a
+fifth of the generators run (every fifth one, from an offset drawn per run and named in a failure,
+as Hypothesis tests run a fifth of their examples, drawn anew each run), each input going to one of
 the targets in turn.
 
 No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock hang
