@@ -500,3 +500,24 @@ def test_generated_documents_keep_the_contract_and_change_only_prose(
     assert improve_document(text, uri, lambda prose: prose) == text
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
     improve_document(text, uri, lambda prose: mutate(prose, rng, 0.5), lines_may_empty=True)
+
+
+def test_html_templates_and_server_side_scripts_are_protected() -> None:
+    text = (
+        "<p>Hello {{ user.name }}, {% if admin %}you may edit{% endif %} {# a note #}.</p>\n"
+        "<p>Today is <?php echo $date->format('l'); ?> here.</p>\n"
+    )
+    blocks, guarded, words = html(text)
+    assert blocks == [
+        "Hello {{ user.name }}, {% if admin %}you may edit{% endif %} {# a note #}.",
+        "Today is <?php echo $date->format('l'); ?> here.",
+    ]
+    for span in (
+        "{{ user.name }}",
+        "{% if admin %}",
+        "{% endif %}",
+        "{# a note #}",
+        "<?php echo $date->format('l'); ?>",
+    ):
+        assert span in guarded, span
+    assert "user" not in words and "admin" not in words and "format" not in words

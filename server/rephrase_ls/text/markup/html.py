@@ -6,11 +6,12 @@ elements (:data:`BLOCK_ELEMENTS`: ``<p>``, ``<h1>``…``<h6>``, ``<li>``, ``<td>
 heading, a list item, a table cell is a block of its own.
 
 Not prose: the elements of :data:`SKIPPED_ELEMENTS` with all they hold (``<head>``, ``<script>``,
-``<style>``, ``<pre>``, ``<textarea>``, ``<template>``, ``<svg>``…), comments, the doctype,
-processing instructions and CDATA sections. Inside prose, the tags of inline elements (``<a
-href="…">``, ``<em>``, ``<span class="…">``, ``<img …>``; attributes included), the elements of
-:data:`OPAQUE_ELEMENTS` with their content (``<code>``, ``<kbd>``, ``<samp>``, ``<var>``,
-``<math>``), character references (``&amp;``, ``&#160;``) and URLs are protected.
+``<style>``, ``<pre>``, ``<textarea>``, ``<template>``, ``<svg>``…), comments, the doctype and
+CDATA sections. Inside prose, the tags of inline elements (``<a href="…">``, ``<em>``, ``<span
+class="…">``, ``<img …>``; attributes included), the elements of :data:`OPAQUE_ELEMENTS` with
+their content (``<code>``, ``<kbd>``, ``<samp>``, ``<var>``, ``<math>``), processing
+instructions and server-side scripts (``<?php … ?>``), character references (``&amp;``,
+``&#160;``), URLs and template tags (``{{ user.name }}``, ``{% if x %}``) are protected.
 
 Tags are read as browsers read them: a quoted attribute value may hold ``>``; a tag, comment or
 skipped element that is never closed runs to the end of the document (and so is not prose).
@@ -61,10 +62,14 @@ _TOKEN = re.compile(
     rf"<(/?)([A-Za-z][^\s/>]*+){_ATTRIBUTES}|<[A-Za-z!?/]|(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))+"
 )
 _END_TAG = re.compile(r"</([A-Za-z][^\s/>]*+)[^>]*+>")
-# What prose protects, found in each run of it: character references and URLs.
+# What prose protects, found in each paragraph: character references, URLs, and the tags of the
+# template languages HTML files are written in (Jinja, Django, Liquid, Handlebars, Angular, Vue:
+# `{{ user.name }}`, `{% if x %}`, `{# note #}`; a tag holds no brace, so that many unclosed
+# `{{` cost linear time).
 _INLINE = re.compile(
     r"&(?:#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,8}|[A-Za-z][A-Za-z0-9]{0,31});"
     r"|https?://[^\s<>\"]*[^\s<>\".,;:!?')\]]"
+    r"|\{(?:\{[^{}]*\}\}|%[^{}]*%\}|#[^{}]*#\})"
 )
 
 
@@ -147,10 +152,19 @@ class _Scanner:
             if text.startswith("<![CDATA[", at):
                 close = text.find("]]>", at)
                 end = n if close < 0 else close + 3
+            elif nxt == "?" and self.unclosed.get("?>", n + 1) > at:
+                # a server-side script (<?php … ?>) may hold ">": it ends at "?>"
+                close = text.find("?>", at + 2)
+                if close < 0:
+                    self.unclosed["?>"] = at
+                    close = text.find(">", at)
+                    end = n if close < 0 else close + 1
+                else:
+                    end = close + 2
             else:
                 close = text.find(">", at)
                 end = n if close < 0 else close + 1
-            self.emit(at, end, BREAK)
+            self.emit(at, end, PROTECT if nxt == "?" else BREAK)
             return end
         if nxt == "/":
             m = _END_TAG.match(text, at)
