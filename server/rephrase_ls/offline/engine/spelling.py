@@ -27,6 +27,14 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    nor a coinage or a contraction without its apostrophe): the one common word with its
    consonants (:func:`skeleton`) up to two edits away, when no word that sounds alike rivals
    it (:meth:`Speller._by_skeleton`: "neccasary" -> "necessary", "litriture" -> "literature").
+7. (English, ``LIKELIEST_MIN_LENGTH``+ letters) a word wordfreq has never seen: the listed word
+   with its first letter whose Zipf less the misspelling's cost (:func:`learner_cost`) leads
+   every other by ``LIKELIEST_LEAD`` (:meth:`Speller._likeliest`: "trobel" -> "trouble").
+
+Before the tiers (English): a contraction without its apostrophe (``APOSTROPHE_LEFT_OUT``:
+"dont" -> "don't") and an impossible inflection ("companys" -> "companies",
+:meth:`Speller._regular_form`). :meth:`Speller.sure_slip` says which corrections hold however
+often a text writes the word and at a capitalised sentence start.
 
 A correction to one of several corrections codespell's list gives the word must be
 ``DOMINANCE_ZIPF`` commoner than the others ("alloud": "aloud" or "allowed", left alone). A
