@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import re
 import threading
+from array import array
 from collections.abc import Mapping
 from functools import cache
 from itertools import pairwise
@@ -146,6 +147,19 @@ LIKELIEST_MAX_WORD_ZIPF: Final = 0.0
 LIKELIEST_TWO_EDITS_LENGTH: Final = 6
 LIKELIEST_ZIPF_MARGIN: Final = MIN_ZIPF_MARGIN
 _VOWEL: Final = re.compile("[aeiouy]")
+_ASCII_WORD: Final = re.compile("[a-z]+")
+# Tier 7's candidates of one first letter and length: the words, their Zipf, their letters.
+_Bucket = tuple[tuple[str, ...], "array[float]", "array[int]"]
+
+
+def _letter_mask(word: str) -> int:
+    """The letters a-z of ``word`` as bits (others are ignored)."""
+    mask = 0
+    for c in word:
+        k = ord(c) - 97
+        if 0 <= k < 26:
+            mask |= 1 << k
+    return mask
 # Speller.sure_slip: one edit of at most this cost (a letter left out) in a word of at most
 # this Zipf (web text holds common slips a little: "rigth" 1.7, "siad" 2.1, "frends" 1.5).
 SURE_SLIP_COST: Final = 0.5
@@ -275,9 +289,7 @@ class Speller:
         self._cache: dict[str, str | None] = {}
         self._unchanged: set[str] = set()  # see changeable()
         self._sounds: dict[str, tuple[str, ...]] | None = None  # see _sound_index()
-        self._initials: (
-            dict[tuple[str, int], tuple[tuple[str, float, frozenset[str]], ...]] | None
-        ) = None
+        self._initials: dict[tuple[str, int], _Bucket] | None = None  # see _by_initial()
 
     def known(self, word: str) -> bool:
         """Whether the lower-case ``word`` is in the list or the extra words, or is a regular
@@ -608,19 +620,25 @@ class Speller:
         index = self._by_initial()
         found, best, second = None, -9.0, -9.0
         n = len(word)
-        letters = frozenset(word)
+        letters = _letter_mask(word)
         # A short word two edits from a listed one is as often another word meant ("fowd"
         # for "forward", not "flowed"; "apone" for "upon", not "alpine").
         max_edits = SKELETON_MAX_EDITS if n >= LIKELIEST_TWO_EDITS_LENGTH else 1
         # Only a doubled letter too many is cheap enough: a shorter candidate needs one.
         shortest = n - sum(1 for a, b in pairwise(word) if a == b)
         for length in range(max(shortest, n - 2), n + 3):
-            for cand, z, cand_letters in index.get((word[0], length), ()):
+            bucket = index.get((word[0], length))
+            if bucket is None:
+                continue
+            words, zipfs, masks = bucket
+            for k, cand in enumerate(words):
                 # Each letter of the word that the candidate lacks, and each letter of the
                 # candidate that the word lacks, costs a change (0.5+): more than two cannot
                 # fit under the cost (cheap tests first).
-                if len(letters - cand_letters) > 2 or len(cand_letters - letters) > 2:
+                mask = masks[k]
+                if (letters & ~mask).bit_count() > 2 or (mask & ~letters).bit_count() > 2:
                     continue
+                z = zipfs[k]
                 cost = learner_cost(word, cand, LIKELIEST_MAX_COST)
                 if cost > LIKELIEST_MAX_COST:
                     continue
@@ -638,23 +656,28 @@ class Speller:
             return None
         return found
 
-    def _by_initial(
-        self,
-    ) -> dict[tuple[str, int], tuple[tuple[str, float, frozenset[str]], ...]]:
-        """The candidates of tier 7 by first letter and length, with their Zipf, built on
-        first use (some 20,000 English words)."""
+    def _by_initial(self) -> dict[tuple[str, int], _Bucket]:
+        """The candidates of tier 7 by first letter and length (some 20,000 English words),
+        with their Zipf and their letters as a bit mask, packed (about 1.5 MB); built on
+        first use."""
         index = self._initials
         if index is None:
             import rephrase_ls.offline.engine.lexicon as lexicon
 
-            grouped: dict[tuple[str, int], list[tuple[str, float, frozenset[str]]]] = {}
+            grouped: dict[tuple[str, int], list[tuple[str, float]]] = {}
             for word, count in self.freq.items():
-                if count >= MIN_CANDIDATE_COUNT and word.isalpha() and word.isascii():
+                if count >= MIN_CANDIDATE_COUNT and _ASCII_WORD.fullmatch(word):
                     z = lexicon.zipf(self.lang, word)
                     if z >= MIN_CANDIDATE_ZIPF:
-                        key = (word[0], len(word))
-                        grouped.setdefault(key, []).append((word, z, frozenset(word)))
-            index = self._initials = {key: tuple(words) for key, words in grouped.items()}
+                        grouped.setdefault((word[0], len(word)), []).append((word, z))
+            index = self._initials = {
+                key: (
+                    tuple(w for w, _ in pairs),
+                    array("d", (z for _, z in pairs)),
+                    array("q", (_letter_mask(w) for w, _ in pairs)),
+                )
+                for key, pairs in grouped.items()
+            }
         return index
 
     def _sound_index(self) -> dict[str, tuple[str, ...]]:
