@@ -476,3 +476,12 @@ def test_a_short_unseen_word_is_given_only_a_word_one_edit_away() -> None:
 def test_a_name_at_a_sentence_start_keeps_its_own_vowels() -> None:
     # Holbrook: "Sylver sais John" is Sylvia, not silver
     assert improve("Sylver went home.", "en").startswith("Sylver")
+
+
+def test_an_adjective_in_y_from_a_word_in_e_is_a_word() -> None:
+    """``falsy`` (JavaScript's values that count as false) is no slip of ``false``: an
+    adjective in -y from a common word in -e, as ``shiny`` is (Asciidoctor's API docs)."""
+    from rephrase_ls.offline.engine import improve
+
+    text = "Attributes whose values are falsy are left out."
+    assert improve(text, "en-us") == text

@@ -126,6 +126,8 @@ CONTRACTION_STEM_ZIPF: Final = 5.0
 # "triager": triage, "computative": compute): a derivation or a compound, not a slip.
 DERIVED_MIN_STEM: Final = 6
 DERIVED_STEM_ZIPF: Final = 2.0
+#: How common the word in -e must be for its adjective in -y, e dropped, to be taken as one.
+DERIVED_Y_STEM_ZIPF: Final = 3.5
 _CONTRACTION_ENDINGS: Final = ("ll", "ve", "re", "nt")
 # Tier 7 (English): a word wordfreq has never seen, of 4+ letters, and the likeliest listed word
 # with its first letter, scored by Zipf less the cost of the misspelling (at most 1.25: two
@@ -907,6 +909,13 @@ def _derived(lang: str, word: str) -> bool:
     ("triager", "computative"), not a slip of another word."""
     import rephrase_ls.offline.engine.lexicon as lexicon
 
+    if (
+        lang == "en"
+        and len(word) >= 5
+        and word.endswith("y")
+        and lexicon.zipf(lang, word[:-1] + "e") >= DERIVED_Y_STEM_ZIPF
+    ):
+        return True  # an adjective in -y from a word in -e: "falsy" (JavaScript), "shiny"
     return any(
         lexicon.zipf(lang, word[:k]) >= DERIVED_STEM_ZIPF
         or lexicon.zipf(lang, word[:k] + "e") >= DERIVED_STEM_ZIPF
