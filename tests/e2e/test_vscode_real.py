@@ -282,7 +282,7 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
 
     menu = first["improve"]["rows"]
     for title in ("Improve", "Improve: business", "Improve: friendly", "Convert to en-GB"):
-        assert title in menu, menu
+        assert title in menu, " | ".join(menu)
     assert "Convert to en-US" not in menu, menu
     assert first["improve"]["after"] == improve(P1, "en-us")
     # One Ctrl+Z restores the whole paragraph.

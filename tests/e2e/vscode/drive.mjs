@@ -572,7 +572,8 @@ async function main() {
   });
   let failed = null;
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    // Tall enough for the whole code-action menu of a line with three findings (28 rows).
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1200 } });
     page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT);
     page.on('console', (msg) => pageLog.push(`[${msg.type()}] ${msg.text()}`));
