@@ -17,8 +17,9 @@ text of the tokenizer (code, URLs, paths, e-mail addresses, words with digits or
 camelCase, all-caps words, quoted spans) and of the markup (inline code, links' addresses);
 a word the document writes in code (:attr:`rephrase_ls.guards.chain.DocumentFacts.code`);
 a capitalised word (a name, or a sentence's first word: names start sentences too); a word the
-writer listed (:class:`WordList`, with its case rules); a word the document writes twice or
-more (a term: the engine's context words); a word glued to code punctuation (``@name``,
+writer listed (:class:`WordList`, with its case rules); a word two paragraphs of the document
+write (a term: the engine's context words; a slip repeated within one paragraph is still
+marked, as learners repeat theirs); a word glued to code punctuation (``@name``,
 ``--verify``, ``argv[0]``, ``ifpdf*``); a hyphenated word; a word in a paragraph of fewer than
 :data:`MIN_WORDS` words (a list item naming something) or in one that reads as another language
 or a list of names (:data:`FOREIGN_SHARE`); and a word the engine corrects (its ``spelling``
@@ -33,7 +34,6 @@ first (wordfreq's frequency), at most :data:`MAX_SUGGESTIONS`.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -59,14 +59,19 @@ __all__ = [
 #: where published technical prose's rare words are above and learners' slips mostly below
 #: (bench/bench_unknown_words.py).
 MIN_KNOWN_ZIPF: Final = 2.5
+#: An English word of at most :data:`SHORT_WORD` letters needs more: web text is full of short
+#: strings that are a slip elsewhere (``lod``, ``hom``, ``sed`` are names and abbreviations, Zipf
+#: 2.7 to 2.9, and children's slips in Holbrook's corpus).
+SHORT_WORD: Final = 4
+MIN_KNOWN_ZIPF_SHORT: Final = 2.5
 #: Outside English the lists are thinner (pyspellchecker's lack many verb forms: Spanish
 #: ``implementarás``), so any word wordfreq lists at all is taken as known.
 MIN_KNOWN_ZIPF_OTHER: Final = 1.0
 #: A paragraph where at least this many words, and this share of its words, are unknown is
 #: in another language (Latin filler text) or a list of names (commands, packages): none is
 #: reported.
-FOREIGN_MIN_UNKNOWN: Final = 3
-FOREIGN_SHARE: Final = 0.2
+FOREIGN_MIN_UNKNOWN: Final = 4
+FOREIGN_SHARE: Final = 0.35
 #: A compound of two words the dictionary knows, each of at least this many letters, is a
 #: word (``subfolder``, ``typehint``).
 COMPOUND_PART: Final = 4
@@ -163,7 +168,12 @@ def _known_one(word: str, lang: str) -> bool:
 
 def _listed(word: str, lang: str) -> bool:
     """Whether wordfreq lists ``word`` often enough to be a word of ``lang``."""
-    floor = MIN_KNOWN_ZIPF if lang == "en" else MIN_KNOWN_ZIPF_OTHER
+    if lang != "en":
+        floor = MIN_KNOWN_ZIPF_OTHER
+    elif len(word) <= SHORT_WORD:
+        floor = MIN_KNOWN_ZIPF_SHORT
+    else:
+        floor = MIN_KNOWN_ZIPF
     return lexicon.zipf(lang, word) >= floor
 
 
@@ -340,10 +350,6 @@ def unknown_words(
             if not known(word.replace("’", "'"), lang):
                 offset = at + value.index(word)
                 found.append((offset, offset + len(word), word))
-    if found:
-        # a word the paragraph writes twice is meant (a term), as the engine takes it
-        counts = Counter(w for _, _, w in found)
-        found = [entry for entry in found if counts[entry[2]] < 2]
     if words < MIN_WORDS:
         return []  # a list item or a title of a word or two: a name (``\\item xifthen``)
     if len(found) >= FOREIGN_MIN_UNKNOWN and len(found) >= FOREIGN_SHARE * words:
