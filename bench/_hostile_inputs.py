@@ -120,6 +120,31 @@ GENERATORS: dict[str, Generator] = {
     "repeated links": _repeat("[a](b) teh , "),
     "repeated quoted lines": _repeat("> word ,\n"),
     **{f"shuffled mix {seed}": _shuffled(_ODD_PIECES, seed) for seed in range(4)},
+    # AsciiDoc: unclosed macros, links and cross references, attribute references, passthrough
+    # marks, cell separators, a heading or a hard line break after a long run of spaces
+    "AsciiDoc macro pieces": _repeat("a:b["),
+    "AsciiDoc link pieces": _repeat("link:(a:["),
+    "AsciiDoc cross reference pieces": _repeat("<<a,"),
+    "AsciiDoc attribute pieces": _repeat("{a}/"),
+    "AsciiDoc passthrough marks": _repeat(" +a"),
+    "AsciiDoc table cells": _framed("|===\n", "a|b 2+| ", "\n|===\n"),
+    "AsciiDoc heading and spaces": _framed("== A", " ", "b ="),
+    "AsciiDoc hard break and spaces": _framed("A", " ", "b +"),
+    "AsciiDoc description terms": _repeat("a:;"),
+    "AsciiDoc block lines": _repeat("[source,a]\n----\n.A title\n"),
+    # a paragraph of many lines, each with a protected span (plain text matched every span
+    # against every line of its paragraph)
+    "inline code on short lines": _repeat("Read `a` here\n"),
+    # Org: emphasis and verbatim marks that never close, links, math, drawers, tags, item tags
+    "Org verbatim marks": _repeat(" =a"),
+    "Org code marks across lines": _repeat(" ~a\n"),
+    "Org link pieces": _repeat("[[a]["),
+    "Org math pieces": _repeat("\\(a$a "),
+    "Org drawers left open": _repeat(":A:\n"),
+    "Org headline and spaces": _framed("* A", " ", ":a:"),
+    "Org item tag and spaces": _framed("- a", " ", ":: b"),
+    "Org line break and spaces": _framed("A", " ", "b \\\\"),
+    "Org blocks left open": _repeat("#+BEGIN_QUOTE\n- a\n| a |\n"),
 }
 
 

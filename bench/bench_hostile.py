@@ -27,7 +27,7 @@ shuffled mixes), a text of ``--size`` characters is put through:
   through the document's guards, then the edits (``improve_paragraphs``, ``Outcome.edits``),
   relative to the same on prose;
 - ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
-  messages, Python comments), each relative to the same extractor on the en-US
+  messages, Python comments, AsciiDoc, Org), each relative to the same extractor on the en-US
   prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
   Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
   largest ratio.
@@ -68,7 +68,9 @@ MARKUP_FLOOR = 0.001
 """Seconds: the Markdown budget's share for 10 KB (1 MB in 100 ms, docs/performance.md), the
 least a format's prose figure counts as (the plain-text and Markdown extractors read 10 KB of
 prose in well under a millisecond, where ratios are noise)."""
-FORMATS = ("markdown", "latex", "restructuredtext", "plaintext", "git-commit", "python")
+FORMATS = (
+    "markdown", "latex", "restructuredtext", "plaintext", "git-commit", "python", "asciidoc", "org",
+)  # fmt: skip
 #: The language server's passes over an answer (see the module's doc).
 LS_PASSES = ("edits", "review", "answer")
 

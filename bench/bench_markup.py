@@ -129,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         "rst": ("usage.rst", "restructuredtext"),
         "python": ("geometry.py", "python"),
         "gitcommit": ("COMMIT_EDITMSG", "gitcommit"),
+        "asciidoc": ("real/asciidoctor-README.adoc", "asciidoc"),
+        "org": ("real/doom-faq.org", "org"),
     }
     print("other formats, data document repeated to 100 KB")
     for label, (file_name, language_id) in others.items():

@@ -67,7 +67,7 @@ def test_stdin_that_is_not_utf8_is_given_back_byte_for_byte(tmp_path: Path) -> N
         timeout=120,
     )
     assert result.returncode == 2
-    assert b"cannot read" in result.stderr
+    assert b"standard input: not UTF-8 (line 1, byte 20); it looks like Latin-1" in result.stderr
     assert result.stdout == latin1
 
 
@@ -107,7 +107,11 @@ def test_stdin_diff_and_check(tmp_path: Path) -> None:
         "+This is the plan.",
     ]
     check = run("improve", "--check", "-", cwd=tmp_path, stdin="this is the the plan.\n")
-    assert check.returncode == 1 and check.stdout == ""
+    assert check.returncode == 1
+    assert check.stdout.splitlines() == [
+        "<stdin>:1:1: capitalisation: this → This",
+        "<stdin>:1:9: doubled-word: the the → the",
+    ]
 
 
 def test_stdin_is_read_as_markdown_by_its_content(tmp_path: Path) -> None:

@@ -338,7 +338,7 @@ def test_a_link_to_a_device_is_not_read(project: Path) -> None:
     result = run("improve", "README.md", "pipe.md", "notes.md", cwd=project)
     assert result.returncode == 2
     assert "README.md is a symbolic link to /dev/zero" in result.stderr
-    assert "pipe.md: cannot read" in result.stderr and "not a regular file" in result.stderr
+    assert "pipe.md: not a regular file (a device, a pipe or a socket)" in result.stderr
     assert "+This is the plan." in result.stdout
 
 

@@ -81,6 +81,27 @@ def _text(lines: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: AsciiDoc and Org buffers (the filetypes Neovim gives .adoc and .org): the slip in prose is
+#: fixed, the same slip in code, a macro, a link target or math is not.
+SLIP = ("access to a ecosystem", "access to an ecosystem")
+FORMATS = [
+    (
+        "notes.adoc",
+        "asciidoc",
+        "= Notes\n\nAsciidoctor gives you access to a ecosystem of extensions, with `a ecosystem`"
+        " and\nkbd:[a ecosystem] and link:https://example.org/a-ecosystem[the page].\n\n"
+        "[source,ruby]\n----\nputs 'a ecosystem'\n----\n",
+    ),
+    (
+        "notes.org",
+        "org",
+        "#+TITLE: Notes\n\n* Notes\nDoom gives you access to a ecosystem of packages, with"
+        " ~a ecosystem~ and\n$a ecosystem$ and [[https://example.org/a ecosystem][the page]].\n\n"
+        "#+BEGIN_SRC sh\necho a ecosystem\n#+END_SRC\n",
+    ),
+]
+
+
 def _expectations() -> dict[str, object]:
     """The buffer texts each case must reach, from the same offline engine the server uses."""
     first = improve(FIRST, "en-us")
@@ -103,6 +124,10 @@ def _expectations() -> dict[str, object]:
         "alternative_business": _text(
             [HEADING, "", improve(FIRST, "en-us", writing_style="business"), "", UNICODE]
         ),
+        "formats": [
+            {"name": name, "filetype": filetype, "text": text, "improved": text.replace(*SLIP)}
+            for name, filetype, text in FORMATS
+        ],
     }
 
 
@@ -137,6 +162,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "style_picker": None,
     "improve_with_style": None,
     "correct": None,
+    "formats": None,
     "alternatives": None,
     "language_and_usage": None,
     "restart": None,

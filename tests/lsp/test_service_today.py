@@ -291,13 +291,49 @@ async def test_improve_document_over_the_limit_sends_only_when_confirmed(
         assert [_count(q) for q in asked.questions] == [prose, prose]
         assert _rephrased(proxy) == [] and editor.text(uri) == text
         warnings = [m.message for m in client.messages if m.type == types.MessageType.Warning]
-        assert any("confirmCharacters = 0 is ignored" in w for w in warnings), warnings
+        assert any("confirmCharacters = 0 (no limit) is ignored" in w for w in warnings), warnings
 
         asked.answer = "Yes"
         actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
         await editor.run_action(actions["Improve document"])
         await wait_for(lambda: editor.text(uri) != text, 60)
         assert len(asked.questions) == 3 and _rephrased(proxy)
+    finally:
+        await client.shutdown_session()
+        proxy.close()
+
+
+@ASYNC
+@pytest.mark.parametrize("shape", ["documented", "interface"])
+async def test_review_with_the_service_asks_once_before_it_spends(
+    tmp_path: Path, shape: str, documented: OfflineService, interface: OfflineService
+) -> None:
+    """**Review with the service** counts like every paid action; where the service has no
+    corrections (``interface``: 404, then Improve) the writer is still asked once."""
+    service, scheme = (
+        (documented, DOCUMENTED) if shape == "documented" else (interface, "Service-Auth-Key")
+    )
+    proxy = CountingProxy(service.url)
+    text = f"{PARAGRAPH}\n"
+    client, editor = await _keyed(tmp_path, proxy.url, scheme, confirmCharacters=20)
+    asked = Asked(client)
+    try:
+        uri = editor.open("a.md", text)
+        asked.answer = "No"
+        async with asyncio.timeout(BOUND):
+            result = await editor.command("rephrase.review", uri)
+        (question,) = asked.questions
+        assert _count(question) == len(PARAGRAPH) and "Review" in question.message
+        assert result["reviewed"] is False and "nothing was sent" in result["reason"]
+        assert _rephrased(proxy) == []
+
+        asked.answer = "Yes"
+        async with asyncio.timeout(BOUND):
+            result = await editor.command("rephrase.review", uri)
+        assert result["reviewed"] is True, result
+        assert len(asked.questions) == 2  # once for this review, the 404's fallback included
+        assert _rephrased(proxy)
+        assert editor.text(uri) == text  # a review edits nothing
     finally:
         await client.shutdown_session()
         proxy.close()

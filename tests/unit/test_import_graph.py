@@ -313,3 +313,26 @@ def test_detection_runs_without_the_offline_package() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_the_server_starts_without_the_engine_or_review() -> None:
+    """Start-up (``bench_startup.py``, ≤ 1.5× a bare pygls server) imports neither the offline
+    engine nor review mode: they load with the first review, hover or Improve."""
+    code = textwrap.dedent(
+        """
+        import sys
+        from rephrase_ls.lsp.server import create_server
+        create_server()
+        loaded = sorted(
+            m for m in sys.modules
+            if m.startswith(("rephrase_ls.offline.engine", "rephrase_ls.review"))
+        )
+        assert not loaded, loaded
+        print("ok")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

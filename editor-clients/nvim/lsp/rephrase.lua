@@ -6,7 +6,7 @@
 ---@type vim.lsp.Config
 return {
   cmd = { 'rephrase-ls' },
-  filetypes = { 'markdown', 'text', 'gitcommit', 'rst', 'tex', 'plaintex', 'mail' },
+  filetypes = { 'markdown', 'text', 'gitcommit', 'rst', 'tex', 'plaintex', 'mail', 'asciidoc', 'org' },
   root_markers = { '.rephrase.toml', '.git' },
   -- The server's settings: the `rephrase` section (docs/configuration.md).
   settings = { rephrase = {} },

@@ -42,6 +42,8 @@ export const DEFAULT_DOCUMENT_LANGUAGES = [
   'restructuredtext',
   'latex',
   'tex',
+  'asciidoc',
+  'org',
 ];
 
 /** Settings whose change needs a new server process (connection settings are launch options). */

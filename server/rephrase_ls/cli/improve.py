@@ -12,24 +12,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import difflib
+import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from rephrase_ls import safe_write
 from rephrase_ls.cli.files import link_out, write_area
+from rephrase_ls.cli.reading import InputError, decode, os_error, read_file
+from rephrase_ls.cli.report import FORMATS, changes
+from rephrase_ls.cli.walk import Walk
 from rephrase_ls.config import project_file, user_config
+from rephrase_ls.config.exclude import excluded
 from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.backend import Backend, Backends
-from rephrase_ls.improve.language_choice import resolve_language
+from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import NotImproved, improve_text
 from rephrase_ls.improve.request import ImproveRequest, document_prose
-from rephrase_ls.improve.round_trip import ImprovementCache
+from rephrase_ls.improve.round_trip import ImprovementCache, Skip
 from rephrase_ls.service.config import validate_base_url
 from rephrase_ls.service.errors import (
     BadRequest,
@@ -39,9 +46,17 @@ from rephrase_ls.service.errors import (
 )
 from rephrase_ls.service.models import Kind, UnknownName, names_of
 from rephrase_ls.text.diff import apply_edits
+from rephrase_ls.text.language import normalize_language
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
+#: What the exit status says (``--help`` shows it; docs/cli.md too).
+EXIT_STATUS = """exit status:
+  0  done: nothing to improve, or the diff printed, or the files written
+  1  --check: improvements (or corrections) found
+  2  a usage error (an unknown flag or value) or an input error (a file that cannot be read,
+     is not UTF-8 text, or the service refused); the message names the file and what to do
+"""
 #: The FILE that stands for standard input (and output).
 STDIN = Path("-")
 
@@ -80,14 +95,17 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rephrase-ls improve",
         description="Improve the prose of files with the same pipeline as the editor.",
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "files",
         nargs="+",
-        metavar="FILE",
+        metavar="PATH",
         type=Path,
-        help="files to improve; - reads standard input (the result or the diff goes to "
-        "standard output)",
+        help="files or folders to improve; a folder gives the files in it of the formats "
+        "rephrase-ls reads, less what .gitignore and the exclude setting name and hidden ones; "
+        "- reads standard input (the result or the diff goes to standard output)",
     )
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
@@ -118,12 +136,39 @@ def _parser() -> argparse.ArgumentParser:
         "tone); needs a service with /v2/write/correct",
     )
     parser.add_argument(
-        "--language", help="language of the files (default: setting, then detected)"
+        "--language",
+        help="language of the files (default: the language setting, else detected; text too "
+        "short to detect in Latin script is taken as English in the englishVariant setting's "
+        "variant)",
+    )
+    parser.add_argument(
+        "--commit-message",
+        action="store_true",
+        help="read the files (or standard input) as git commit messages: the subject's area "
+        "label (docs:, fix(parser):), trailers (Signed-off-by: ...), # comment lines and "
+        "everything below the scissors line are left as they are (automatic for files named "
+        "COMMIT_EDITMSG, MERGE_MSG, TAG_EDITMSG, SQUASH_MSG)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="say which language each file is improved as and why, and name each paragraph "
+        "left as it is",
     )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
     out.add_argument("--write", action="store_true", help="write the improved files")
     out.add_argument("--check", action="store_true", help="exit 1 when improvements exist")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="how changes are reported on standard output: text (a unified diff; with --check "
+        "one FILE:LINE:COLUMN: CODE: MESSAGE line per change), json (one array of changes: "
+        "file, line, column, end_line, end_column, code, original, replacement, message) or "
+        "github (a GitHub Actions ::warning annotation per change, with the suggested text)",
+    )
     parser.add_argument(
         "--yes",
         action="store_true",
@@ -169,6 +214,132 @@ def _settings_for(
     return settings, warnings
 
 
+def _report_skips(name: str, skips: Sequence[Skip], verbose: bool) -> None:
+    """One line per reason for the paragraphs of the file ``name`` left as they are (``3 paragraphs
+    skipped: another language``); with ``verbose``, each paragraph named as well."""
+    counts = Counter(skip.reason for skip in skips)
+    for reason, count in counts.items():
+        noun = "paragraph" if count == 1 else "paragraphs"
+        hint = "" if verbose else " (--verbose names them)"
+        print(f"rephrase-ls: {name}: {count} {noun} skipped: {reason}{hint}", file=sys.stderr)
+    if verbose:
+        for skip in skips:
+            print(f"rephrase-ls: {name}: {skip.message}", file=sys.stderr)
+
+
+class _UsageError(Exception):
+    """A value of the command line that cannot be used (argparse reports it, exit status 2)."""
+
+
+async def _check_language(args: argparse.Namespace, backends: Backends) -> None:
+    """``--language``, checked as argparse checks every other value, against the languages the
+    service improves (its list, once; the code's form alone when the list cannot be had):
+    :class:`_UsageError` listing them for one it does not know."""
+    if args.language is None:
+        return
+    first = next((path for path in args.files if path != STDIN), None)
+    settings, _ = _settings_for(first or Path.cwd() / "-", None, args.server_url)
+    caps = None
+    with contextlib.suppress(ServiceError):  # said when the first file is improved
+        caps, _ = await backends.get(settings).write_capabilities()
+    try:
+        code: str | None = normalize_language(
+            args.language, settings.english_variant, settings.portuguese_variant
+        )
+    except ValueError:
+        code = None
+    if code is not None:
+        entry = caps.find(code) if caps is not None else None
+        if caps is None or (entry is not None and entry.usable_as_target):
+            return
+    if caps is not None:
+        names = sorted({language.lang for language in caps.targets()}, key=str.lower)
+        expected = f"one of {', '.join(names)} (the languages the service improves)"
+    else:
+        expected = "a language code such as de, en-GB or pt-BR"
+    raise _UsageError(
+        f"argument --language: unknown language {args.language!r}: expected {expected}"
+    )
+
+
+def _language_source(choice: LanguageChoice, flag: str | None, settings: Settings) -> str:
+    """Which language a file is improved as, and why (for ``--verbose``)."""
+    why = {
+        "document": "from its 'rephrase: language=' comment",
+        "settings": "from --language" if flag else "from the language setting",
+        "detected": "detected",
+        "service": "as the service detected it",
+        "default": "too little prose to detect it; English in the variant of the "
+        f"englishVariant setting ({settings.english_variant}) is assumed, give another with "
+        "--language",
+    }.get(choice.source, choice.source)
+    return f"improved as {choice.language} ({why})"
+
+
+class _Exclusions:
+    """The ``exclude`` setting of each file's project (the user's patterns and the project
+    file's, relative to the project's root), read once per project."""
+
+    def __init__(self) -> None:
+        self._roots: dict[Path, Path] = {}
+        self._patterns: dict[Path, tuple[str, ...]] = {}
+
+    def __call__(self, path: Path, is_dir: bool) -> bool:
+        folder = Path(os.path.abspath(path)).parent
+        root = self._roots.get(folder)
+        if root is None:
+            root = self._roots[folder] = project_file.find_root(folder)
+        patterns = self._patterns.get(root)
+        if patterns is None:
+            settings, _ = _settings_for(root / project_file.FILE_NAME, None)
+            patterns = self._patterns[root] = settings.exclude
+        return excluded(path, root, patterns, is_dir=is_dir)
+
+
+def _targets(args: argparse.Namespace) -> tuple[list[Path], list[str]]:
+    """The files to improve, each once: those named, and those found in the folders named
+    (:mod:`rephrase_ls.cli.walk`); and what could not be walked, in words."""
+    exclusions = _Exclusions()
+    walk = Walk(excluded=exclusions)
+    paths: list[Path] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+
+    def add(path: Path) -> None:
+        key = "-" if path == STDIN else os.path.abspath(path)
+        if key not in seen:
+            seen.add(key)
+            paths.append(path)
+
+    for path in args.files:
+        if path == STDIN or not os.path.isdir(path):
+            if path != STDIN and os.path.lexists(path) and exclusions(path, False):
+                print(
+                    f"rephrase-ls: {path}: skipped: the exclude setting names it",
+                    file=sys.stderr,
+                )
+                continue
+            add(path)
+            continue
+        if args.commit_message:
+            problems.append(
+                f"{path}: is a folder, where --commit-message needs the message's file (in a "
+                "commit-msg hook: the file git names, .git/COMMIT_EDITMSG)"
+            )
+            continue
+        found = list(walk.files(path))
+        if not found and not walk.problems:
+            print(
+                f"rephrase-ls: {path}: no file of a format rephrase-ls reads here (or all are "
+                "ignored by .gitignore or exclude)",
+                file=sys.stderr,
+            )
+        for file in found:
+            add(file)
+    problems.extend(walk.problems)
+    return paths, problems
+
+
 class _TerminalProgress:
     """A one-line progress report on a terminal (the pipeline's Progress); silent otherwise."""
 
@@ -207,26 +378,39 @@ async def _run(args: argparse.Namespace) -> int:
     # goes back as it came
     pending_output: list[bytes | None] = [None]
     shown: set[str] = set()
+    # --format json: every change of the run, printed as one array at the end
+    report: list[dict[str, Any]] = []
+    started = False  # past the usage checks: --format json prints its array
     try:
-        for path in args.files:
+        await _check_language(args, backends)
+        started = True
+        paths, problems = _targets(args)
+        for problem in problems:
+            print(f"rephrase-ls: {problem}", file=sys.stderr)
+        failed += len(problems)
+        for path in paths:
             stdin = path == STDIN
+            name = "standard input" if stdin else str(path)
             try:
                 if stdin:
                     source = None
-                    raw = sys.stdin.buffer.read()
+                    try:
+                        raw = sys.stdin.buffer.read()
+                    except OSError as exc:
+                        raise InputError(os_error("standard input", exc)) from None
                     if args.write:
                         pending_output[0] = raw
-                    text = raw.decode("utf-8")
+                    text = decode(raw, "standard input")
                 else:
                     refusal = link_out(path)
                     if refusal is not None:
                         print(f"rephrase-ls: {refusal}", file=sys.stderr)
                         failed += 1
                         continue
-                    source = safe_write.read(path)
-                    text = source.data.decode("utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                print(f"rephrase-ls: {path}: cannot read: {exc}", file=sys.stderr)
+                    source = read_file(path)
+                    text = decode(source.data, path)
+            except InputError as exc:
+                print(f"rephrase-ls: {exc}", file=sys.stderr)
                 failed += 1
                 continue
             if args.write and not stdin:
@@ -256,34 +440,30 @@ async def _run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             caps, unavailable = await backend.write_capabilities()
-            if unavailable is not None:
+            if unavailable is not None and unavailable.message not in shown:
+                shown.add(unavailable.message)
                 print(
                     f"rephrase-ls: language list unavailable: {unavailable.message}",
                     file=sys.stderr,
                 )
             uri = None if stdin else path.resolve().as_uri()  # standard input: by its content
+            language_id = "gitcommit" if args.commit_message else None
             try:
-                blocks = document_prose(text, None, uri)
+                blocks = document_prose(text, language_id, uri)
             except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
-                print(f"rephrase-ls: {path}: {exc}. The file was not changed.", file=sys.stderr)
+                print(f"rephrase-ls: {name}: {exc}. The file was not changed.", file=sys.stderr)
                 failed += 1
                 continue
-            choice = resolve_language(text, settings, caps)
-            unknown = choice.language is None or (
-                caps is not None and caps.find(choice.language) is None
-            )
-            if args.language and caps is not None and choice.source == "settings" and unknown:
-                known = ", ".join(sorted({lang.lang for lang in caps.languages}))
+            choice = resolve_language(text, settings, caps, default_english=True)
+            if args.verbose and choice.language is not None:
                 print(
-                    f"rephrase-ls: --language {args.language}: not a language the service "
-                    f"can improve (known: {known})",
+                    f"rephrase-ls: {name}: {_language_source(choice, args.language, settings)}",
                     file=sys.stderr,
                 )
-                return 2
 
             async def confirm(
                 characters: int,
-                path: Path = path,
+                name: str = name,
                 backend: Backend = backend,
                 settings: Settings = settings,
             ) -> bool:
@@ -298,7 +478,7 @@ async def _run(args: argparse.Namespace) -> int:
                     if not args.yes:
                         over_limit = True
                         print(
-                            f"rephrase-ls: {path}: this run would send {total:,} characters "
+                            f"rephrase-ls: {name}: this run would send {total:,} characters "
                             f"({characters:,} for this file) to the service at "
                             f"{backend.description}, more than confirmCharacters = {limit:,}; "
                             "nothing more was sent. Run again with --yes to send them.",
@@ -306,7 +486,7 @@ async def _run(args: argparse.Namespace) -> int:
                         )
                         return False
                     print(
-                        f"rephrase-ls: {path}: sending {characters:,} characters ({total:,} in "
+                        f"rephrase-ls: {name}: sending {characters:,} characters ({total:,} in "
                         f"this run, over confirmCharacters = {limit:,}; --yes given)",
                         file=sys.stderr,
                     )
@@ -327,9 +507,11 @@ async def _run(args: argparse.Namespace) -> int:
             outcome = await improve_text(
                 request,
                 cache=cache,
-                progress=_TerminalProgress(str(path)),
+                progress=_TerminalProgress(name),
                 # A file whose only prose is a title: no reason to fail a run over many files.
                 skip_undetectable=True,
+                # a passage in another language is left as it is, as review mode leaves it
+                skip_other_languages=True,
                 confirm=confirm,
             )
             if over_limit:
@@ -337,7 +519,7 @@ async def _run(args: argparse.Namespace) -> int:
             if isinstance(outcome, NotImproved):
                 if outcome.reason == "too little prose":
                     print(
-                        f"rephrase-ls: {path}: skipped: too little prose to tell its language "
+                        f"rephrase-ls: {name}: skipped: too little prose to tell its language "
                         "(give it with --language to improve it)",
                         file=sys.stderr,
                     )
@@ -357,19 +539,31 @@ async def _run(args: argparse.Namespace) -> int:
                         " (or a 'rephrase: language=xx' comment in the file)."
                     )
                 print(
-                    f"rephrase-ls: {path}: {outcome.message}{hint} The file was not changed.",
+                    f"rephrase-ls: {name}: {outcome.message}{hint} The file was not changed.",
                     file=sys.stderr,
                 )
                 failed += 1
                 continue
-            for message in outcome.refused:
-                print(f"rephrase-ls: {path}: {message}", file=sys.stderr)
+            _report_skips(name, outcome.skips, args.verbose)
             new_text = apply_edits(text, outcome.edits)
             if stdin and args.write:
                 pending_output[0] = new_text.encode("utf-8")
             if new_text == text:
                 continue
             changed += 1
+            found = changes(
+                "<stdin>" if stdin else str(path),
+                text,
+                blocks,
+                outcome.edits,
+                outcome.mode.target_lang or choice.language or "",
+            )
+            if args.format == "json":
+                report.extend(change.as_json() for change in found)
+            elif args.format == "github":
+                sys.stdout.writelines(change.as_github() + "\n" for change in found)
+            elif args.check:
+                sys.stdout.writelines(change.as_text() + "\n" for change in found)
             if stdin and args.write:
                 print(f"{done} standard input", file=sys.stderr)
             elif args.write:
@@ -382,27 +576,31 @@ async def _run(args: argparse.Namespace) -> int:
                     continue
                 except OSError as exc:
                     print(
-                        f"rephrase-ls: {path}: cannot write: {exc}; left as it was", file=sys.stderr
+                        f"rephrase-ls: {os_error(path, exc, 'write')}; it was left as it was",
+                        file=sys.stderr,
                     )
                     failed += 1
                     continue
-                print(f"{done} {path}", file=sys.stderr)
+                print(f"{done} {name}", file=sys.stderr)
             elif args.check:
                 what = "corrections" if options.correct else "improvements"
-                print(f"{path}: {what} available", file=sys.stderr)
-            else:
+                print(f"{name}: {what} available", file=sys.stderr)
+            elif args.format == "text":
                 sys.stdout.writelines(
                     difflib.unified_diff(
                         text.splitlines(keepends=True),
                         new_text.splitlines(keepends=True),
-                        fromfile="<stdin>" if stdin else f"a/{path}",
-                        tofile="<stdin>" if stdin else f"b/{path}",
+                        fromfile="<stdin>" if stdin else f"a/{name}",
+                        tofile="<stdin>" if stdin else f"b/{name}",
                     )
                 )
     finally:
         try:
             await backends.aclose()
         finally:
+            if args.format == "json" and started:
+                json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
+                sys.stdout.write("\n")
             if pending_output[0] is not None:
                 sys.stdout.flush()
                 sys.stdout.buffer.write(pending_output[0])
@@ -434,6 +632,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.files.count(STDIN) > 1:
         parser.error("- (standard input) may be given once")
+    if args.write and STDIN in args.files and args.format != "text":
+        parser.error(
+            f"--format {args.format} prints the changes on standard output, where --write - "
+            "prints the improved text; use one of them"
+        )
     # Messages for the writer are printed below; the library's own warnings would repeat them.
     logging.getLogger("rephrase_ls").setLevel(logging.ERROR)
     # What the service answered is in the messages (its own message, a trace ID, language
@@ -441,6 +644,8 @@ def main(argv: list[str]) -> int:
     sys.stderr = _MaskedStream(sys.stderr)
     try:
         return asyncio.run(_run(args))
+    except _UsageError as exc:
+        parser.error(str(exc))
     except BrokenPipeError:
         # The reader of standard output is gone (`rephrase-ls improve x.md | head -1`): stop
         # quietly, as a program killed by SIGPIPE does (files being written are whole: each is

@@ -59,8 +59,13 @@ HIDDEN_VALUE_KEYS = SECRET_KEYS | {"apiKeyEnv"}
 #: workspace folder's settings unless the user trusts that folder.
 CONNECTION_KEYS = frozenset({"serverUrl", "freeServerUrl", "tier", "authScheme", "apiKeyEnv"})
 CONNECTION_KEYS |= SECRET_KEYS
-#: Limits that protect the user (their money): a project file or a folder's settings may lower
-#: them, never raise them; raising is for the user's own configuration.
+#: Limits that protect the user: their memory (``diagnosticsMaxSize``), their quota
+#: (``maxConcurrency``), their money (``confirmCharacters``). A project file or a folder's
+#: settings may lower them, never raise them; raising is for the user's own configuration
+#: (:func:`merge` with ``limits_of``).
+LIMIT_KEYS = frozenset({"confirmCharacters", "diagnosticsMaxSize", "maxConcurrency"})
+#: Among :data:`LIMIT_KEYS`, those an editor that scopes its settings keeps user-level
+#: altogether (VS Code's ``application`` scope): the limit on spending.
 USER_LIMIT_KEYS = frozenset({"confirmCharacters"})
 
 
@@ -113,6 +118,10 @@ class Settings:
     reStructuredText or LaTeX paragraph). ``disabledRules`` wins over it."""
     unknown_word_severity: Literal["error", "warning", "information", "hint"] = "hint"
     """Severity of ``unknown-word`` diagnostics: error, warning, information or hint."""
+    exclude: tuple[str, ...] = ()
+    """Files to leave alone, as gitignore-style patterns relative to the project's root
+    (``["CHANGELOG.md", "vendor/**"]``): no diagnostics, skipped by ``rephrase-ls improve``.
+    The patterns of the user config file and of the project file add up."""
     diagnostics: Literal["offline", "off"] = "offline"
     """Show the offline engine's findings as diagnostics while typing (``offline``), or not."""
     diagnostics_on: Literal["type", "save", "open"] = "type"
@@ -150,6 +159,7 @@ KEYS: dict[str, str] = {
     "maxConcurrency": "max_concurrency",
     "timeout": "timeout",
     "words": "words",
+    "exclude": "exclude",
     "disabledRules": "disabled_rules",
     "enabledRules": "enabled_rules",
     "unknownWordSeverity": "unknown_word_severity",
@@ -270,6 +280,25 @@ def _word_list(value: Any) -> tuple[str, ...]:
     return tuple(w.strip() for w in value if w.strip())
 
 
+def _patterns(value: Any) -> tuple[str, ...]:
+    from rephrase_ls.config.exclude import BadPattern, compile_patterns
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise _Bad('expected a list of gitignore-style patterns, such as ["CHANGELOG.md"]')
+    patterns = tuple(dict.fromkeys(p.strip() for p in value if p.strip()))
+    try:
+        compile_patterns(patterns)
+    except BadPattern as exc:
+        raise _Bad(str(exc)) from None
+    return patterns
+
+
+#: Keys whose lists add up over the layers (the user's and the project's), not replace.
+ADDITIVE_KEYS = frozenset({"exclude"})
+
+
 def _per_language(value: Any, items: Any, what: str) -> Pairs:
     """A list (every language) or a table of lists keyed by language, as pairs; ``items``
     checks one list and gives its entries."""
@@ -357,6 +386,7 @@ _PARSERS = {
     "max_concurrency": _int_range(1, 16),
     "timeout": _float_range(1, 300),
     "words": _words,
+    "exclude": _patterns,
     "disabled_rules": _rules,
     "enabled_rules": _rules,
     "unknown_word_severity": _choice(SEVERITIES),
@@ -374,9 +404,13 @@ _ADDED_UP = frozenset({"disabled_rules", "enabled_rules"})
 
 
 def _limit_order(key: str, value: Any) -> float:
-    """A :data:`USER_LIMIT_KEYS` value as a bound: higher protects less (0: no limit)."""
-    assert key == "confirmCharacters", key
-    return math.inf if value == 0 else float(value)
+    """A :data:`LIMIT_KEYS` value as a bound: higher protects less (``confirmCharacters`` 0:
+    no limit)."""
+    return math.inf if key == "confirmCharacters" and value == 0 else float(value)
+
+
+def _shown_limit(key: str, value: Any) -> str:
+    return "0 (no limit)" if _limit_order(key, value) == math.inf else repr(value)
 
 
 @dataclass(frozen=True)
@@ -403,7 +437,7 @@ def merge(
     *,
     allow_secrets: bool = True,
     refuse_connection: str | None = None,
-    lower_only: bool = False,
+    limits_of: Settings | None = None,
 ) -> tuple[Settings, list[SettingWarning | str]]:
     """Lay the values of ``raw`` over ``base``; return the result and warnings for bad values.
 
@@ -411,9 +445,9 @@ def merge(
     "not set" so the lower layer's value stays. With ``refuse_connection`` (the advice to give),
     the :data:`CONNECTION_KEYS` in ``raw`` are ignored, all named in one warning; a value equal to
     the one ``base`` already has is the user's own setting seen again (an editor answers for a
-    folder with the user's values too) and is passed over silently. With ``lower_only`` (a
-    project file, a folder's settings), a :data:`USER_LIMIT_KEYS` value that would raise the
-    limit ``base`` has is ignored with a warning.
+    folder with the user's values too) and is passed over silently. With ``limits_of`` (the
+    user's own settings, for a project file or a folder's settings), a :data:`LIMIT_KEYS` value
+    higher than the limit there is ignored with a warning, and the lower layer's value stays.
     """
     warnings: list[SettingWarning | str] = []
     if not raw:
@@ -446,17 +480,16 @@ def merge(
         except _Bad as exc:
             warnings.append(SettingWarning(source, camel, value, str(exc)))
             continue
-        if (
-            lower_only
-            and camel in USER_LIMIT_KEYS
-            and _limit_order(camel, parsed) > _limit_order(camel, getattr(base, name))
-        ):
-            warnings.append(
-                f"rephrase: {source}: {camel} = {parsed!r} is ignored: it would raise the limit "
-                f"({getattr(base, name)!r}) that protects you; a project or folder may only "
-                "lower it. Raise it in your user config file or user settings."
-            )
-            continue
+        if limits_of is not None and camel in LIMIT_KEYS:
+            mine = getattr(limits_of, name)
+            if _limit_order(camel, parsed) > _limit_order(camel, mine):
+                warnings.append(
+                    f"rephrase: {source}: {camel} = {_shown_limit(camel, parsed)} is ignored: it "
+                    f"is higher than your own limit ({_shown_limit(camel, mine)}), and a project "
+                    f"or folder may only lower it. To allow more, set {camel} in your user "
+                    "config file or the editor's user settings."
+                )
+                continue
         if name == "words":
             flat, pairs = parsed
             changes["words"] = tuple(dict.fromkeys((*changes.get("words", base.words), *flat)))
@@ -466,6 +499,8 @@ def merge(
             continue
         if name in _ADDED_UP:
             parsed = union(changes.get(name, getattr(base, name)), parsed)
+        if camel in ADDITIVE_KEYS:
+            parsed = tuple(dict.fromkeys((*getattr(base, name), *parsed)))
         changes[name] = parsed
     if refused:
         verb = "is" if len(refused) == 1 else "are"

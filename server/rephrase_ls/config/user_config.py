@@ -172,32 +172,6 @@ def refusal(user: UserConfig) -> str:
     )
 
 
-#: Limits that protect the user (memory, load on their service quota): a folder's settings or
-#: a project file may lower them, only the user's own configuration may raise them.
-LIMITS = {"diagnosticsMaxSize": "diagnostics_max_size", "maxConcurrency": "max_concurrency"}
-
-
-def _only_lowered(
-    own: Settings,
-    settings: Settings,
-    source: str,
-    user: UserConfig,
-    warnings: list[SettingWarning | str],
-) -> Settings:
-    """``settings`` with each of :data:`LIMITS` no higher than the user's ``own`` value; a
-    warning names each raise that was ignored."""
-    for camel, name in LIMITS.items():
-        mine, theirs = getattr(own, name), getattr(settings, name)
-        if theirs > mine:
-            settings = dataclasses.replace(settings, **{name: mine})
-            warnings.append(
-                f"rephrase: {source}: {camel} = {theirs} is ignored: it is higher than your own "
-                f"limit ({mine}), and a project or folder may only lower it. To allow more, set "
-                f"{camel} in your user config file ({user.path})."
-            )
-    return settings
-
-
 def compose(
     *,
     user: UserConfig,
@@ -214,7 +188,7 @@ def compose(
     1. the user config file (every key), and the user's ``words.txt``,
     2. ``launch``: the editor's launch configuration, user-level (every key),
     3. ``editor``: the editor's settings for the folder (prose keys; connection keys only when
-       the folder is trusted; the limits of ``USER_LIMIT_KEYS`` only lowered),
+       the folder is trusted; the ``LIMIT_KEYS`` only lowered below the user's own),
     4. ``project``: the project file (the same; never ``apiKey``), and the words of the files
        its ``wordFiles`` names (inside ``folder`` only),
     5. the environment (``REPHRASE_SERVER_URL``, ``REPHRASE_FREE_SERVER_URL``).
@@ -235,20 +209,18 @@ def compose(
     warnings += more
     own = settings
     settings, more = merge(
-        settings, editor, editor_source, refuse_connection=refuse, lower_only=True
+        settings, editor, editor_source, refuse_connection=refuse, limits_of=own
     )
     warnings += more
-    settings = _only_lowered(own, settings, editor_source, user, warnings)
     settings, more = merge(
         settings,
         project,
         project_source,
         allow_secrets=False,
         refuse_connection=refuse,
-        lower_only=True,
+        limits_of=own,
     )
     warnings += more
-    settings = _only_lowered(own, settings, project_source, user, warnings)
     if project and folder is not None and word_files.KEY in project:
         words, more_warnings = word_files.read_project(
             folder, project[word_files.KEY], project_source

@@ -101,7 +101,8 @@ def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]
     (names a document writes only in lower case,
     :meth:`rephrase_ls.guards.chain.DocumentFacts.lower_case`: ``Yes. zlib doesn't…`` stays so),
     also where the same change tidies the spaces or punctuation around the word (``done.  zlib`` →
-    ``done. Zlib``); every other change applied."""
+    ``done. Zlib``) or rewrites the words after it (a style's ``zlib doesn't`` → ``Zlib does
+    not`` gives ``zlib does not``); every other change applied."""
     parts: list[str] = []
     pos = 0
     for edit in word_edits(original, replacement):
@@ -112,7 +113,17 @@ def keep_lower_case_words(original: str, replacement: str, lower: frozenset[str]
         if len(old) != len(_LETTER_RUN.findall(new)) or any(
             a.lower() != b.lower() for a, b in zip(old, _LETTER_RUN.findall(new), strict=True)
         ):
-            parts.append(new)  # the words themselves change, not only their case
+            # The words change ("zlib doesn't" -> "Zlib does not" in a style): the change
+            # applies, but not a capital it gives the first word when that is such a name.
+            first = _LETTER_RUN.search(new)
+            if (
+                old
+                and first is not None
+                and old[0] in lower
+                and first.group() == old[0][0].upper() + old[0][1:]
+            ):
+                new = new[: first.start()] + old[0] + new[first.end() :]
+            parts.append(new)
             continue
         said = iter(old)
 

@@ -60,11 +60,15 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
       after a full stop, their first letter is capitalised as the answer says, unless the item
       next to it in its list (same marker column) starts in lower case too: the list's style
       (``- the command line now …`` ⏎ ``- a new flag …``);
-    * it is a title (a setext or reStructuredText underline follows it);
+    * it starts with an area label (:data:`AREA_LABEL`: ``docs: fix …``, ``build(deps): bump …``,
+      a commit message's or a changelog's convention);
+    * it is a title (a setext or reStructuredText underline follows it), or the term of a
+      definition list (one line, the next line indented deeper: reStructuredText's
+      ``open source`` ⏎ ``    Software whose…``, where the term's lower case is its point);
     * it is indented deeper than the prose before it (a block quote: in a docstring or a plain
       text file, usually an example: ``    git checkout master``, ``    from flask import g``).
     """
-    if continues_sentence(text, start, ends):
+    if continues_sentence(text, start, ends) or AREA_LABEL.match(text, start) is not None:
         return True
     line_start = text.rfind("\n", 0, start) + 1
     lead = text[line_start:start]
@@ -74,13 +78,20 @@ def keeps_lower_start(text: str, start: int, ends: tuple[list[int], list[int]]) 
         return marks is None or (marks["item"] is not None and _lower_list(text, start, ends))
     starts, block_ends = ends
     k = bisect_left(starts, start)
-    if k < len(starts) and starts[k] == start and _is_heading(text, start, block_ends[k]):
+    if k < len(starts) and starts[k] == start and (
+        _is_heading(text, start, block_ends[k]) or _is_term(text, start, block_ends[k])
+    ):
         return True
     if k == 0:
         return False
     before = starts[k - 1]
     before_line = text.rfind("\n", 0, before) + 1
     return _column(lead) > _column(text[before_line:before])
+
+
+#: A lower-case word (an area, a type) and an optional ``(scope)`` or ``!`` before a colon
+#: and a lower-case word: ``docs: fix a link``, ``build(deps): bump``, ``net: avoid …``.
+AREA_LABEL = re.compile(r"[a-z][a-z0-9_/.-]{0,30}(?:\([^()\s]{1,40}\))?!?: [a-z]")
 
 
 # What may come before running prose on its line: indentation, quote markers, a list marker.
@@ -126,6 +137,23 @@ _LATEX_HEADING = re.compile(
     r"(?:\[[^\]\n]*\])?\{$"
 )
 _UNDERLINE = re.compile(r"([=\-~^\"'`*+#:.])\1{2,}[ \t]*$")
+
+
+def _is_term(text: str, start: int, end: int) -> bool:
+    """Whether the block ``[start, end)`` is one line followed right away by a line indented
+    deeper (the term of a definition list)."""
+    if "\n" in text[start:end]:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    next_line = text.find("\n", end)
+    if next_line < 0:
+        return False
+    following_end = text.find("\n", next_line + 1)
+    following = text[next_line + 1 : len(text) if following_end < 0 else following_end]
+    if not following.strip():
+        return False
+    lead = len(following) - len(following.lstrip(" \t"))
+    return _column(following[:lead]) > _column(text[line_start:start])
 
 
 def _is_heading(text: str, start: int, end: int) -> bool:

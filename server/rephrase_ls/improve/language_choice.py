@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rephrase_ls.text.language import detect, detect_variant, document_override, normalize_language
+from rephrase_ls.text.language import (
+    detect,
+    detect_variant,
+    document_override,
+    is_latin_script,
+    may_be_english,
+    normalize_language,
+)
 
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
@@ -29,7 +36,8 @@ class LanguageChoice:
     language: str | None
     """Normalised code (``de``, ``en-US``) or None when unknown."""
     source: str
-    """Where it came from: document, settings, detected, service or unknown."""
+    """Where it came from: document, settings, detected, service, default (English for
+    Latin-script text too short to detect, see :func:`resolve_language`) or unknown."""
     target_lang: str | None
     """What to send as ``target_lang``: None when the write product does not support it."""
     writing_styles: tuple[str, ...] = ()
@@ -52,12 +60,18 @@ def resolve_language(
     service_detected: str | None = None,
     sample: str | None = None,
     detected_variant: str | None = None,
+    default_english: bool = False,
 ) -> LanguageChoice:
     """Decide the language: in-document override, setting, offline detection, the service's view.
 
     ``detected_variant`` (``en-US``, say) is the variant the document was detected as before
     the server converted part of it: while the detected base language is the same, it stands,
     so converting one paragraph does not change what the whole document is said to be.
+
+    ``default_english``: when nothing gives the language, the prose is written in Latin
+    script and is too short to detect or leans to English (:func:`may_be_english`), take
+    English in the configured variant (source ``default``) rather than leave it unknown (the
+    command line: a commit message's one line).
     """
     override = document_override(text)
     language: str | None
@@ -78,6 +92,8 @@ def resolve_language(
                     language = detect_variant(excerpt, detected) or detected
         elif service_detected:
             language, source = service_detected, "service"
+        elif default_english and is_latin_script(excerpt) and may_be_english(excerpt):
+            language, source = "en", "default"
         else:
             language, source = None, "unknown"
     guessed = language is not None and language.strip().lower() in ("en", "pt")

@@ -19,7 +19,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, with_context
+from rephrase_ls.improve.round_trip import (
+    ImprovementCache,
+    Skip,
+    improve_paragraphs,
+    other_language,
+    split_languages,
+    with_context,
+)
 from rephrase_ls.service.errors import ServiceError
 from rephrase_ls.text.paragraphs import Paragraph, select_paragraphs
 
@@ -51,7 +58,7 @@ class Improved:
     """Minimal edits in document offsets, sorted; empty when nothing needs changing."""
     mode: Mode
     """What was asked of the service."""
-    refused: list[str] = field(default_factory=list)
+    skips: list[Skip] = field(default_factory=list)
     """Paragraphs left as they were, each named with the reason (the others have edits)."""
     detected_language: str | None = None
     """The language the service detected (most paragraphs)."""
@@ -59,6 +66,11 @@ class Improved:
     """Whether the improvement covered all the document's prose: always so for the whole
     document; for a part of it, worked out only for a conversion (whose result decides
     whether the document's detected variant still holds)."""
+
+    @property
+    def refused(self) -> list[str]:
+        """The paragraphs left as they were, each named with the reason."""
+        return [skip.message for skip in self.skips]
 
 
 NotImprovedReason = Literal["no prose", "too little prose", "service", "declined"]
@@ -107,6 +119,7 @@ async def improve_text(
     cache: ImprovementCache,
     progress: Progress | None = None,
     skip_undetectable: bool = False,
+    skip_other_languages: bool = False,
     confirm: Confirm | None = None,
 ) -> Improved | NotImproved:
     """Improve the prose of ``request.text`` in ``request.span`` (None: the whole document).
@@ -115,6 +128,9 @@ async def improve_text(
     fallback; its language, what the service offers for the document; ``cache``: answers
     already paid for. With ``skip_undetectable``, prose too short to tell its language, in a
     language nobody gave, is not sent (``too little prose``).
+    With ``skip_other_languages``, the paragraphs whose detected language is not the target's
+    are left as they are before anything is sent (each a :class:`Skip`), the rule review mode
+    follows; without it, only after the service refused them (:func:`improve_paragraphs`).
     ``confirm``: asked with the characters about to be sent (see :data:`Confirm`); when it
     answers ``False`` nothing is sent (``declined``).
 
@@ -141,10 +157,22 @@ async def improve_text(
         options.is_conversion
         and len(paragraphs) == len(select_paragraphs(text, 0, len(text), blocks))
     )
+    mode = request.service_mode()
+    skipped: list[Skip] = []
+    numbers: list[int] | None = None
+    if skip_other_languages and mode.target_lang is not None:
+        keep, foreign = split_languages(paragraphs, mode.target_lang)
+        skipped = [
+            other_language(text, paragraphs[i], i, language, mode.target_lang)
+            for i, language in foreign
+        ]
+        paragraphs = [paragraphs[i] for i in keep]
+        numbers = keep
+        if not paragraphs:
+            return Improved([], mode, skipped, None, covers_all)
     clips = None
     if span is not None:
         paragraphs, clips = with_context(text, paragraphs, blocks)
-    mode = request.service_mode()
     if confirm is not None:
         characters = characters_to_send(paragraphs, mode, backend, cache)
         if characters and not await confirm(characters):
@@ -163,6 +191,7 @@ async def improve_text(
             progress.report if progress is not None else None,
             clips,
             blocks=blocks,
+            numbers=numbers,
         )
     except ServiceError as exc:
         if progress is not None:
@@ -175,5 +204,5 @@ async def improve_text(
     if progress is not None:
         progress.end("done")
     return Improved(
-        outcome.edits(text), mode, outcome.refused, outcome.detected_language, covers_all
+        outcome.edits(text), mode, skipped + outcome.skips, outcome.detected_language, covers_all
     )

@@ -135,12 +135,27 @@ def with_context(
     return widened, clips
 
 
+#: Why a paragraph was left as it is, in a few words (a summary counts them per reason).
+ANOTHER_LANGUAGE = "another language"
+PROTECTED_MARKUP = "the service altered protected markup"
+UNUSABLE_ANSWER = "the service's answer could not be used"
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A paragraph left as it is: ``reason`` (one of the constants above) and ``message``, the
+    paragraph named (line, first words) with the details."""
+
+    reason: str
+    message: str
+
+
 @dataclass
 class Outcome:
     """What one improvement produced."""
 
     replacements: list[tuple[Paragraph, str, Clip]] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)
+    skips: list[Skip] = field(default_factory=list)
     detected_language: str | None = None
     sent_texts: int = 0
     # (start, end, replacement) → (the span's text, its word edits relative to start), as
@@ -148,6 +163,11 @@ class Outcome:
     _known_edits: dict[tuple[int, int, str], tuple[str, list[TextEdit]]] = field(
         default_factory=dict, repr=False
     )
+
+    @property
+    def refused(self) -> list[str]:
+        """The paragraphs left as they are, each named with the reason."""
+        return [skip.message for skip in self.skips]
 
     def add(
         self,
@@ -190,11 +210,41 @@ def _inside(text: str, start: int, end: int, clip: tuple[int, int]) -> bool:
     return clip[0] <= start and end <= clip[1]
 
 
-def _paragraph_label(text: str, paragraph: Paragraph, index: int) -> str:
+def paragraph_label(text: str, paragraph: Paragraph, index: int) -> str:
+    """``paragraph 2 (line 5, “The first six words of it …”)``: the paragraph as the writer
+    sees it in the document (its text there, never the placeholders sent for protected text)."""
     line = text.count("\n", 0, paragraph.start) + 1
-    words = paragraph.prose.split()
+    words = text[paragraph.start : paragraph.end].split()
     head = " ".join(words[:6]) + (" …" if len(words) > 6 else "")
     return f"paragraph {index + 1} (line {line}, “{head}”)"
+
+
+def other_language(
+    text: str, paragraph: Paragraph, index: int, language: str, target: str
+) -> Skip:
+    """The :class:`Skip` of a paragraph in ``language``, not the ``target`` language."""
+    return Skip(
+        ANOTHER_LANGUAGE,
+        f"{paragraph_label(text, paragraph, index)} was left as it is: it is in {language}, "
+        f"not {target} (improving and translating at once is not possible)",
+    )
+
+
+def split_languages(
+    paragraphs: Sequence[Paragraph], target: str
+) -> tuple[list[int], list[tuple[int, str]]]:
+    """The indexes of the paragraphs in the ``target`` language (or too short to tell), and
+    those of the others with the language each is in (the rule review mode follows)."""
+    base = target.split("-")[0].lower()
+    keep: list[int] = []
+    foreign: list[tuple[int, str]] = []
+    for index, paragraph in enumerate(paragraphs):
+        language = paragraph_language(paragraph.prose, base)
+        if language is not None and language != base:
+            foreign.append((index, language))
+        else:
+            keep.append(index)
+    return keep, foreign
 
 
 async def improve_paragraphs(
@@ -207,30 +257,34 @@ async def improve_paragraphs(
     clips: Sequence[Clip] | None = None,
     *,
     blocks: Sequence[ProseBlock | Paragraph] | None = None,
+    numbers: Sequence[int] | None = None,
 ) -> Outcome:
     """Improve the paragraphs (see :func:`improve_in_one_language`); when the service refuses
     because some paragraphs are in another language than ``target_lang`` (a quotation, a
     passage in another language), leave those as they are, say so, and improve the rest.
 
     The paragraphs are checked one by one only after such a refusal, so the usual case pays
-    nothing; answers already received were cached and are not paid for twice.
+    nothing; answers already received were cached and are not paid for twice. ``numbers``:
+    the place of each paragraph among those selected (by default their order here), which the
+    messages name them by.
     """
+    number_of = list(numbers) if numbers is not None else list(range(len(paragraphs)))
     try:
         return await improve_in_one_language(
-            backend, text, paragraphs, mode, cache, on_progress, clips, blocks=blocks
+            backend,
+            text,
+            paragraphs,
+            mode,
+            cache,
+            on_progress,
+            clips,
+            blocks=blocks,
+            numbers=number_of,
         )
     except BadRequest:
         if mode.target_lang is None or len(paragraphs) < 2:
             raise
-        base = mode.target_lang.split("-")[0].lower()
-        keep: list[int] = []
-        foreign: list[tuple[int, str]] = []
-        for index, paragraph in enumerate(paragraphs):
-            language = paragraph_language(paragraph.prose, base)
-            if language is not None and language != base:
-                foreign.append((index, language))
-            else:
-                keep.append(index)
+        keep, foreign = split_languages(paragraphs, mode.target_lang)
         if not foreign or not keep:
             raise
         clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
@@ -243,10 +297,10 @@ async def improve_paragraphs(
             on_progress,
             [clip_of[i] for i in keep],
             blocks=blocks if blocks is not None else paragraphs,
+            numbers=[number_of[i] for i in keep],
         )
-        outcome.refused[:0] = [
-            f"{_paragraph_label(text, paragraphs[i], i)} was left as it is: it is in {language}, "
-            f"not {mode.target_lang} (improving and translating at once is not possible)"
+        outcome.skips[:0] = [
+            other_language(text, paragraphs[i], number_of[i], language, mode.target_lang)
             for i, language in foreign
         ]
         return outcome
@@ -262,6 +316,7 @@ async def improve_in_one_language(
     clips: Sequence[Clip] | None = None,
     *,
     blocks: Sequence[ProseBlock | Paragraph] | None = None,
+    numbers: Sequence[int] | None = None,
 ) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
@@ -279,6 +334,10 @@ async def improve_in_one_language(
     themselves), which the guards read the document with.
     """
     outcome = Outcome()
+
+    def number(index: int) -> int:
+        return numbers[index] if numbers is not None else index
+
     # what the guards read of the document, each fact computed once, when an answer needs it
     facts = DocumentFacts(text, blocks if blocks is not None else paragraphs)
     clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
@@ -288,7 +347,7 @@ async def improve_in_one_language(
         cache.get(backend.cache_key, p.prose, mode) for p in paragraphs
     ]
     detected: Counter[str] = Counter()
-    refused: list[tuple[int, str]] = []
+    refused: list[tuple[int, Skip]] = []
     added: list[tuple[int, Paragraph, str, tuple[str, list[TextEdit]] | None]] = []
 
     def finish(index: int) -> None:
@@ -305,8 +364,11 @@ async def improve_in_one_language(
             refused.append(
                 (
                     index,
-                    f"{_paragraph_label(text, paragraph, index)} was not changed: the service "
-                    f"altered protected markup ({exc})",
+                    Skip(
+                        PROTECTED_MARKUP,
+                        f"{paragraph_label(text, paragraph, number(index))} was not changed: the "
+                        f"service altered protected markup ({exc})",
+                    ),
                 )
             )
             return
@@ -314,8 +376,11 @@ async def improve_in_one_language(
             refused.append(
                 (
                     index,
-                    f"{_paragraph_label(text, paragraph, index)} was not changed: the service's "
-                    f"answer cannot be used ({exc})",
+                    Skip(
+                        UNUSABLE_ANSWER,
+                        f"{paragraph_label(text, paragraph, number(index))} was not changed: the "
+                        f"service's answer cannot be used ({exc})",
+                    ),
                 )
             )
             return
@@ -391,7 +456,7 @@ async def improve_in_one_language(
         worker.cancel()
     for index, paragraph, replacement, known in sorted(added, key=lambda a: a[0]):
         outcome.add(paragraph, replacement, clip_of[index], known)
-    outcome.refused = [message for _, message in sorted(refused)]
+    outcome.skips = [skip for _, skip in sorted(refused, key=lambda r: r[0])]
     if detected:
         outcome.detected_language = detected.most_common(1)[0][0]
     return outcome

@@ -239,7 +239,12 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
     too_large = len(state.text) > settings.diagnostics_max_size
     if too_large and settings.diagnostics == "offline":
         _say_too_large(ls, uri, len(state.text), settings.diagnostics_max_size)
-    if settings.diagnostics == "offline" and state.blocks and not too_large:
+    if (
+        settings.diagnostics == "offline"
+        and state.blocks
+        and not too_large
+        and not ls.settings.excluded(uri, settings)
+    ):
         try:
             backend = ls.backends.get(settings)
         except ServiceError:
@@ -461,7 +466,11 @@ async def publish(ls: RephraseServer, uri: str) -> None:
     if reviewed is None or doc is None or doc.version != reviewed.version:
         return
     settings = await ls.settings.for_uri(uri)
-    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    items = (
+        []
+        if ls.settings.excluded(uri, settings)
+        else await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    )
     current_doc = ls.workspace.text_documents.get(uri)
     if current_doc is None or current_doc.version != reviewed.version:
         return  # a newer version's own review will publish
@@ -599,11 +608,16 @@ async def on_diagnostic(
             tuple(reviewed.offline),
             tuple(reviewed.service),
             settings.diagnostic_severity,
+            ls.settings.excluded(uri, settings),
             settings.unknown_word_severity,
         )
     )
     result_id = f"{reviewed.version}:{digest & 0xFFFFFFFF:x}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
-    items = await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    items = (
+        []
+        if ls.settings.excluded(uri, settings)
+        else await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
+    )
     return {"kind": "full", "resultId": result_id, "items": items}

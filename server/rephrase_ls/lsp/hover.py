@@ -8,39 +8,16 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from rephrase_ls.lsp import diagnostics as diag
-from rephrase_ls.review.codes import (
-    CAPITALISATION,
-    DOUBLED_WORD,
-    PUNCTUATION,
-    SPACING,
-    SPELLING,
-    UNKNOWN_WORD,
-    VARIANT,
-)
 
 if TYPE_CHECKING:
     from rephrase_ls.lsp.language_server import RephraseServer
     from rephrase_ls.review import Finding
 
-#: What each rule looks for, as a sentence that follows "The rule ‘code’ finds".
-RULES: dict[str, str] = {
-    SPELLING: "a word the dictionaries of the document's language do not know, written where "
-    "a common word it is a slip of fits",
-    DOUBLED_WORD: "a word written twice in a row",
-    PUNCTUATION: "punctuation the language writes otherwise: a space before a comma or a full "
-    "stop, a doubled mark, a missing space after one",
-    SPACING: "spaces the language writes otherwise: two spaces between words, a space before "
-    "a mark",
-    CAPITALISATION: "a sentence, or the pronoun ‘I’, starting with a lower-case letter",
-    VARIANT: "a spelling of the other variant of the language than the document's "
-    "(colour in an en-US document, color in an en-GB one)",
-    UNKNOWN_WORD: "a word no dictionary of the document's language knows, which the engine "
-    "is not sure enough to correct (it is never changed but by the quick fix you pick)",
-}
-
 
 def _describe(finding: Finding, origin: str, fmt: str, word: str | None) -> str:
     """The hover's Markdown for one finding."""
+    # rephrase_ls.review loads the offline engine: on the first hover, not at start-up.
+    from rephrase_ls.review.codes import RULES, UNKNOWN_WORD
     from rephrase_ls.text.switches import comment_line
 
     rule = RULES.get(finding.code, "a change")

@@ -490,6 +490,7 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
     from rephrase_ls.improve.request import ImproveRequest
     from rephrase_ls.lsp.actions import Refusal, _refusal
+    from rephrase_ls.lsp.cost import confirm_cost
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.review.grouping import edit_findings
     from rephrase_ls.service.errors import CorrectionsUnavailable
@@ -514,6 +515,15 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     if task is not None and ls.protocol.msg_id is not None:
         ls.track(("request", ls.protocol.msg_id), task)
 
+    confirmed = False
+
+    async def confirm(characters: int) -> bool:
+        # Asked once: the fallback to Improve after a 404 sends the same text again.
+        nonlocal confirmed
+        if not confirmed:
+            confirmed = await confirm_cost(ls, backend, settings, characters, "Review")
+        return confirmed
+
     async def ask(options: ImproveOptions) -> Improved | NotImproved:
         request = ImproveRequest(
             state.text,
@@ -527,7 +537,10 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
             mode="correct" if options.correct else "rephrase",
         )
         return await improve_text(
-            request, cache=ls.cache, progress=WorkDoneProgress(ls, "Reviewing text")
+            request,
+            cache=ls.cache,
+            progress=WorkDoneProgress(ls, "Reviewing text"),
+            confirm=confirm,
         )
 
     without = (

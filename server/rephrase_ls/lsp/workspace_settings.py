@@ -143,6 +143,19 @@ class SettingsManager:
 
         return project_file.find_root(path)
 
+    def excluded(self, uri: str, settings: Settings) -> bool:
+        """Whether the ``exclude`` patterns of ``settings`` name the document (relative to its
+        folder, :meth:`folder_of`): it gets no diagnostics."""
+        if not settings.exclude:
+            return False
+        path = document_path(uri)
+        folder = self.folder_of(uri)
+        if path is None or folder is None:
+            return False
+        from rephrase_ls.config.exclude import excluded
+
+        return excluded(path, folder, settings.exclude)
+
     def _folder_key(self, uri: str) -> str:
         """The key of ``uri``'s folder in the per-folder caches ("" for a document with none)."""
         folder = self.folder_of(uri)

@@ -18,6 +18,7 @@ __all__ = [
     "CODES",
     "DOUBLED_WORD",
     "PUNCTUATION",
+    "RULES",
     "SPACING",
     "SPELLING",
     "UNKNOWN_WORD",
@@ -36,6 +37,22 @@ VARIANT = "variant"
 UNKNOWN_WORD = "unknown-word"
 #: Every rule code a finding can carry.
 CODES = (SPELLING, DOUBLED_WORD, PUNCTUATION, SPACING, CAPITALISATION, VARIANT, UNKNOWN_WORD)
+
+#: What each rule looks for, as a sentence that follows "The rule ‘code’ finds".
+RULES: dict[str, str] = {
+    SPELLING: "a word the dictionaries of the document's language do not know, written where "
+    "a common word it is a slip of fits",
+    DOUBLED_WORD: "a word written twice in a row",
+    PUNCTUATION: "punctuation the language writes otherwise: a space before a comma or a full "
+    "stop, a doubled mark, a missing space after one",
+    SPACING: "spaces the language writes otherwise: two spaces between words, a space before "
+    "a mark",
+    CAPITALISATION: "a sentence, or the pronoun ‘I’, starting with a lower-case letter",
+    VARIANT: "a spelling of the other variant of the language than the document's "
+    "(colour in an en-US document, color in an en-GB one)",
+    UNKNOWN_WORD: "a word no dictionary of the document's language knows, which the engine "
+    "is not sure enough to correct (it is never changed but by the quick fix you pick)",
+}
 
 #: Longest original or new text a message quotes in full (longer ones are cut with "…").
 MESSAGE_QUOTE = 48

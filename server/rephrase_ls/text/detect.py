@@ -247,6 +247,13 @@ def _standing(found: Evidence) -> tuple[str, float, float, float] | None:
     return best, lead, known / found.words, rival / found.words
 
 
+def leading_language(text: str) -> str | None:
+    """The language whose profile scores ``text`` highest, however narrow its lead (``None``
+    for too few words): a hint where :func:`detect_language` is unsure."""
+    standing = _standing(evidence(text))
+    return standing[0] if standing is not None else None
+
+
 def decide(found: Evidence) -> str | None:
     """The language ``found`` points to by the rules of this module, or ``None``."""
     standing = _standing(found)

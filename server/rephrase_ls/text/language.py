@@ -37,14 +37,21 @@ _COMMENT = re.compile(
     r"(?=[ \t]*(?:-->|\*/|\*\)|-\}|[\r\n]|\Z))"
 )
 
+# The document's own language setting, on a line of its own: AsciiDoc's `:lang: de` attribute
+# entry, Org's `#+LANGUAGE: de` keyword.
+_NATIVE_KEY = re.compile(
+    rf"(?:^|(?<=[\r\n]))(?::lang:|#\+(?i:language):)[ \t]*{_CODE}[ \t]*(?=[\r\n]|\Z)"
+)
+
 
 def document_override(text: str) -> str | None:
     """The language a document asks for, or ``None``.
 
     A ``rephrase: language=de`` comment (in any comment syntax, on its own line, anywhere)
     wins; otherwise ``lang:`` / ``language:`` of YAML front matter (``---``) or ``lang =`` /
-    ``language =`` of TOML front matter (``+++``). The code is returned as written, ``_``
-    turned into ``-``; pass it through :func:`normalize_language`.
+    ``language =`` of TOML front matter (``+++``), or an AsciiDoc ``:lang: de`` attribute entry
+    or an Org ``#+LANGUAGE: de`` keyword. The code is returned as written, ``_`` turned into
+    ``-``; pass it through :func:`normalize_language`.
     """
     match = _COMMENT.search(text)
     if match is None:
@@ -55,6 +62,8 @@ def document_override(text: str) -> str | None:
             key = _TOML_KEY
         if front is not None:
             match = key.search(front.group("body"))
+        elif ":lang:" in text or "#+" in text:
+            match = _NATIVE_KEY.search(text)
     if match is None:
         return None
     return match.group("code").replace("_", "-")
@@ -126,6 +135,29 @@ def too_short_to_tell(text: str) -> bool:
         return False  # told by its script
     counted = [word for word, _name in words(text)]
     return not enough_words(len(counted), sum(len(word) for word in counted))
+
+
+#: Letters of the Latin script: ASCII, Latin-1, Latin Extended-A/B, IPA, Latin Extended
+#: Additional (Vietnamese), the fullwidth forms aside.
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02af\u1e00-\u1eff]")
+_ANY_LETTER = re.compile(r"[^\W\d_]")
+
+
+def is_latin_script(text: str) -> bool:
+    """Whether most letters of ``text`` are Latin (and it has some): text that, too short to
+    detect, may be taken as English by default, where Cyrillic or Greek may not."""
+    letters = len(_ANY_LETTER.findall(text))
+    return letters > 0 and len(_LATIN.findall(text)) * 2 > letters
+
+
+def may_be_english(text: str) -> bool:
+    """Whether ``text``, which the detector could not decide on, may be taken as English: it
+    is too short for any language to be told from it, or English leads the other languages
+    (``the parser recieved a NULL pointer``), where a longer text in a language the detector
+    does not know (Dutch) leads with another."""
+    from rephrase_ls.text.detect import leading_language
+
+    return too_short_to_tell(text) or leading_language(text) == "en"
 
 
 def detect_variant(text: str, language: str) -> str | None:

@@ -112,6 +112,8 @@ _COMMENTS: dict[str, tuple[str, str]] = {
     "latex": ("% ", ""),
     "tex": ("% ", ""),
     "restructuredtext": (".. ", ""),
+    "asciidoc": ("// ", ""),
+    "org": ("# ", ""),
     "javascript": ("// ", ""),
     "typescript": ("// ", ""),
     "c": ("// ", ""),

@@ -544,6 +544,32 @@ function cases.correct()
   eq(buffer_text(buf), expect.improved_both, 'buffer after both corrections')
 end
 
+-- AsciiDoc and Org: the plugin's filetypes start the client for them, and :Rephrase improve over
+-- the whole buffer changes the prose only (the server reads the format by the language id).
+function cases.formats()
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({})
+  for _, doc in ipairs(expect.formats) do
+    local path = project .. '/' .. doc.name
+    local f = assert(io.open(path, 'w'))
+    f:write(doc.text)
+    f:close()
+    vim.cmd('edit ' .. vim.fn.fnameescape(path))
+    local buf = vim.api.nvim_get_current_buf()
+    eq(vim.bo[buf].filetype, doc.filetype, 'filetype of ' .. doc.name)
+    wait('the server to attach to ' .. doc.name, function()
+      local client = rephrase.get_client(buf)
+      return client ~= nil and client.initialized == true
+    end)
+    eq(buffer_text(buf), doc.text, 'buffer before')
+    vim.cmd('%Rephrase improve')
+    wait('the improvement of ' .. doc.name, function()
+      return buffer_text(buf) ~= doc.text
+    end)
+    eq(buffer_text(buf), doc.improved, 'buffer after :%Rephrase improve in ' .. doc.name)
+  end
+end
+
 function cases.improve_with_style()
   local buf = open_document()
   local statuses = {}

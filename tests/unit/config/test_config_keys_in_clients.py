@@ -34,6 +34,9 @@ NOT_IN_VSCODE = {
     "apiKey",
     # Project file only (docs/configuration.md): the words belong to the project, not the editor.
     "words",
+    # Project file and user config file (docs/configuration.md): the files a project leaves
+    # alone belong to it, and rephrase-ls improve, which reads no editor settings, skips them too.
+    "exclude",
 }
 
 

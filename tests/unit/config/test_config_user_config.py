@@ -187,3 +187,34 @@ def test_confirm_characters_user_level_sources_may_raise_it(tmp_path: Path) -> N
     assert settings.confirm_characters == 0 and warnings == []
     _, warnings = merge(Settings(), {"confirmCharacters": -1}, "x")
     assert "confirmCharacters" in str(warnings[0])
+
+
+@pytest.mark.parametrize(
+    ("project_value", "effective"),
+    [(6, 6), (8, 8), (12, 2)],  # under the user's 8: taken, over the folder's 2; over 8: not
+)
+def test_every_limit_is_bounded_by_the_users_own_not_by_the_layer_below(
+    tmp_path: Path, project_value: int, effective: int
+) -> None:
+    """``maxConcurrency``, ``diagnosticsMaxSize`` and ``confirmCharacters`` follow one rule: a
+    folder or project may set any value up to the user's own; a higher one is ignored with a
+    warning and the layer below stays."""
+    user = UserConfig(
+        tmp_path / "config.toml",
+        {"maxConcurrency": 8, "diagnosticsMaxSize": 8000, "confirmCharacters": 8000},
+    )
+    settings, warnings = compose(
+        user=user,
+        folder=tmp_path / "repo",
+        editor={"maxConcurrency": 2, "diagnosticsMaxSize": 2000, "confirmCharacters": 2000},
+        project={
+            "maxConcurrency": project_value,
+            "diagnosticsMaxSize": project_value * 1000,
+            "confirmCharacters": project_value * 1000,
+        },
+        environ={},
+    )
+    assert settings.max_concurrency == effective
+    assert settings.diagnostics_max_size == effective * 1000
+    assert settings.confirm_characters == effective * 1000
+    assert len(warnings) == (3 if project_value > 8 else 0), warnings

@@ -53,7 +53,7 @@ size = int(sys.argv[2])
 shard, shards = int(sys.argv[3]), int(sys.argv[4])
 targets = (("en-us", {}), ("de", {"writing_style": "business"}), ("fr", {}),
            ("pt-pt", {}), ("en-gb", {"tone": "diplomatic"}))
-formats = ("markdown", "restructuredtext", "plaintext", "git-commit")
+formats = ("markdown", "restructuredtext", "plaintext", "git-commit", "asciidoc", "org")
 slow_formats = ("latex", "python")  # their parsers are slow at any size: a quarter of the text
 for target, kwargs in targets:
     improve("Load the lists first.", target, **kwargs)

@@ -21,9 +21,24 @@ from rephrase_ls.offline.engine import improve, rules
         ("We saw the\nthe house.", "en-us", "We saw the\nthe house."),  # a line break between
         ("Wir haben das das Auto.", "de", "Wir haben das das Auto."),  # article + pronoun
         ("Ich ich gehe nach Hause.", "de", "Ich gehe nach Hause."),
-        # A repeated content word is mostly deliberate (Holbrook: "deep deep sea").
+        # Outside English a repeated content word is left: reduplication is common there.
         ("Wir gehen gehen nach Hause.", "de", "Wir gehen gehen nach Hause."),
+        ("Vai piano piano.", "it", "Vai piano piano."),
+        # English: any doubled word goes (issue 24: "needs needs fixing"), but for clause
+        # boundaries, intensifiers, interjections, three copies and names
+        ("It needs needs fixing.", "en-us", "It needs fixing."),
+        ("After After the rain.", "en-us", "After the rain."),
+        ("What it is is a mess.", "en-us", "What it is is a mess."),
+        ("She gave her her book.", "en-us", "She gave her her book."),
+        ("Well well, look who it is.", "en-us", "Well well, look who it is."),
+        ("I know that that is so.", "en-us", "I know that that is so."),
+        ("It was very very good, far far away.", "en-us", "It was very very good, far far away."),
+        ("No no no, not now.", "en-us", "No no no, not now."),
+        ("We went to Bora Bora.", "en-us", "We went to Bora Bora."),
         ("Nous nous levons tôt.", "fr", "Nous nous levons tôt."),
+        # a commit message's area label keeps its lower case (issue 24); the rest is fixed
+        ("docs: fix teh link to the quickstart", "en-us", "docs: fix the link to the quickstart"),
+        ("build(deps): bump flask", "en-us", "build(deps): bump flask"),
         # spaces before punctuation
         ("Yes , really .", "en-us", "Yes, really."),
         ("Was ist das ?", "de", "Was ist das?"),

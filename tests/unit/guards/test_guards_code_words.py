@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from tests.unit.improve.fakes import FakeBackend
 
-from rephrase_ls.guards.code_words import code_words, keep_code_words
+from rephrase_ls.guards.code_words import code_words, keep_code_words, keep_lower_case_words
 from rephrase_ls.improve.options import Mode
 from rephrase_ls.improve.round_trip import ImprovementCache, improve_paragraphs, with_context
 from rephrase_ls.offline.engine import improve as engine_improve
@@ -90,3 +90,16 @@ def test_keep_code_words_drops_only_the_edits_of_code_words() -> None:
     assert keep_code_words("recieve teh the end", "receive the end", code) == (
         "recieve teh the end"
     )
+
+
+def test_a_style_that_rewrites_the_words_after_a_lower_case_name_keeps_its_case() -> None:
+    # issue 24: casual turned curl's "curl is not" into "Curl isn't"; curl writes its name in
+    # lower case at a sentence start too
+    lower = frozenset({"curl"})
+    assert keep_lower_case_words(
+        "It works. curl is not a browser.", "It works. Curl isn't a browser.", lower
+    ) == "It works. curl isn't a browser."
+    # a capital the change gives another word applies
+    assert keep_lower_case_words(
+        "It works. wget is not a browser.", "It works. Wget isn't a browser.", lower
+    ) == "It works. Wget isn't a browser."

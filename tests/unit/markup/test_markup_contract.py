@@ -11,10 +11,12 @@ from markup_helpers import check_blocks, data
 from tests.hypothesis_profiles import examples
 
 from rephrase_ls.text.markup import ProseBlock, prose_blocks
+from rephrase_ls.text.markup.asciidoc import asciidoc_blocks
 from rephrase_ls.text.markup.code import code_blocks
 from rephrase_ls.text.markup.gitcommit import gitcommit_blocks
 from rephrase_ls.text.markup.latex import latex_blocks
 from rephrase_ls.text.markup.markdown import markdown_blocks
+from rephrase_ls.text.markup.org import org_blocks
 from rephrase_ls.text.markup.rst import rst_blocks
 
 EXTRACTORS: dict[str, Callable[[str], list[ProseBlock]]] = {
@@ -26,6 +28,8 @@ EXTRACTORS: dict[str, Callable[[str], list[ProseBlock]]] = {
     "javascript": lambda text: code_blocks(text, "javascript"),
     "c": lambda text: code_blocks(text, "c"),
     "lua": lambda text: code_blocks(text, "lua"),
+    "asciidoc": asciidoc_blocks,
+    "org": org_blocks,
 }
 
 # characters that mean something to at least one of the formats, and some that mean nothing
@@ -48,6 +52,8 @@ def test_truncated_documents_keep_the_contract(name: str, cut: int) -> None:
         "latex": "paper.tex",
         "rst": "usage.rst",
         "gitcommit": "COMMIT_EDITMSG",
+        "asciidoc": "real/asciidoctor-README.adoc",
+        "org": "real/doom-faq.org",
     }
     text = data(files.get(name, "geometry.py"))
     text = text[: cut % (len(text) + 1)]
@@ -63,5 +69,7 @@ def test_non_text_is_a_clear_error(name: str, bad: object) -> None:
 
 def test_every_format_is_registered() -> None:
     text = "Some words here.\n"
-    for language_id in ("markdown", "latex", "restructuredtext", "gitcommit", "python", "rust"):
+    for language_id in (
+        "markdown", "latex", "restructuredtext", "gitcommit", "python", "rust", "asciidoc", "org",
+    ):  # fmt: skip
         check_blocks(text, prose_blocks(text, language_id))

@@ -31,11 +31,11 @@ def improved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     library = logging.getLogger("rephrase_ls")
     monkeypatch.setattr(library, "level", library.level)
 
-    def run(name: str) -> tuple[str, str]:
+    def run(name: str, *options: str) -> tuple[str, str]:
         path = project / name
         shutil.copyfile(REAL / name, path)
         before = path.read_text(encoding="utf-8")
-        assert main(["--write", str(path)]) == 0
+        assert main([*options, "--write", str(path)]) == 0
         return before, path.read_text(encoding="utf-8")
 
     return run
@@ -98,6 +98,16 @@ def test_a_name_its_owners_write_in_lower_case_stays_so(improved) -> None:
     assert "Zlib" not in before
     for line in ("    Yes. zlib doesn't handle dates.\n", "    zlib is rather portable"):
         assert line in before and line in after, line
+    assert "Zlib" not in after
+
+
+def test_a_style_keeps_the_grammar_and_the_lower_case_names_of_a_real_document(
+    improved,
+) -> None:
+    # business expands contractions, but not before their subject ("Why do not you")
+    _before, after = improved("zlib-FAQ", "--style", "business")
+    assert "    Yes. zlib does not handle dates.\n" in after
+    assert " 7. Why don't you use GNU autoconf or libtool or ...?\n" in after
     assert "Zlib" not in after
 
 
@@ -221,3 +231,50 @@ def test_a_script_without_extension_is_read_as_its_language(improved) -> None:
     line = 'if "${CROSS_PREFIX}ar" --version >/dev/null 2>/dev/null || test $? -lt 126; then'
     before, after = improved("zlib-configure")
     assert line in before.splitlines() and line in after.splitlines()
+
+
+def test_the_terms_of_a_restructuredtext_definition_list_keep_their_lower_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 24: a glossary's terms ("open source", "time zone") were capitalised; their
+    # lower case is their point. The prose after the list is still corrected.
+    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    library = logging.getLogger("rephrase_ls")
+    monkeypatch.setattr(library, "level", library.level)
+    path = tmp_path / "glossary.rst"
+    path.write_text(
+        "Glossary\n========\n\nopen source\n    Software whose source anyone may read.\n\n"
+        "time zone\n    A region that keeps one standard time.\n\nthe end. it goes on.\n",
+        encoding="utf-8",
+    )
+    assert main(["--write", str(path)]) == 0
+    after = path.read_text(encoding="utf-8")
+    assert "\nopen source\n" in after and "\ntime zone\n" in after
+    assert "The end. It goes on." in after
+
+
+def test_an_area_label_at_a_line_start_keeps_its_lower_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 24: "docs: fix …", "build: …" (conventional commits, changelogs) were capitalised
+    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    library = logging.getLogger("rephrase_ls")
+    monkeypatch.setattr(library, "level", library.level)
+    path = tmp_path / "CHANGES.txt"
+    path.write_text(
+        "Changes\n=======\n\nbuild: bump the minimum Python to 3.9.\n\n"
+        "docs: fix teh link to the quickstart.\n",
+        encoding="utf-8",
+    )
+    assert main(["--write", str(path)]) == 0
+    after = path.read_text(encoding="utf-8")
+    assert "\nbuild: bump the minimum Python to 3.9.\n" in after
+    assert "\ndocs: fix the link to the quickstart.\n" in after

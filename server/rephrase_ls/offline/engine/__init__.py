@@ -265,7 +265,10 @@ def _spelling(
         # listed misspelling there ("Teh").
         if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
             corrected = checker.correction(lower)
-            if corrected is not None and checker.listed_misspelling(lower) == corrected:
+            if corrected is not None and (
+                checker.listed_misspelling(lower) == corrected
+                or checker.sure_slip(lower, corrected)
+            ):
                 return match_case(word, corrected)
         return None
 
@@ -279,9 +282,9 @@ def _spelling(
         counts = Counter(run.lower() for run in runs)
         maybe = {
             word for word in maybe
-            if (counts[word.lower()] < 2 or _accents_left_out(checker, lang, word))
+            if (counts[word.lower()] < 2 or _slip_however_often(checker, lang, word))
             and word.lower() not in known_lower
-            and (word.lower() not in context or _accents_left_out(checker, lang, word))
+            and (word.lower() not in context or _slip_however_often(checker, lang, word))
         }
     return rules.words(s, fix, only=maybe)
 
@@ -292,6 +295,23 @@ def _rectified(word: str, corrected: str) -> bool:
     rectifications drop. Both are correct."""
     return len(word) == len(corrected) and all(
         a == b or (a, b) in (("i", "î"), ("u", "û")) for a, b in zip(word, corrected, strict=True)
+    )
+
+
+def _slip_however_often(checker: spelling.Speller, lang: str, word: str) -> bool:
+    """Whether ``word`` is a slip even when a text writes it twice (learners repeat theirs): a
+    common word without its accents (not English), or a word in lower case whose correction
+    is a listed misspelling's, an apostrophe left out, an impossible inflection, or two
+    neighbours swapped or a doubled letter in a word wordfreq has hardly seen
+    (:meth:`.Speller.sure_slip`): ``untill``, ``dont``, ``rigth``, ``companys``. A term or a
+    name a document repeats is no such slip of a common word."""
+    if _accents_left_out(checker, lang, word):
+        return True
+    if word != word.lower():
+        return False
+    corrected = checker.correction(word)
+    return corrected is not None and (
+        checker.listed_misspelling(word) == corrected or checker.sure_slip(word, corrected)
     )
 
 

@@ -162,3 +162,61 @@ def first_difference(a: str, b: str) -> int:
 def strip_accents(word: str) -> str:
     """``déjà`` -> ``deja`` (``ß`` and other letters without a base letter stay)."""
     return "".join(base_letter(c) for c in word)
+
+
+def learner_cost(word: str, candidate: str, cap: float) -> float:
+    """How unlikely ``word`` is as a misspelling of ``candidate`` over any number of edits, in
+    the Zipf units of :func:`edit_cost` (a letter left out ``COST_LEFT_OUT``, a vowel for a
+    vowel ``COST_VOWEL``, a sound-alike consonant ``COST_SOUND_ALIKE``, another consonant or a
+    letter too many ``COST_CONSONANT``, a doubled letter added or dropped nothing, two
+    neighbours swapped a quarter; only the second letter of a pair is free), or ``inf`` once
+    it exceeds ``cap`` (the search stops there)."""
+    n, m = len(word), len(candidate)
+    prev2: list[float] = []
+    prev = [0.0] * (m + 1)
+    for j in range(1, m + 1):
+        prev[j] = prev[j - 1] + _left_out_cost(candidate, j - 1)
+    for i in range(1, n + 1):
+        a = word[i - 1]
+        extra = COST_DOUBLED if _doubled_at(word, i - 1) else COST_TOO_MANY
+        row = [prev[0] + extra] + [0.0] * m
+        for j in range(1, m + 1):
+            b = candidate[j - 1]
+            best = min(
+                prev[j] + extra,
+                row[j - 1] + _left_out_cost(candidate, j - 1),
+                prev[j - 1] + _letter_cost(a, b),
+            )
+            if i > 1 and j > 1 and a != b and a == candidate[j - 2] and word[i - 2] == b:
+                best = min(best, prev2[j - 2] + COST_SWAPPED)
+            row[j] = best
+        if min(row) > cap:
+            return float("inf")
+        prev2, prev = prev, row
+    return prev[m] if prev[m] <= cap else float("inf")
+
+
+COST_SWAPPED: Final = 0.25
+
+
+def _doubled_at(word: str, i: int) -> bool:
+    """Whether the letter at ``i`` repeats the one before it (the second of a pair: only one
+    letter of a pair is free to add or drop)."""
+    return i > 0 and word[i - 1] == word[i]
+
+
+def _left_out_cost(candidate: str, j: int) -> float:
+    """The cost of leaving out ``candidate``'s letter ``j`` (nothing for one of a pair)."""
+    return COST_DOUBLED if _doubled_at(candidate, j) else COST_LEFT_OUT
+
+
+def _letter_cost(a: str, b: str) -> float:
+    """The cost of writing ``a`` for ``b``."""
+    if a == b:
+        return 0.0
+    x, y = base_letter(a), base_letter(b)
+    if x in VOWELS and y in VOWELS:
+        return COST_VOWEL
+    if frozenset((x, y)) in SOUND_ALIKE:
+        return COST_SOUND_ALIKE
+    return COST_CONSONANT

@@ -59,6 +59,7 @@ from rephrase_ls.offline.engine.edit_shapes import (
     edit_cost,
     edit_distance,
     first_difference,
+    learner_cost,
     learner_edit,
     left_out,
     plain_slip,
@@ -116,6 +117,21 @@ CONTRACTION_STEM_ZIPF: Final = 5.0
 DERIVED_MIN_STEM: Final = 6
 DERIVED_STEM_ZIPF: Final = 2.0
 _CONTRACTION_ENDINGS: Final = ("ll", "ve", "re", "nt")
+# Tier 7 (English): a word wordfreq has never seen, of 4+ letters, and the likeliest listed word
+# with its first letter, scored by Zipf less the cost of the misspelling (at most 1.25: two
+# letters left out, or a vowel and a sound-alike consonant), 1.0 ahead of the next. Tuned on
+# the dev splits of Holbrook and Birkbeck: a cost of 1.5 lets a consonant for another or a
+# letter too many in ("whont" -> "wont", "cartsel" -> "cartel"), half of them wrong; a lead
+# of 1.5 loses as many right changes as wrong ones. A stem written a few times on the web
+# ("snek" + ing, Zipf 1.5) does not make the word an inflection ("sneking" is "sneaking").
+LIKELIEST_MIN_LENGTH: Final = 4
+LIKELIEST_MAX_COST: Final = 1.25
+LIKELIEST_LEAD: Final = 1.0
+LIKELIEST_STEM_ZIPF: Final = 2.5
+# Speller.sure_slip: one edit of at most this cost (a letter left out) in a word of at most
+# this Zipf (web text holds common slips a little: "rigth" 1.7, "siad" 2.1, "frends" 1.5).
+SURE_SLIP_COST: Final = 0.5
+SURE_SLIP_MAX_ZIPF: Final = 2.5
 # A word of another language's text that English uses this much is a loan, not a slip.
 LOAN_MIN_ENGLISH_ZIPF: Final = 2.5
 # pyspellchecker 0.9.1's Spanish list lacks many inflected forms (está, vamos, todos, quiero,
@@ -155,6 +171,24 @@ MIN_VERB_COUNT: Final = 100  # the infinitive's occurrences in pyspellchecker's 
 # "-ed"/"-ing" dropped ("voteing", "moveing"; but "seeing", "hoeing", "dyeing").
 _EN_ES_STEMS: Final = ("s", "x", "z", "ch", "sh", "o")
 _EN_E_KEPT: Final = ("ee", "oe", "ye")
+_CONSONANT_Y: Final = re.compile(r"[^aeiou]y$")
+# Adjectives in -ic whose adverb is -icly, not -ically.
+_EN_IC_LY: Final = frozenset({"public"})
+# Contractions written without their apostrophe that are no other word (not "its", "cant",
+# "wont", "well", "were", "hell", "shell", "ill", "id", "lets", "wed", "shed").
+APOSTROPHE_LEFT_OUT: Final = {
+    "en": {
+        w.replace("'", ""): w
+        for w in (
+            "don't", "didn't", "doesn't", "isn't", "wasn't", "aren't", "weren't", "hasn't",
+            "haven't", "hadn't", "couldn't", "shouldn't", "wouldn't", "mustn't", "needn't",
+            "mightn't", "ain't", "that's", "there's", "what's", "who's", "where's", "here's",
+            "you're", "they're", "we've", "you've", "they've", "i've", "you'll", "they'll",
+            "that'll", "should've", "could've", "would've", "might've", "must've",
+            "you'd", "they'd",
+        )
+    }
+}
 
 
 def _regular(lang: str, stem: str, suffix: str, ending: str) -> bool:
@@ -164,7 +198,10 @@ def _regular(lang: str, stem: str, suffix: str, ending: str) -> bool:
     if suffix == "es":
         return stem.endswith(_EN_ES_STEMS)
     if suffix == "s":
-        return not stem.endswith("s")
+        # Not after s ("acess"), nor after a consonant and y ("companys": companies).
+        return not stem.endswith("s") and not _CONSONANT_Y.search(stem)
+    if suffix == "ly" and stem.endswith("ic"):
+        return stem in _EN_IC_LY  # "basicly" is basically; "publicly" is a word
     if suffix in ("ed", "ing") and stem.endswith("e"):
         return stem.endswith(_EN_E_KEPT)
     return True
@@ -220,6 +257,7 @@ class Speller:
         self._cache: dict[str, str | None] = {}
         self._unchanged: set[str] = set()  # see changeable()
         self._sounds: dict[str, tuple[str, ...]] | None = None  # see _sound_index()
+        self._initials: dict[tuple[str, int], tuple[tuple[str, float], ...]] | None = None
 
     def known(self, word: str) -> bool:
         """Whether the lower-case ``word`` is in the list or the extra words, or is a regular
@@ -241,6 +279,20 @@ class Speller:
                 ):
                     return True
         return False
+
+    def _regular_form(self, word: str) -> str | None:
+        """(English) the regular form of an impossible one: a consonant and y then -s
+        ("companys" -> "companies"), -icly ("basicly" -> "basically"), when the list has it
+        ``MIN_CANDIDATE_COUNT``+ times."""
+        if self.lang != "en":
+            return None
+        if len(word) > 4 and word.endswith("ys") and _CONSONANT_Y.search(word[:-1]):
+            regular = word[:-2] + "ies"
+        elif word.endswith("icly") and word[:-2] not in _EN_IC_LY:
+            regular = word[:-2] + "ally"
+        else:
+            return None
+        return regular if self.freq.get(regular, 0) >= MIN_CANDIDATE_COUNT else None
 
     def _verb_form(self, word: str) -> bool:
         """Whether ``word`` is a present-tense form of a listed verb (``_VERB_FORMS``), which
@@ -289,6 +341,12 @@ class Speller:
     def _correct(self, word: str) -> str | None:
         if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self._verb_form(word):
             return None
+        apostrophe = APOSTROPHE_LEFT_OUT.get(self.lang, {}).get(word)
+        if apostrophe is not None:
+            return apostrophe
+        regular = self._regular_form(word)
+        if regular is not None:
+            return regular
         listing = known_misspellings(self.lang)
         listed = listing.get(word)
         if self.known(word):
@@ -350,6 +408,9 @@ class Speller:
                 return only
         if found is None and len(word) >= SKELETON_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._by_skeleton(word, edits)
+            margin = MIN_ZIPF_MARGIN
+        if found is None and len(word) >= LIKELIEST_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
+            found = self._likeliest(word)
             margin = MIN_ZIPF_MARGIN
         if found is not None and not self.trusted(word, found, margin):
             return None
@@ -490,6 +551,60 @@ class Speller:
             return None
         return found
 
+    def _likeliest(self, word: str) -> str | None:
+        """Tier 7: for a word wordfreq has never seen written (nor its stem at
+        ``LIKELIEST_STEM_ZIPF``+, nor a coinage, derivation or contraction), the listed word
+        (``MIN_CANDIDATE_COUNT``+, Zipf ``MIN_CANDIDATE_ZIPF``+) with its first letter whose
+        Zipf less the cost of the misspelling (:func:`learner_cost`, at most
+        ``LIKELIEST_MAX_COST``: letters left out, vowels for vowels, a sound-alike
+        consonant; no other consonant and no letter too many) leads every other by
+        ``LIKELIEST_LEAD`` ("trobel" -> "trouble", "cleand" -> "cleaned", "peple" ->
+        "people"; "vnode" is no slip of "vote")."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        lang = self.lang
+        if (
+            not word.isascii()
+            or lexicon.zipf(lang, word) > 0.0
+            or _seen_stem(lang, word, LIKELIEST_STEM_ZIPF)
+            or _coined(lang, word)
+            or _derived(lang, word)
+            or _contraction(lang, word)
+        ):
+            return None
+        index = self._by_initial()
+        found, best, second = None, -9.0, -9.0
+        n = len(word)
+        for length in range(n - 2, n + 3):
+            for cand, z in index.get((word[0], length), ()):
+                cost = learner_cost(word, cand, LIKELIEST_MAX_COST)
+                if cost > LIKELIEST_MAX_COST:
+                    continue
+                score = z - cost
+                if score > best and edit_distance(word, cand) <= SKELETON_MAX_EDITS:
+                    found, best, second = cand, score, max(best, second)
+                elif score > second:
+                    second = score  # a rival however many edits away ("council")
+        if found is None or best - second < LIKELIEST_LEAD or _drops_inner_y(word, found):
+            return None
+        return found
+
+    def _by_initial(self) -> dict[tuple[str, int], tuple[tuple[str, float], ...]]:
+        """The candidates of tier 7 by first letter and length, with their Zipf, built on
+        first use (some 20,000 English words)."""
+        index = self._initials
+        if index is None:
+            import rephrase_ls.offline.engine.lexicon as lexicon
+
+            grouped: dict[tuple[str, int], list[tuple[str, float]]] = {}
+            for word, count in self.freq.items():
+                if count >= MIN_CANDIDATE_COUNT and word.isalpha() and word.isascii():
+                    z = lexicon.zipf(self.lang, word)
+                    if z >= MIN_CANDIDATE_ZIPF:
+                        grouped.setdefault((word[0], len(word)), []).append((word, z))
+            index = self._initials = {key: tuple(words) for key, words in grouped.items()}
+        return index
+
     def _sound_index(self) -> dict[str, tuple[str, ...]]:
         """The listed words (``MIN_CANDIDATE_COUNT``+) by :func:`sound_skeleton`, built on
         first use."""
@@ -527,6 +642,25 @@ class Speller:
         ):
             return None
         return best
+
+    def sure_slip(self, word: str, corrected: str) -> bool:
+        """(English) whether ``corrected`` of the lower-case ``word`` is so sure that neither a
+        capital at a sentence start nor a second copy in the text makes ``word`` a name or a
+        term: an apostrophe left out (``dont``), an impossible inflection (``companys``), or
+        one plain slip (:data:`SURE_SLIP_COST`: two neighbours swapped, a doubled letter, a
+        letter left out) in a word wordfreq has seen at most ``SURE_SLIP_MAX_ZIPF``
+        (``rigth`` 1.7, ``siad``, ``Bicyle``, ``Thinkng``)."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        if self.lang != "en":
+            return False
+        if corrected in (APOSTROPHE_LEFT_OUT["en"].get(word), self._regular_form(word)):
+            return True
+        return (
+            lexicon.zipf(self.lang, word) <= SURE_SLIP_MAX_ZIPF
+            and edit_distance(word, corrected) == 1
+            and learner_cost(word, corrected, SURE_SLIP_COST) <= SURE_SLIP_COST
+        )
 
     def listed_misspelling(self, word: str) -> str | None:
         """The correction of the lower-case ``word`` in the list of common misspellings."""
@@ -638,16 +772,16 @@ def _english_word(word: str) -> bool:
     return lexicon.zipf("en", word) >= LOAN_MIN_ENGLISH_ZIPF
 
 
-def _seen_stem(lang: str, word: str) -> bool:
-    """Whether ``word`` is a regular inflection of a word wordfreq lists ("memoized":
-    "memoize"; not "voteing")."""
+def _seen_stem(lang: str, word: str, floor: float = 0.0) -> bool:
+    """Whether ``word`` is a regular inflection of a word wordfreq lists (above Zipf
+    ``floor``: "memoized": "memoize"; not "voteing")."""
     import rephrase_ls.offline.engine.lexicon as lexicon
 
     for suffix, stems in _INFLECTIONS.get(lang, ()):
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
             stem = word[: -len(suffix)]
             if any(
-                lexicon.zipf(lang, stem + ending) > 0.0 and _regular(lang, stem, suffix, ending)
+                lexicon.zipf(lang, stem + ending) > floor and _regular(lang, stem, suffix, ending)
                 for ending in stems
             ):
                 return True

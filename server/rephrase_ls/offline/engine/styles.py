@@ -54,6 +54,9 @@ EN_EXPAND: Final[dict[str, str]] = {
     "I'd like": "I would like", "I'd love": "I would love", "we'd like": "we would like",
     "let's": "let us", "gonna": "going to", "wanna": "want to", "gotta": "have to",
 }  # fmt: skip
+_NO_SUBJECT = (
+    r"(?! (?:I|you|we|they|he|she|it|there|this|that|these|those|anyone|someone|everyone)\b)"
+)
 EN_FILLERS: Final = ("really", "basically", "actually", "literally", "totally", "very")
 # "very" stays where dropping it changes the phrase ("very much", "the very first").
 _EN_FILLER_KEEP_AFTER = r"(?!,? (?:much|many|few|little|well|same|first|last|end|best|own)\b)"
@@ -68,8 +71,7 @@ EN_SIMPLE: Final[dict[str, str]] = {
     "facilitate": "help", "facilitates": "helps", "facilitated": "helped",
     "facilitating": "helping", "sufficient": "enough", "numerous": "many",
     "subsequently": "later", "in order to": "to", "prior to": "before", "obtain": "get",
-    "obtains": "gets", "obtaining": "getting", "require": "need", "requires": "needs",
-    "required": "needed", "requiring": "needing", "assist": "help", "assists": "helps",
+    "obtains": "gets", "obtaining": "getting", "assist": "help", "assists": "helps",
     "assisted": "helped", "assisting": "helping", "assistance": "help",
     "nevertheless": "still", "regarding": "about", "in the event that": "if",
     "due to the fact that": "because", "at this point in time": "now",
@@ -79,6 +81,11 @@ EN_SIMPLE: Final[dict[str, str]] = {
     "anticipates": "expects", "anticipated": "expected", "ascertain": "find out",
     "indicate": "show", "indicates": "shows", "indicating": "showing",
 }  # fmt: skip
+# "need" takes no that-clause: "requires that someone put" is not "needs that someone put".
+EN_SIMPLE_REQUIRE: Final[dict[str, str]] = {
+    "require": "need", "requires": "needs", "required": "needed", "requiring": "needing",
+}  # fmt: skip
+_NO_THAT_CLAUSE = r"(?! that\b)"
 EN_ACADEMIC: Final[dict[str, str]] = {
     "maybe": "perhaps", "big": "large", "bigger": "larger", "biggest": "largest",
     "look at": "examine", "looks at": "examines", "looked at": "examined",
@@ -109,12 +116,14 @@ EN_FRIENDLY: Final[dict[str, str]] = {
     "Dear Sir or Madam": "hello", "Kind regards": "warm regards", "Regards": "best wishes",
     "please find attached": "here is", "I am writing to": "I'd like to",
 }  # fmt: skip
+# Confident drops the writer's framing of a claim, never a word of the claim itself: hedges
+# ("maybe", "perhaps", "hopefully", "try to"), modals ("might" is not "will": "might
+# require" claims less than "will require"), negation and numbers stay.
 EN_CONFIDENT_DROP: Final = (
     "I think that", "I think", "I believe that", "I believe", "I guess", "I feel that",
-    "maybe", "perhaps", "hopefully", "possibly", "try to",
 )  # fmt: skip
 EN_CONFIDENT: Final[dict[str, str]] = {
-    "might": "will", "could possibly": "can",
+    "could possibly": "could", "might possibly": "might", "may possibly": "may",
 }  # fmt: skip
 EN_DIPLOMATIC: Final[dict[str, str]] = {
     "you must": "you should", "you need to": "you may want to", "wrong": "not quite right",
@@ -188,9 +197,8 @@ DE_FRIENDLY: Final[dict[str, str]] = {
     "Sehr geehrte Frau": "liebe Frau", "Mit freundlichen Grüßen": "viele Grüße",
     "Hochachtungsvoll": "viele Grüße",
 }  # fmt: skip
-DE_CONFIDENT_DROP: Final = ("vielleicht", "eventuell", "möglicherweise", "hoffentlich")
+# As in English: the framing goes, hedges and modals stay ("könnte" is not "wird").
 DE_CONFIDENT_CLAUSE: Final = ("ich glaube,", "ich denke,", "ich vermute,")
-DE_CONFIDENT: Final[dict[str, str]] = {"könnte": "wird"}
 DE_DIPLOMATIC: Final[dict[str, str]] = {
     "Sie müssen": "Sie sollten", "du musst": "du solltest", "ihr müsst": "ihr solltet",
     "wir müssen": "wir sollten", "falsch": "nicht ganz richtig",
@@ -365,17 +373,26 @@ STYLED_LANGUAGES: Final = frozenset({"de", "en"})
 def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
     """The rules of style or tone ``name`` for base language ``lang`` (empty if none)."""
     if lang == "en":
-        expand = phrase_rule(EN_EXPAND)
+        # "Why don't you" is not "Why do not you": a negation before its subject stays.
+        expand = (
+            phrase_rule(
+                {k: v for k, v in EN_EXPAND.items() if k.endswith("n't")}, after=_NO_SUBJECT
+            ),
+            phrase_rule({k: v for k, v in EN_EXPAND.items() if not k.endswith("n't")}),
+        )
         fillers = drop_rule(EN_FILLERS, keep_after=_EN_FILLER_KEEP_AFTER, tail=True)
         contract = (
             phrase_rule(EN_CONTRACT),
             phrase_rule(EN_CONTRACT_BEFORE_WORD, after=_FOLLOWED_BY_WORD),
         )
         sets: dict[str, tuple[Rule, ...]] = {
-            "simple": (phrase_rule(EN_SIMPLE),),
-            "business": (expand, fillers, phrase_rule(EN_BUSINESS)),
+            "simple": (
+                phrase_rule(EN_SIMPLE),
+                phrase_rule(EN_SIMPLE_REQUIRE, after=_NO_THAT_CLAUSE),
+            ),
+            "business": (*expand, fillers, phrase_rule(EN_BUSINESS)),
             "academic": (
-                expand,
+                *expand,
                 fillers,
                 phrase_rule(EN_ACADEMIC),
                 _openers_rule(EN_ACADEMIC_OPENERS),
@@ -392,20 +409,16 @@ def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
         }
         return sets.get(name, ())
     if lang == "de":
-        expand = phrase_rule({k: v for k, v in DE_EXPAND.items() if v})
-        fillers = drop_rule(DE_FILLERS, lower_only=True, tail=True)
+        de_expand = phrase_rule({k: v for k, v in DE_EXPAND.items() if v})
+        de_fillers = drop_rule(DE_FILLERS, lower_only=True, tail=True)
         sets = {
             "simple": (phrase_rule(DE_SIMPLE),),
-            "business": (expand, fillers, phrase_rule(DE_FORMAL)),
-            "academic": (expand, fillers, phrase_rule(DE_FORMAL)),
+            "business": (de_expand, de_fillers, phrase_rule(DE_FORMAL)),
+            "academic": (de_expand, de_fillers, phrase_rule(DE_FORMAL)),
             "casual": (phrase_rule(DE_CASUAL, after=r"(?=[\s.,!?])"),),
             "enthusiastic": (phrase_rule(DE_ENTHUSIASTIC),),
             "friendly": (phrase_rule(DE_FRIENDLY),),
-            "confident": (
-                drop_rule(DE_CONFIDENT_DROP, lower_only=True),
-                drop_rule(DE_CONFIDENT_CLAUSE, keep_after=r"(?! dass\b)"),
-                phrase_rule(DE_CONFIDENT),
-            ),
+            "confident": (drop_rule(DE_CONFIDENT_CLAUSE, keep_after=r"(?! dass\b)"),),
             "diplomatic": (
                 phrase_rule(DE_DIPLOMATIC),
                 _imperative_rule(DE_IMPERATIVES, _de_soften),

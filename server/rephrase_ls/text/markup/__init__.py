@@ -57,7 +57,10 @@ __all__ = [
 _log = logging.getLogger(__name__)
 
 #: Format modules inside this package that register themselves when imported.
-BUILTIN_MODULES: tuple[str, ...] = ("plain", "markdown", "latex", "rst", "code", "gitcommit")
+BUILTIN_MODULES: tuple[str, ...] = (
+    "plain", "markdown", "latex", "rst", "code", "gitcommit",
+    "asciidoc", "org",
+)  # fmt: skip
 
 _loaded = False
 _load_lock = threading.Lock()

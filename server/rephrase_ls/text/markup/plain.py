@@ -123,9 +123,12 @@ def plain_blocks(text: str) -> list[ProseBlock]:
         inside: list[tuple[int, int]] = []
         block_end = segments[-1][1]
         k = next_protected
+        j = 0  # the first segment that ends after the span's start: the only one that may hold it
         while k < len(protected) and protected[k][0] < block_end:
             start, end = protected[k]
-            if any(s <= start and end <= e for s, e in segments):
+            while segments[j][1] <= start:
+                j += 1
+            if segments[j][0] <= start and end <= segments[j][1]:
                 inside.append((start, end))
             k += 1
         next_protected = k
