@@ -340,7 +340,7 @@ def _unknown(
 ) -> _Result:
     """The paragraph's unknown words (:mod:`.unknown`) outside the engine's findings, as
     ``unknown-word`` findings relative to its start."""
-    from rephrase_ls.review import unknown
+    from rephrase_ls.review.unknown import WordList, message, suggestions, unknown_words
 
     lang = target.split("-")[0]
     protected = _protected_inside(paragraph, block)
@@ -354,16 +354,14 @@ def _unknown(
             start = max(start, e)
         if start < end:
             spans.append((start, end))
-    listed = unknown.WordList.of(words)
+    listed = WordList.of(words)
     taken = [(f.start, f.end) for f in result]
     out: list[Finding] = []
-    for start, end, word in unknown.unknown_words(span, spans, lang, listed, context):
+    for start, end, word in unknown_words(span, spans, lang, listed, context):
         if any(s < end and start < e for s, e in taken):
             continue  # the engine corrects it: its finding is the diagnostic
-        offered = unknown.suggestions(word, lang, listed)
-        out.append(
-            Finding(start, end, word, word, UNKNOWN_WORD, unknown.message(word, offered), offered)
-        )
+        offered = suggestions(word, lang, listed)
+        out.append(Finding(start, end, word, word, UNKNOWN_WORD, message(word, offered), offered))
     return tuple(out)
 
 
