@@ -49,6 +49,10 @@ _ODD_PIECES = [
     "/", "~/", "a/", " ", "  ", "\t", "\n", "\u00a0", "a", "A", "é", "Ж", "漢", "\u0301", "😀",
     "\ue001", "I ", "the ", "Ab. ", ":a:", "|a", "<a", "*",
 ]  # fmt: skip
+_MARKUP_PIECES = [
+    "#", "#a", "[", "]", "(", ")", "{", "}", "\"", "`", "```", "$", "/*", "*/", "//", "<", ">",
+    "<a", "</", "<p>", "<!--", "-->", "&", "&amp;", "=", "= ", "- ", "\n", "\n\n", " ", "a", "@a",
+]  # fmt: skip
 
 GENERATORS: dict[str, Generator] = {
     **{f"run of {mark!r}": _repeat(mark) for mark in _MARKS},
@@ -119,6 +123,15 @@ GENERATORS: dict[str, Generator] = {
     "repeated inline code": _repeat("`x` word , word . "),
     "repeated links": _repeat("[a](b) teh , "),
     "repeated quoted lines": _repeat("> word ,\n"),
+    # Typst's and HTML's markup: nesting thousands deep, delimiters never closed, calls, tags.
+    "Typst content nesting": _repeat("#a[b "),
+    "Typst calls and strings": _repeat('#f("a", [b]) #g(" '),
+    "Typst statements": _repeat("#let x = (a, [b\n"),
+    "Typst raw, math and comments": _repeat("`a ``` $b /* c // "),
+    "HTML tags": _repeat("<p><a href=x>a</a> b "),
+    "HTML tags never closed": _repeat('<code>a <a href="b '),
+    "HTML entities and comments": _repeat("&amp; &#1 <!-- &x; --"),
+    "HTML end tags": _repeat("</a </p>a</"),
     **{f"shuffled mix {seed}": _shuffled(_ODD_PIECES, seed) for seed in range(4)},
     # AsciiDoc: unclosed macros, links and cross references, attribute references, passthrough
     # marks, cell separators, a heading or a hard line break after a long run of spaces
@@ -145,6 +158,7 @@ GENERATORS: dict[str, Generator] = {
     "Org item tag and spaces": _framed("- a", " ", ":: b"),
     "Org line break and spaces": _framed("A", " ", "b \\\\"),
     "Org blocks left open": _repeat("#+BEGIN_QUOTE\n- a\n| a |\n"),
+    **{f"shuffled markup mix {seed}": _shuffled(_MARKUP_PIECES, seed) for seed in range(2)},
 }
 
 

@@ -27,9 +27,9 @@ shuffled mixes), a text of ``--size`` characters is put through:
   through the document's guards, then the edits (``improve_paragraphs``, ``Outcome.edits``),
   relative to the same on prose;
 - ``markup``: the language server's prose extractors (Markdown, LaTeX, reST, plain text, commit
-  messages, Python comments, AsciiDoc, Org), each relative to the same extractor on the en-US
-  prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text and
-  Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
+  messages, Python comments, AsciiDoc, Org, Typst, HTML), each relative to the same extractor on
+  the en-US prose, but never to less than 1 ms (the Markdown budget's share for 10 KB: plain text
+  and Markdown read 10 KB of prose in a fraction of a millisecond, where ratios are noise); the
   largest ratio.
 
 Each figure is the best of ``--repeat`` runs in CPU time of one core (``time.process_time``).
@@ -70,6 +70,7 @@ least a format's prose figure counts as (the plain-text and Markdown extractors 
 prose in well under a millisecond, where ratios are noise)."""
 FORMATS = (
     "markdown", "latex", "restructuredtext", "plaintext", "git-commit", "python", "asciidoc", "org",
+    "typst", "html",
 )  # fmt: skip
 #: The language server's passes over an answer (see the module's doc).
 LS_PASSES = ("edits", "review", "answer")

@@ -20,7 +20,8 @@ load of a shared machine changes) is printed, and each time divided by it, so ru
 machines and under different loads can be compared. ``--reference`` also times markdown-it-py
 parsing the same documents (block and inline rules, as the extractor's reference in the tests) to
 show why it is not used at run time. The other formats are timed on their data document repeated
-to 100 KB.
+to 100 KB (Typst: the ``unequivocal-ams`` template; HTML: Google's Java style guide, both from
+tests/data/markup/real).
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         "gitcommit": ("COMMIT_EDITMSG", "gitcommit"),
         "asciidoc": ("real/asciidoctor-README.adoc", "asciidoc"),
         "org": ("real/doom-faq.org", "org"),
+        "typst": ("real/typst-unequivocal-ams.typ", "typst"),
+        "html": ("real/google-javaguide.html", "html"),
     }
     print("other formats, data document repeated to 100 KB")
     for label, (file_name, language_id) in others.items():

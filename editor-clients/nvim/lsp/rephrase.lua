@@ -6,7 +6,9 @@
 ---@type vim.lsp.Config
 return {
   cmd = { 'rephrase-ls' },
-  filetypes = { 'markdown', 'text', 'gitcommit', 'rst', 'tex', 'plaintex', 'mail', 'asciidoc', 'org' },
+  filetypes = {
+    'markdown', 'text', 'gitcommit', 'rst', 'tex', 'plaintex', 'mail', 'asciidoc', 'org', 'typst', 'html',
+  },
   root_markers = { '.rephrase.toml', '.git' },
   -- The server's settings: the `rephrase` section (docs/configuration.md).
   settings = { rephrase = {} },

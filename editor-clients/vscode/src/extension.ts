@@ -44,6 +44,8 @@ export const DEFAULT_DOCUMENT_LANGUAGES = [
   'tex',
   'asciidoc',
   'org',
+  'typst',
+  'html',
 ];
 
 /** Settings whose change needs a new server process (connection settings are launch options). */

@@ -184,3 +184,14 @@ describe('package.json contributions', () => {
     }
   });
 });
+
+describe('the document languages', () => {
+  it('each activates the extension, Typst and HTML among them', () => {
+    const languages = properties['rephrase.documentLanguages'].default as string[];
+    const events: string[] = pkg.activationEvents;
+    for (const language of languages) {
+      assert.ok(events.includes(`onLanguage:${language}`), `no activation event for ${language}`);
+    }
+    assert.ok(languages.includes('typst') && languages.includes('html'));
+  });
+});

@@ -7,6 +7,7 @@ the write product's capability list.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,12 +23,29 @@ from rephrase_ls.text.language import (
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.service.capabilities import Capabilities
+    from rephrase_ls.text.markup import ProseBlock
 
 #: Variant pairs offered as "Convert to …" actions.
 VARIANTS = {"en-US": "en-GB", "en-GB": "en-US", "pt-BR": "pt-PT", "pt-PT": "pt-BR"}
 
 #: How much prose language detection looks at (detection is reliable well before this).
 DETECTION_SAMPLE = 4000
+
+
+def prose_sample(text: str, blocks: Sequence[ProseBlock], limit: int = DETECTION_SAMPLE) -> str:
+    """Prose from the start of the document, for language detection: the segments of its
+    blocks, without the markup, code and metadata around them (an AsciiDoc header's attribute
+    entries, Org keywords and drawers, front matter), up to about ``limit`` characters."""
+    parts: list[str] = []
+    size = 0
+    for block in blocks:
+        for start, end in block.segments:
+            parts.append(text[start:end])
+            size += end - start
+            if size >= limit:
+                return " ".join(parts)
+        parts.append("\n\n")
+    return " ".join(parts)
 
 @dataclass(frozen=True)
 class LanguageChoice:

@@ -286,16 +286,9 @@ class RephraseServer(LanguageServer):
 
     def prose_sample(self, state: DocumentState, limit: int = 4000) -> str:
         """Prose from the start of the document, for language detection."""
-        parts: list[str] = []
-        size = 0
-        for block in state.blocks:
-            for start, end in block.segments:
-                parts.append(state.text[start:end])
-                size += end - start
-                if size >= limit:
-                    return " ".join(parts)
-            parts.append("\n\n")
-        return " ".join(parts)
+        from rephrase_ls.improve.language_choice import prose_sample
+
+        return prose_sample(state.text, state.blocks, limit)
 
     def language_of(
         self, doc: TextDocument, settings: Settings, backend: Backend | None

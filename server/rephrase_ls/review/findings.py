@@ -45,6 +45,8 @@ from rephrase_ls.offline import engine
 from rephrase_ls.offline.engine import rules
 from rephrase_ls.review.changes import change_groups
 from rephrase_ls.review.codes import SPELLING, UNKNOWN_WORD, VARIANT, classify, describe
+from rephrase_ls.review.unknown import WordList, suggestions, unknown_words
+from rephrase_ls.review.unknown import message as unknown_message
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect
 from rephrase_ls.text.paragraphs import Paragraph
@@ -340,8 +342,6 @@ def _unknown(
 ) -> _Result:
     """The paragraph's unknown words (:mod:`.unknown`) outside the engine's findings, as
     ``unknown-word`` findings relative to its start."""
-    from rephrase_ls.review.unknown import WordList, message, suggestions, unknown_words
-
     lang = target.split("-")[0]
     protected = _protected_inside(paragraph, block)
     spans: list[Span] = []
@@ -361,7 +361,9 @@ def _unknown(
         if any(s < end and start < e for s, e in taken):
             continue  # the engine corrects it: its finding is the diagnostic
         offered = suggestions(word, lang, listed)
-        out.append(Finding(start, end, word, word, UNKNOWN_WORD, message(word, offered), offered))
+        out.append(
+            Finding(start, end, word, word, UNKNOWN_WORD, unknown_message(word, offered), offered)
+        )
     return tuple(out)
 
 

@@ -114,6 +114,7 @@ _COMMENTS: dict[str, tuple[str, str]] = {
     "restructuredtext": (".. ", ""),
     "asciidoc": ("// ", ""),
     "org": ("# ", ""),
+    "typst": ("// ", ""),
     "javascript": ("// ", ""),
     "typescript": ("// ", ""),
     "c": ("// ", ""),

@@ -670,6 +670,53 @@ function cases.ranges()
   eq(r.start.character, emoji - 1, 'cursor column in utf-32')
 end
 
+-- Typst and HTML buffers: the plugin starts the server for their filetypes, and Improve document
+-- fixes the prose and keeps the markup (a Neovim that does not know `.typ` gets the filetype set).
+function cases.typst_and_html()
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({})
+  local documents = {
+    { 'notes.typ', 'typst', { '= Notes', '', 'I recieved the letter and read it twice.', '',
+      '#let x = "untill"' }, 'I received the letter' },
+    { 'page.html', 'html', { '<p>I recieved the letter and read it twice.</p>', '<pre>untill</pre>' },
+      '<p>I received the letter' },
+  }
+  for _, doc in ipairs(documents) do
+    local name, filetype, lines, fixed = doc[1], doc[2], doc[3], doc[4]
+    vim.fn.writefile(lines, project .. '/' .. name)
+    vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/' .. name))
+    local buf = vim.api.nvim_get_current_buf()
+    if vim.bo[buf].filetype ~= filetype then
+      vim.bo[buf].filetype = filetype
+    end
+    wait('the server to attach to ' .. name, function()
+      local client = rephrase.get_client(buf)
+      return client ~= nil and client.initialized == true
+    end)
+    local original = buffer_text(buf)
+    vim.ui.select = function(items, _, on_choice)
+      for i, item in ipairs(items) do
+        local candidate = item.action or item[2]
+        if type(candidate) == 'table' and candidate.title == 'Improve document' then
+          return on_choice(item, i)
+        end
+      end
+      on_choice(nil, nil)
+    end
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.lsp.buf.code_action()
+    wait('Improve document in ' .. name, function()
+      return buffer_text(buf) ~= original
+    end)
+    local expected = vim.deepcopy(lines)
+    for i, line in ipairs(expected) do
+      expected[i] = line:gsub('I recieved', 'I received')
+    end
+    eq(buffer_text(buf), table.concat(expected, '\n') .. '\n', 'buffer after Improve document')
+    check(buffer_text(buf):find(fixed, 1, true) ~= nil, 'prose fixed in %s', name)
+  end
+end
+
 -- lsp/rephrase.lua (0.11+) is a static table; setup() on a Neovim with vim.lsp.config/enable
 -- (simulated here, on Neovim 0.7 to 0.10; lsp_enable is the real thing on 0.11) registers it
 -- with the options laid over it.

@@ -1,15 +1,15 @@
 """Hostile text stays cheap: every generator of bench/_hostile_inputs.py (runs of one mark,
 alternations, long words, many spaces, URL pieces, unclosed quotes, mixed scripts, repetitive
-prose, markup all over...) goes through the offline service's passes (language detection and
-the engine, per target), the word edits from the text to the engine's answer, review mode's
-findings on the text read as Markdown, and the language server's prose extractors at 100,000
-characters (LaTeX and Python, whose parsers are slow at any size, at 25,000), in child
-processes that share the generators out: one test per share, which pytest-xdist runs side by
-side. The engine runs for each of the five targets under the ``ci`` Hypothesis profile
-(``.ci/run``), which runs every generator. Under ``dev``, the default, a fifth of the
-generators run (every fifth one, from an offset drawn per run and named in a failure, as
-Hypothesis tests run a fifth of their examples, drawn anew each run), each input going to one
-of the targets in turn.
+prose, markup all over...) goes through the offline service's passes (language detection and the
+engine, per target), the word edits from the text to the engine's answer, review mode's findings on
+the text read as Markdown, and the language server's prose extractors (Markdown, reST, plain text,
+commit messages, AsciiDoc, Org, Typst, HTML) at 100,000 characters (LaTeX and Python, whose parsers
+are slow at any size, at 25,000), in child processes that share the generators out: one test per
+share, which pytest-xdist runs side by side. The engine runs for each of the five targets under the
+``ci`` Hypothesis profile (``.ci/run``), which runs every generator. Under ``dev``, the default, a
+fifth of the generators run (every fifth one, from an offset drawn per run and named in a failure,
+as Hypothesis tests run a fifth of their examples, drawn anew each run), each input going to one of
+the targets in turn.
 
 No timing is asserted (machines are shared and noisy): each input gets a generous wall-clock hang
 guard instead. Every pass is linear, so 100,000 characters take well under a second; a super-linear
@@ -53,7 +53,8 @@ size = int(sys.argv[2])
 shard, shards = int(sys.argv[3]), int(sys.argv[4])
 targets = (("en-us", {}), ("de", {"writing_style": "business"}), ("fr", {}),
            ("pt-pt", {}), ("en-gb", {"tone": "diplomatic"}))
-formats = ("markdown", "restructuredtext", "plaintext", "git-commit", "asciidoc", "org")
+formats = ("markdown", "restructuredtext", "plaintext", "git-commit", "asciidoc", "org", "typst",
+           "html")
 slow_formats = ("latex", "python")  # their parsers are slow at any size: a quarter of the text
 for target, kwargs in targets:
     improve("Load the lists first.", target, **kwargs)

@@ -13,7 +13,7 @@ import pytest
 from tests.unit.improve.fakes import FakeBackend
 
 from rephrase_ls.config.settings import Settings
-from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
+from rephrase_ls.improve.language_choice import LanguageChoice, prose_sample, resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import Improved, improve_text
 from rephrase_ls.improve.request import ImproveRequest, document_prose
@@ -280,7 +280,8 @@ def test_every_markup_document_keeps_the_invariants(path: Path, language_set: bo
         language = "de" if "-de-" in path.name else "en-US"
         choice = LanguageChoice(language, "settings", language)
     else:
-        choice = resolve_language(text, Settings(), None)
+        # detected from the prose, as the language server and the CLI do
+        choice = resolve_language(text, Settings(), None, sample=prose_sample(text, blocks))
     found = _reviewed(text, blocks, choice)
     protected = [span for block in blocks for span in block.protected]
     for finding, following in pairwise(found):

@@ -59,7 +59,7 @@ _log = logging.getLogger(__name__)
 #: Format modules inside this package that register themselves when imported.
 BUILTIN_MODULES: tuple[str, ...] = (
     "plain", "markdown", "latex", "rst", "code", "gitcommit",
-    "asciidoc", "org",
+    "asciidoc", "org", "html", "typst",
 )  # fmt: skip
 
 _loaded = False

@@ -74,9 +74,31 @@ _TWO_LINE_UNDERLINE = re.compile(r"([=\-~^+])\1+[ \t]*$")
 _HARD_BREAK = re.compile(r"[ \t]\+[ \t]*$")
 # a cell's specifier (span, alignment, style) after a space or at a line start, and its separator
 _CELL_SPEC = (
-    r"(?:(?<![^ \t\n\r])(?:[0-9]+(?:\.[0-9]+)?[*+])?[<^>]?(?:\.[<^>])?"
+    r"(?:(?<![^ \t\n\r])(?:(?P<span>[0-9]+)?(?:\.[0-9]+)?(?P<op>[*+]))?[<^>]?(?:\.[<^>])?"
     r"(?P<style>[adehlmsv])?)?"
 )
+# the columns of a table's `cols` attribute: `cols="1,2m,1"`, `cols=3*`, `cols=">1h;2d"`
+_COLS = re.compile(
+    r"""(?:^|[\[,])[ \t]*cols[ \t]*=[ \t]*(?:"(?P<q>[^"]*)"|'(?P<s>[^']*)'|(?P<b>[^,\]]*))"""
+)
+_TIMES = re.compile(r"([0-9]{1,4})\*")
+
+
+def _column_styles(line: str) -> list[str]:
+    """The style letter of each column a block attribute line's ``cols`` gives ('' for none)."""
+    m = _COLS.search(line)
+    if m is None:
+        return []
+    value = next(v for v in (m.group("q"), m.group("s"), m.group("b"), "") if v is not None)
+    styles: list[str] = []
+    for spec in re.split(r"[,;]", value):
+        spec = spec.strip()
+        times = _TIMES.match(spec)
+        style = spec[-1] if spec and spec[-1] in "adehlmsv" else ""
+        styles.extend([style] * (int(times.group(1)) if times is not None else 1))
+    return styles
+
+
 _CELLS = {sep: re.compile(_CELL_SPEC + r"(?<!\\)" + re.escape(sep)) for sep in "|!"}
 
 #: macros whose bracketed text is prose when it is plain words
@@ -165,6 +187,9 @@ class _Scanner:
         self.table: str | None = None  # the separator of the table being read
         self.table_close = ""
         self.cell_skip = False  # the open table cell is literal or monospace
+        self.columns: list[str] = []  # the style of each column (`cols`) of the next table
+        self.column = 0  # the column of the next cell
+        self.first_row = False  # the next line of the table is its first
         self.definition = False  # a description list term closed its line: its description next
 
     def flush(self) -> None:
@@ -228,6 +253,7 @@ class _Scanner:
                 style = _style(stripped)
                 if style or not stripped.startswith("[["):
                     self.style = style
+                self.columns = _column_styles(stripped)
                 continue
             if stripped == "+":
                 self.flush()  # a list continuation
@@ -288,6 +314,8 @@ class _Scanner:
             if sep in "|!" and self.style not in VERBATIM_STYLES:
                 self.table = sep
                 self.table_close = stripped
+                self.column = 0
+                self.first_row = True
             else:
                 self.closing = stripped  # CSV and DSV tables hold data, not prose
             self.style = ""
@@ -356,6 +384,7 @@ class _Scanner:
             self.flush()
             self.table = None
             self.cell_skip = False
+            self.columns = []
             return
         if line.startswith("//") and not line.startswith("////"):
             return
@@ -367,11 +396,29 @@ class _Scanner:
             self.closing = stripped if not line.startswith("```") else "```"
             return
         assert self.table is not None
+        header = False
+        if self.first_row:
+            # a first line followed by a blank line is the header row: its cells take no
+            # column style
+            self.first_row = False
+            following = self.lines.line_of(s) + 1
+            lines = self.lines
+            header = (
+                following < len(lines)
+                and not self.text[lines.starts[following] : lines.ends[following]].strip()
+            )
         pos = s
         for m in _CELLS[self.table].finditer(self.text, s, e):
             self._cell_text(pos, m.start())
             self.flush()
-            self.cell_skip = m.group("style") in ("l", "m")
+            style = m.group("style")
+            columns = self.columns
+            if columns:  # a cell's own style wins over its column's
+                if not header:
+                    style = style or columns[self.column % len(columns)]
+                span = int(m.group("span") or 1) if m.group("op") == "+" else 1
+                self.column += max(span, 1)
+            self.cell_skip = style in ("l", "m")
             pos = m.end()
         self._cell_text(pos, e)
 

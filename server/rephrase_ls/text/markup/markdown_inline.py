@@ -36,8 +36,11 @@ _INLINE_ALTERNATIVES = (
     r"`(?<!``)(`*)(?!`)" + _ANY + r"+?(?<!`)`\1(?!`)",
     r"<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>"  # URI autolink
     r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?>"
-    r"|!--" + _ANY + r"*?-->|\?" + _ANY + r"*?\?>|![A-Za-z][^>]*>"  # HTML comment etc.
-    r"|!\[CDATA\[" + _ANY + r"*?\]\]>"
+    # an HTML comment, processing instruction, declaration, CDATA section (none holds the
+    # opening of another of its kind: an unclosed one is read to the next opening, not to the
+    # end of the text from each of many)
+    r"|!--(?:(?!<!--)" + _ANY + r")*?-->|\?(?:(?!<\?)" + _ANY + r")*?\?>|![A-Za-z][^>]*>"
+    r"|!\[CDATA\[(?:(?!<!\[CDATA\[)" + _ANY + r")*?\]\]>"
     r"|/?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*"
     r"""(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*/?>)""",  # inline HTML tag
     r"!!!\+?[ \t]+[\w-]+" + _TYPE_END + ""  # an admonition's mark and type (!!! note "Title")

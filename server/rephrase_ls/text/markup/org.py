@@ -138,12 +138,22 @@ def _verbatim(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return spans
 
 
+#: a word of three letters or more, as prose writes them (not ``SPC``, ``C-x``, ``@name``)
+_PROSE_WORD = re.compile(r"(?<![^\s(\[\"'])[A-Za-z][a-z]{2,}(?![\w@/-])")
+
+
+def _is_prose_description(text: str, link: int, start: int, end: int) -> bool:
+    """Whether a link's description is prose: it has a word, and the link is not a key
+    binding (``[[kbd:][SPC f f]]``, ``[[kbd:][C-c C-e]]``: names of keys)."""
+    return not text.startswith("[[kbd:", link) and _PROSE_WORD.search(text, start, end) is not None
+
+
 def org_protected(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Spans of ``text[start:end]`` (Org inline content) to keep unchanged, sorted."""
     spans = _verbatim(text, start, end)
     for m in _INLINE.finditer(text, start, end):
         s, e = m.span()
-        if m.group("desc"):
+        if m.group("desc") and _is_prose_description(text, s, *m.span("desc")):
             ds, de = m.span("desc")
             spans.append((s, ds))
             spans.extend(org_protected(text, ds, de))
