@@ -20,8 +20,9 @@ a capitalised word (a name, or a sentence's first word: names start sentences to
 writer listed (:class:`WordList`, with its case rules); a word two paragraphs of the document
 write (a term: the engine's context words; a slip repeated within one paragraph is still
 marked, as learners repeat theirs); a word glued to code punctuation (``@name``,
-``--verify``, ``argv[0]``, ``ifpdf*``); a hyphenated word; a word in a paragraph of fewer than
-:data:`MIN_WORDS` words (a list item naming something) or in one that reads as another language
+``--verify``, ``argv[0]``, ``ifpdf*``); a hyphenated word; a word without a vowel (an
+abbreviation or a command: ``gpg``); a word in a paragraph of fewer than :data:`MIN_WORDS`
+words (a list item naming something) or in one that reads as another language
 or a list of names (:data:`FOREIGN_SHARE`); and a word the engine corrects (its ``spelling``
 finding is the diagnostic).
 
@@ -77,8 +78,10 @@ FOREIGN_SHARE: Final = 0.35
 #: A compound of two words the dictionary knows, each of at least this many letters, is a
 #: word (``subfolder``, ``typehint``).
 COMPOUND_PART: Final = 4
-#: A paragraph of fewer words is a title or a list item naming something: not checked.
-MIN_WORDS: Final = 3
+#: A paragraph of fewer words is a title or a list item naming something (``natbib and
+#: bibentry``): not checked.
+MIN_WORDS: Final = 4
+_VOWEL = re.compile(r"[aeiouyàáâãäåæèéêëìíîïòóôõöøœùúûü]", re.IGNORECASE)
 _BEFORE_CODE = frozenset("@#-/.=$\\<:~")
 _AFTER_CODE = frozenset("[(*/=<>{:_@")
 #: Words shorter than this are not checked (abbreviations, units: ``ms``, ``px``).
@@ -346,6 +349,8 @@ def unknown_words(
                 continue  # a handle, a tag, an option, a path: ``@name``, ``--verify``
             if text[position : position + 1] in _AFTER_CODE:
                 continue  # a call, an index, a glob: ``argv[0]``, ``ifpdf*``
+            if not _VOWEL.search(word):
+                continue  # no vowel: an abbreviation or a command (``gpg``, ``ls``), not a slip
             if not known(word.replace("’", "'"), lang):
                 offset = at + value.index(word)
                 found.append((offset, offset + len(word), word))

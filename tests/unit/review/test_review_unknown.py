@@ -70,6 +70,8 @@ def test_an_unknown_word_is_reported_once_and_the_engines_corrections_are_not() 
         "Ask @frobnicator or read #frobnication before you start the work here.\n",
         "Pass --frobnicate to the tool when you start the work for the day.\n",
         "- frobnicate\n- the rest\n",
+        "- natbib and frobnicate\n- the rest of it\n",
+        "Then check the release with gpg before you sign it for the team.\n",
     ],
 )
 def test_the_guards_of_every_finding_hold(text: str) -> None:
