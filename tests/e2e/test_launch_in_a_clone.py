@@ -110,7 +110,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # What users read or run to start the server: the docs, the examples, the editor clients and the
 # benchmarks (which start it from the checkout).
 LAUNCH_SOURCES = ("README.md", "docs", "examples", "editor-clients", "bench")
-SKIP_DIRS = {"node_modules", "out", ".vscode-test", "__pycache__"}
+# Built output (``dist``: the extension's bundle, minified from the sources checked here) and
+# installed packages are not launch sources.
+SKIP_DIRS = {"node_modules", "out", "dist", ".vscode-test", "__pycache__"}
 # ``-m rephrase_ls`` however it is written: in prose, a shell line, or a list of arguments
 # (``"-m", "rephrase_ls"``); a submodule (``rephrase_ls.offline...``) is a tool, not the server.
 MODULE_LAUNCH = re.compile(r"""-m['"]?[,\s]+['"]?rephrase_ls(?![.\w])""")

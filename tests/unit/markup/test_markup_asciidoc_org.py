@@ -479,23 +479,11 @@ def test_org_slip_fixed_in_prose_kept_in_code_macros_links_and_math(improve_file
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param(
-            "asciidoctor-api-options.adoc",
-            marks=pytest.mark.xfail(
-                reason="the offline engine takes the word falsy for a misspelling of false",
-                strict=False,
-            ),
-        ),
+        "asciidoctor-api-options.adoc",
         "asciidoctor-stem-mathematical.adoc",
         "doom-faq.org",
         "doom-getting-started.org",
-        pytest.param(
-            "doom-spell-README.org",
-            marks=pytest.mark.xfail(
-                reason="the offline engine takes the name magit for a misspelling of magnet",
-                strict=False,
-            ),
-        ),
+        "doom-spell-README.org",
     ],
 )
 def test_correct_published_documents_are_left_as_they_are(improve_file, name: str) -> None:

@@ -234,6 +234,32 @@ def _in_word_list(s: str, start: int, end: int, lang: str) -> bool:
     )
 
 
+# A word nobody writes, among words the language's list mostly lacks, is in another language
+# (lorem ipsum's "non proident, sunt in culpa": not "president"), not a slip: learners'
+# sentences around a slip are mostly listed words.
+_FOREIGN_WINDOW = 6  # words each side
+_FOREIGN_MIN_WORDS = 4
+_FOREIGN_KNOWN_SHARE = 0.5
+
+
+def _foreign_context(
+    checker: spelling.Speller, s: str, start: int, end: int, word: str
+) -> bool:
+    """Whether ``word`` (at ``start:end`` of ``s``), which wordfreq has never seen, stands among
+    ``_FOREIGN_MIN_WORDS``+ words (``_FOREIGN_WINDOW`` each side) of which fewer than
+    ``_FOREIGN_KNOWN_SHARE`` are known to the speller's list."""
+    if lexicon.zipf(checker.lang, word) > 0.0:
+        return False
+    reach = 40 * _FOREIGN_WINDOW
+    before = _PLAIN_WORD.findall(s[max(0, start - reach) : start])[-_FOREIGN_WINDOW:]
+    after = _PLAIN_WORD.findall(s[end : end + reach])[:_FOREIGN_WINDOW]
+    around = [w.lower() for w in before + after]
+    if len(around) < _FOREIGN_MIN_WORDS:
+        return False
+    known = sum(1 for w in around if checker.known(w))
+    return known < _FOREIGN_KNOWN_SHARE * len(around)
+
+
 def _spelling(
     s: str,
     lang: str,
@@ -258,6 +284,8 @@ def _spelling(
             if lang != "en" and _english_phrase(s, start, end, lang):
                 return None
             corrected = checker.correction(word)
+            if corrected is not None and _foreign_context(checker, s, start, end, word):
+                return None
             if corrected is not None and lang == "fr" and _rectified(word, corrected):
                 return None
             return corrected

@@ -257,6 +257,9 @@ DOUBLED_ANY_WORD: Final = frozenset({"en"})
 # A capitalised word repeated as is is a name ("Tin Tin", "Bora Bora", "Baden Baden") unless
 # it is a common word ("After After", "The The").
 DOUBLED_NAME_MAX_ZIPF: Final = 5.0
+# A doubled word the language hardly writes is a name or a foreign word (lorem ipsum's
+# "tincidunt tincidunt", "gravida gravida"), left as written.
+DOUBLED_MIN_KNOWN_ZIPF: Final = 2.0
 
 
 def doubled_words(s: str, lang: str) -> str:
@@ -272,8 +275,11 @@ def doubled_words(s: str, lang: str) -> str:
         repeats = m.group(2).split(" ")[1:]
         if len(repeats) > 1:
             return m.group(0)  # "toys toys toys", "no no no": three times is on purpose
-        if lang not in DOUBLED_ANY_WORD and zipf(lang, first.lower()) < DOUBLED_MIN_ZIPF:
+        z = zipf(lang, first.lower())
+        if lang not in DOUBLED_ANY_WORD and z < DOUBLED_MIN_ZIPF:
             return m.group(0)  # "deep deep sea": reduplication is common outside English
+        if z < DOUBLED_MIN_KNOWN_ZIPF:
+            return m.group(0)  # a word English hardly writes: a name, a foreign word
         if any(r != first and r != r.lower() for r in repeats):
             return m.group(0)  # "word Word": a name or a deliberate capital, leave it
         if len(first) > 1 and first[1:] == first[1:].lower() and first != first.lower() and (
