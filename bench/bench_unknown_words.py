@@ -55,7 +55,9 @@ PER = 20 * 1024
 _WORD = re.compile(r"[^\W\d_]+(?:['’´`ʼ][^\W\d_]+)*")
 
 #: ``unknown-word`` hints on published documents judged real slips by hand: (path, word).
-REAL_SLIPS: frozenset[tuple[str, str]] = frozenset()
+REAL_SLIPS: frozenset[tuple[str, str]] = frozenset(
+    {("doc/changes/4.3.rst", "interphinx")}  # "intersphinx resolution": a slip
+)
 
 
 def review(text: str, name: str, target: str, cache: ReviewCache) -> list[Finding]:
@@ -181,6 +183,7 @@ def published(snapshots: Path, listing: bool) -> None:
     print(
         f"  diagnostics {sum(kinds.values()) * per:.2f}, false alarms "
         f"{sum(alarms.values()) * per:.2f}, unknown-word hints {kinds['unknown-word'] * per:.2f}"
+        f" ({alarms['unknown-word'] * per:.2f} false)"
     )
     for code in sorted(kinds):
         print(f"  {code:16}{kinds[code]:>5}  ({alarms[code]} false alarms)")

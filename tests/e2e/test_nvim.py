@@ -176,6 +176,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "health": None,
     "health_without_buffer": None,
     "diagnostic_quick_fix": None,
+    "turn_off_rule": None,
     "typst_and_html": None,
 }
 

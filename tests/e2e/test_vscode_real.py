@@ -338,6 +338,13 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     assert any("recieved → received" in p for p in review["problems"]), review
     fix = review["fix"]
     assert fix["rows"][0] == "Replace with ‘the’", fix
+    # the writer's words and the kinds of findings, from the same menu
+    for title in (
+        "Add ‘teh’ to the project's words",
+        "Add ‘teh’ to my words",
+        "Turn off ‘spelling’ in this project",
+    ):
+        assert title in fix["rows"], fix
     assert fix["before"] == REVIEW
     assert fix["after"] == REVIEW.replace("teh", "the", 1), fix
     assert review["linesAfter"][: len(REVIEW_LINES)] == [*REVIEW_LINES[:2], fix["after"]], review

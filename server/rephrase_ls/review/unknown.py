@@ -17,23 +17,26 @@ text of the tokenizer (code, URLs, paths, e-mail addresses, words with digits or
 camelCase, all-caps words, quoted spans) and of the markup (inline code, links' addresses);
 a word the document writes in code (:attr:`rephrase_ls.guards.chain.DocumentFacts.code`);
 a capitalised word (a name, or a sentence's first word: names start sentences too); a word the
-writer listed (:class:`WordList`, with its case rules); a word the document writes twice or
-more (a term: the engine's context words); a word glued to code punctuation (``@name``,
-``--verify``, ``argv[0]``, ``ifpdf*``); a hyphenated word; a word in a paragraph of fewer than
-:data:`MIN_WORDS` words (a list item naming something) or in one that reads as another language
+writer listed (:class:`WordList`, with its case rules); a word two paragraphs of the document
+write (a term: the engine's context words; a slip repeated within one paragraph is still
+marked, as learners repeat theirs); a word glued to code punctuation (``@name``,
+``--verify``, ``argv[0]``, ``ifpdf*``); a hyphenated word; a word without a vowel (an
+abbreviation or a command: ``gpg``); a word in a paragraph of fewer than :data:`MIN_WORDS`
+words (a list item naming something) or in one that reads as another language
 or a list of names (:data:`FOREIGN_SHARE`); and a word the engine corrects (its ``spelling``
 finding is the diagnostic).
 
-Suggestions (:func:`suggestions`): the listed words and the dictionary's words one edit away
-(a letter left out, added, changed, or two neighbours swapped) or, when there are none, the
-codespell correction or the words two edits away with the same first letter, likeliest
-first (wordfreq's frequency), at most :data:`MAX_SUGGESTIONS`.
+Suggestions (:func:`suggestions`): the listed words within two edits, the dictionary's words
+one edit away (a letter left out, added, changed, or two neighbours swapped), likeliest first
+(wordfreq's frequency), then codespell's corrections; at most :data:`MAX_SUGGESTIONS`. Words
+two edits away are not looked for: in a document full of unknown words (a hostile one, or one
+in a language the detector takes for another) that search would cost a tenth of a second a
+word.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -59,19 +62,26 @@ __all__ = [
 #: where published technical prose's rare words are above and learners' slips mostly below
 #: (bench/bench_unknown_words.py).
 MIN_KNOWN_ZIPF: Final = 2.5
+#: An English word of at most :data:`SHORT_WORD` letters needs more: web text is full of short
+#: strings that are a slip elsewhere (``lod``, ``hom``, ``sed`` are names and abbreviations, Zipf
+#: 2.7 to 2.9, and children's slips in Holbrook's corpus).
+SHORT_WORD: Final = 4
+MIN_KNOWN_ZIPF_SHORT: Final = 2.5
 #: Outside English the lists are thinner (pyspellchecker's lack many verb forms: Spanish
 #: ``implementarás``), so any word wordfreq lists at all is taken as known.
 MIN_KNOWN_ZIPF_OTHER: Final = 1.0
 #: A paragraph where at least this many words, and this share of its words, are unknown is
 #: in another language (Latin filler text) or a list of names (commands, packages): none is
 #: reported.
-FOREIGN_MIN_UNKNOWN: Final = 3
-FOREIGN_SHARE: Final = 0.2
+FOREIGN_MIN_UNKNOWN: Final = 4
+FOREIGN_SHARE: Final = 0.35
 #: A compound of two words the dictionary knows, each of at least this many letters, is a
 #: word (``subfolder``, ``typehint``).
 COMPOUND_PART: Final = 4
-#: A paragraph of fewer words is a title or a list item naming something: not checked.
-MIN_WORDS: Final = 3
+#: A paragraph of fewer words is a title or a list item naming something (``natbib and
+#: bibentry``): not checked.
+MIN_WORDS: Final = 4
+_VOWEL = re.compile(r"[aeiouyàáâãäåæèéêëìíîïòóôõöøœùúûü]", re.IGNORECASE)
 _BEFORE_CODE = frozenset("@#-/.=$\\<:~")
 _AFTER_CODE = frozenset("[(*/=<>{:_@")
 #: Words shorter than this are not checked (abbreviations, units: ``ms``, ``px``).
@@ -80,9 +90,6 @@ MIN_LENGTH: Final = 3
 MAX_SUGGESTIONS: Final = 3
 #: A suggestion from the dictionary is a word at least this common (Zipf).
 MIN_SUGGESTION_ZIPF: Final = 2.0
-#: Words two edits away are looked for in words of at most this many letters (the edits grow
-#: with the square of the length, and a longer word one edit off is found by the first pass).
-MAX_SECOND_EDIT_LENGTH: Final = 7
 
 _APOSTROPHES = "'’"
 # Endings after an apostrophe that make another word of a known one (possessive, contraction).
@@ -163,7 +170,12 @@ def _known_one(word: str, lang: str) -> bool:
 
 def _listed(word: str, lang: str) -> bool:
     """Whether wordfreq lists ``word`` often enough to be a word of ``lang``."""
-    floor = MIN_KNOWN_ZIPF if lang == "en" else MIN_KNOWN_ZIPF_OTHER
+    if lang != "en":
+        floor = MIN_KNOWN_ZIPF_OTHER
+    elif len(word) <= SHORT_WORD:
+        floor = MIN_KNOWN_ZIPF_SHORT
+    else:
+        floor = MIN_KNOWN_ZIPF
     return lexicon.zipf(lang, word) >= floor
 
 
@@ -337,13 +349,11 @@ def unknown_words(
                 continue  # a handle, a tag, an option, a path: ``@name``, ``--verify``
             if text[position : position + 1] in _AFTER_CODE:
                 continue  # a call, an index, a glob: ``argv[0]``, ``ifpdf*``
+            if not _VOWEL.search(word):
+                continue  # no vowel: an abbreviation or a command (``gpg``, ``ls``), not a slip
             if not known(word.replace("’", "'"), lang):
                 offset = at + value.index(word)
                 found.append((offset, offset + len(word), word))
-    if found:
-        # a word the paragraph writes twice is meant (a term), as the engine takes it
-        counts = Counter(w for _, _, w in found)
-        found = [entry for entry in found if counts[entry[2]] < 2]
     if words < MIN_WORDS:
         return []  # a list item or a title of a word or two: a name (``\\item xifthen``)
     if len(found) >= FOREIGN_MIN_UNKNOWN and len(found) >= FOREIGN_SHARE * words:
@@ -370,14 +380,6 @@ def suggestions(word: str, lang: str, listed: WordList) -> tuple[str, ...]:
         for listed_word in (listing.get(lower), *sorted(listing.alternatives(lower))):
             if listed_word and listed_word not in found:
                 found[listed_word] = 50.0
-    if not found and len(lower) <= MAX_SECOND_EDIT_LENGTH:
-        for first in _edits(lower, checker.alphabet):
-            for candidate in _edits(first, checker.alphabet):
-                if candidate[:1] != lower[:1] or candidate in found:
-                    continue
-                zipf = _suggestion_zipf(candidate, lang, checker)
-                if zipf:
-                    found[candidate] = zipf
     ranked = sorted(found, key=lambda c: (-found[c], c))
     return tuple(ranked[:MAX_SUGGESTIONS])
 

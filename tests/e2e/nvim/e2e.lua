@@ -886,6 +886,61 @@ function cases.diagnostic_quick_fix()
   end)
 end
 
+-- The quick fix "Turn off ‘spelling’ in this project" writes disabledRules into the project
+-- file through the editor (a workspace edit that creates .rephrase.toml), and the setting
+-- takes every spelling diagnostic away (the document's only finding is one).
+function cases.turn_off_rule()
+  local buf = open_document()
+  local found
+  wait('a rephrase diagnostic on "teh"', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.source == 'rephrase' and d.message == 'teh → the' then
+        found = d
+        return true
+      end
+    end
+    return false
+  end)
+  vim.api.nvim_win_set_cursor(0, { found.lnum + 1, found.col })
+  local offered
+  vim.ui.select = function(items, opts, on_choice)
+    offered = vim.tbl_map(opts.format_item, items)
+    for i, item in ipairs(items) do
+      local candidate = item.action or item[2]
+      if type(candidate) == 'table' and candidate.title == 'Turn off ‘spelling’ in this project' then
+        return on_choice(item, i)
+      end
+    end
+    on_choice(nil, nil)
+  end
+  vim.lsp.buf.code_action()
+  local toml = project .. '/.rephrase.toml'
+  wait('the project file', function()
+    local bufnr = vim.fn.bufnr(toml)
+    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+      return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n'):find('spelling') ~= nil
+    end
+    return vim.fn.filereadable(toml) == 1 and table.concat(vim.fn.readfile(toml), '\n'):find('spelling') ~= nil
+  end)
+  note('menu: %s', vim.inspect(offered))
+  -- the editor's buffer of the project file is saved, as a writer would
+  local bufnr = vim.fn.bufnr(toml)
+  if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.cmd('silent write')
+    end)
+  end
+  eq(table.concat(vim.fn.readfile(toml), '\n'), 'disabledRules = ["spelling"]', 'the project file')
+  wait('the spelling diagnostic to go', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == 'spelling' then
+        return false
+      end
+    end
+    return true
+  end)
+end
+
 local name = os.getenv('REPHRASE_TEST_CASE')
 local case = cases[name or '']
 if not case then

@@ -66,10 +66,12 @@ def test_an_unknown_word_is_reported_once_and_the_engines_corrections_are_not() 
         "Open https://example.com/frobnicate in the browser to see the whole page.\n",
         "The Frobnicator tool does the work for the team in a few short steps.\n",
         "Run frobnicate_all and frobnicateAll before the team starts the next step.\n",
-        "We frobnicate the data, and then we frobnicate it again to be very sure.\n",
+        "We frobnicate the data first.\n\nThen we frobnicate it again to be very sure.\n",
         "Ask @frobnicator or read #frobnication before you start the work here.\n",
         "Pass --frobnicate to the tool when you start the work for the day.\n",
         "- frobnicate\n- the rest\n",
+        "- natbib and frobnicate\n- the rest of it\n",
+        "Then check the release with gpg before you sign it for the team.\n",
     ],
 )
 def test_the_guards_of_every_finding_hold(text: str) -> None:
