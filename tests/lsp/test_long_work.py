@@ -21,10 +21,12 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 HANG_GUARD = 20.0
 
 
-def _hostile_document(paragraphs: int) -> str:
-    """``paragraphs`` distinct paragraphs of ~7 KB of 'it it is .' repeated."""
+def _hostile_document(paragraphs: int, label: str = "Part") -> str:
+    """``paragraphs`` distinct paragraphs of ~7 KB of 'it it is .' repeated, each starting with
+    ``label`` (another label: text the server has no cached answer for)."""
     return (
-        "\n\n".join(f"Part {n}: " + ("it it is . " * 650).strip() for n in range(paragraphs)) + "\n"
+        "\n\n".join(f"{label} {n}: " + ("it it is . " * 650).strip() for n in range(paragraphs))
+        + "\n"
     )
 
 
@@ -47,7 +49,7 @@ async def test_other_documents_are_answered_while_improve_document_runs(editor: 
 
 
 async def test_cancel_request_stops_improve_document(editor: Editor) -> None:
-    text = _hostile_document(12)
+    text = _hostile_document(12, "Cancelled")  # not answered from the other tests' cache
     uri = editor.open("cancelled-work.md", text)
     actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
     action = actions["Improve document"]

@@ -24,17 +24,17 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 REQUEST_CANCELLED = -32800
 SMALL = "# Notes\n\nI recieved teh letter yesterday.\n"
 #: Seconds after opening by which the long review is under way (the debounce is 0.3 s); the
-#: review itself takes several seconds (150 paragraphs of ~150 findings each).
+#: review itself takes several seconds (600 paragraphs of ~150 findings each: ~6 s of CPU).
 UNDER_WAY = 1.2
 
 
 def _long_document() -> str:
-    """150 paragraphs of ``word , word . word ;`` repeated, each distinct from any other test's
+    """600 paragraphs of ``word , word . word ;`` repeated, each distinct from any other test's
     (the server's review cache is shared by the tests of a run)."""
     tag = uuid.uuid4().hex[:8]
     return "".join(
         f"Part {tag} {k} says word , word . word ; " + "word , word . word ; " * 50 + "\n\n"
-        for k in range(150)
+        for k in range(600)
     )
 
 
