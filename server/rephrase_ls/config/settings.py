@@ -295,10 +295,6 @@ def _patterns(value: Any) -> tuple[str, ...]:
     return patterns
 
 
-#: Keys whose lists add up over the layers (the user's and the project's), not replace.
-ADDITIVE_KEYS = frozenset({"exclude"})
-
-
 def _per_language(value: Any, items: Any, what: str) -> Pairs:
     """A list (every language) or a table of lists keyed by language, as pairs; ``items``
     checks one list and gives its entries."""
@@ -399,8 +395,11 @@ _PARSERS = {
 }
 
 
-#: Settings each source adds to (a project's ``disabledRules`` add to the user's).
-_ADDED_UP = frozenset({"disabled_rules", "enabled_rules"})
+#: Settings each source adds to (a project's ``disabledRules`` and ``exclude`` add to the
+#: user's), not replaces; ``words`` too (:func:`merge`).
+_ADDED_UP = frozenset({"disabled_rules", "enabled_rules", "exclude"})
+#: Among them, the lists of ``(language, value)`` pairs.
+_PER_LANGUAGE = frozenset({"disabled_rules", "enabled_rules"})
 
 
 def _limit_order(key: str, value: Any) -> float:
@@ -499,8 +498,6 @@ def merge(
             continue
         if name in _ADDED_UP:
             parsed = union(changes.get(name, getattr(base, name)), parsed)
-        if camel in ADDITIVE_KEYS:
-            parsed = tuple(dict.fromkeys((*getattr(base, name), *parsed)))
         changes[name] = parsed
     if refused:
         verb = "is" if len(refused) == 1 else "are"
@@ -535,7 +532,7 @@ def to_camel_dict(settings: Settings) -> dict[str, Any]:
         value = getattr(settings, name)
         if name == "words" and settings.language_words:
             value = _table(tuple(("", w) for w in value) + settings.language_words)
-        elif name in _ADDED_UP:
+        elif name in _PER_LANGUAGE:
             value = _table(value) if any(key for key, _ in value) else [v for _, v in value]
         out[camel] = list(value) if isinstance(value, tuple) else value
     return out
