@@ -469,6 +469,17 @@ def _list_documents(texts: list[str], indents: list[str] = _ALL_INDENTS) -> st.S
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "words here\n2. ```\nmore `code` and *emphasis*\n",  # found by the property below
+        "an open ``` run, then `code` and ``more code``\n",
+    ],
+)
+def test_an_unclosed_run_of_ticks_is_text_and_later_code_spans_are_code(text: str) -> None:
+    assert our_prose_words(text) == reference_prose_words(text)
+
+
 # with empty items, blank quote lines, math and HTML blocks, tabs and definitions in items
 _ALL_LIST_TEXTS = [*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]
 
