@@ -963,6 +963,8 @@ local CONTROLS = {
   '<!-- rephrase: off -->',
   'So the end came untill now, I beleive.',
   '<!-- rephrase: on -->',
+  '',
+  'The notes are definately ready for the team.',
 }
 
 --- The words under the buffer's rephrase diagnostics, each with its code: { word = code }.
@@ -1072,7 +1074,8 @@ function cases.review_controls()
   local excluded = open_file('vendor/notes.md', CONTROLS)
   local buf = open_file('controls.md', CONTROLS)
   -- "was was" is a kind turned off, "Thier" on an ignored line, "untill" in a region switched off.
-  wait_findings(buf, { recieved = 'spelling', wurd = 'unknown-word', teh = 'spelling' }, 'findings')
+  wait_findings(buf, { recieved = 'spelling', wurd = 'unknown-word', teh = 'spelling', definately = 'spelling' },
+    'findings')
   vim.wait(1000)
   eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md')
   local hint
@@ -1102,7 +1105,8 @@ function cases.review_controls()
   end)
   eq(vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1],
     'I recieved the word from the team, and it was was clear to everyone.', 'the line after the suggestion')
-  wait_findings(buf, { recieved = 'spelling', teh = 'spelling' }, 'findings after the suggestion')
+  wait_findings(buf, { recieved = 'spelling', teh = 'spelling', definately = 'spelling' },
+    'findings after the suggestion')
 
   -- "Add ‘teh’ to my words": the server appends it to words.txt in the user config folder.
   cursor_on(buf, 'teh')
@@ -1113,7 +1117,37 @@ function cases.review_controls()
   end)
   eq(read_file(words), 'teh\n', 'words.txt')
   edit_to_pull(buf)
-  wait_findings(buf, { recieved = 'spelling' }, 'findings after adding teh')
+  wait_findings(buf, { recieved = 'spelling', definately = 'spelling' }, 'findings after adding teh')
+
+  -- "Ignore this paragraph" writes the switches around it, in Markdown's comment syntax.
+  line = cursor_on(buf, 'recieved')
+  choose_code_action('Ignore this paragraph')
+  wait('the switches around the paragraph', function()
+    return vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1] == '<!-- rephrase: off -->'
+  end)
+  eq(vim.api.nvim_buf_get_lines(buf, line - 1, line + 2, false), { '<!-- rephrase: off -->',
+    'I recieved the word from the team, and it was was clear to everyone.', '<!-- rephrase: on -->' },
+    'the paragraph between the switches')
+  wait_findings(buf, { definately = 'spelling' }, 'findings after Ignore this paragraph')
+
+  -- "Add ‘definately’ to the project's words": an edit of .rephrase.toml through the editor,
+  -- saved as a writer would.
+  cursor_on(buf, 'definately')
+  choose_code_action('Add ‘definately’ to the project\'s words')
+  local toml = project .. '/.rephrase.toml'
+  local toml_buf
+  wait('the word in the project file', function()
+    toml_buf = vim.fn.bufnr(toml)
+    return toml_buf > 0 and vim.api.nvim_buf_is_loaded(toml_buf)
+      and table.concat(vim.api.nvim_buf_get_lines(toml_buf, 0, -1, false), '\n'):find('definately') ~= nil
+  end)
+  vim.api.nvim_buf_call(toml_buf, function()
+    vim.cmd('silent write')
+  end)
+  eq(vim.fn.readfile(toml), { 'disabledRules = ["doubled-word"]', 'exclude = ["vendor/**"]',
+    'words = ["definately"]' }, 'the project file')
+  edit_to_pull(buf)
+  wait_findings(buf, {}, 'findings after adding definately to the project')
   eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md at the end')
 end
 
