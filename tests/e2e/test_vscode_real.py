@@ -67,6 +67,8 @@ CONTROLS = [
     "<!-- rephrase: off -->",
     "So the end came untill now, I beleive.",
     "<!-- rephrase: on -->",
+    "",
+    "The notes are definately ready for the team.",
 ]
 
 
@@ -429,7 +431,17 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     words = installation.env["XDG_CONFIG_HOME"] + "/rephrase-ls/words.txt"
     assert Path(words).read_text(encoding="utf-8") == "teh\n"
     # typed, and not reviewed until saved
-    assert controls["squigglesBeforeSave"] == {"3": [["recieved", "squiggly-info"]]}, controls
+    assert controls["squigglesBeforeSave"] == {
+        "3": [["recieved", "squiggly-info"]],
+        "14": [["definately", "squiggly-info"]],
+    }, controls
+    # "Ignore this paragraph": the Markdown switches around it
+    assert controls["linesAfterIgnore"][2:5] == [
+        "<!-- rephrase: off -->",
+        CONTROLS[2].replace("wurd", "word"),
+        "<!-- rephrase: on -->",
+    ], controls["linesAfterIgnore"]
     written = tomllib.loads(project_file.read_text(encoding="utf-8"))
     assert written["disabledRules"] == ["doubled-word", "spelling"], written
+    assert written["words"] == ["agian"], written
     assert written["exclude"] == ["excluded.md"] and written["writingStyle"] == "academic"

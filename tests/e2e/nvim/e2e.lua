@@ -1151,7 +1151,7 @@ function cases.review_controls()
   eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md at the end')
 end
 
--- diagnosticsOn = "save": reviewed when opened and saved, not while typing.
+-- diagnosticsOn = "save": reviewed when opened and saved, not while typing; then "open".
 function cases.diagnostics_on_save()
   vim.g.rephrase = { cmd = { server }, settings = {} }
   rephrase.setup({ settings = { diagnosticsOn = 'save' } })
@@ -1164,6 +1164,45 @@ function cases.diagnostics_on_save()
   vim.cmd('silent write')
   edit_to_pull(buf)
   wait_findings(buf, { recieved = 'spelling', untill = 'spelling' }, 'findings after :write')
+  -- diagnosticsOn = "open": not even a save reviews again.
+  rephrase.setup({ settings = { diagnosticsOn = 'open' } })
+  edit_to_pull(buf) -- the new settings review again, once
+  vim.wait(1000)
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'It was teh end of the day.' })
+  vim.cmd('silent write')
+  edit_to_pull(buf)
+  vim.wait(1500)
+  eq(findings(buf).teh, nil, 'a finding on "teh" with diagnosticsOn = "open"')
+  eq(findings(buf), { recieved = 'spelling', untill = 'spelling' }, 'findings with diagnosticsOn = "open"')
+end
+
+-- Settings from the files a writer keeps them in, as the server started by Neovim reads them:
+-- the user config file (per-language words and disabledRules), words.txt beside it, and the
+-- project's enabledRules and wordFiles; editor settings from setup{} (unknownWordSeverity).
+function cases.settings_from_files()
+  local user = os.getenv('XDG_CONFIG_HOME') .. '/rephrase-ls'
+  vim.fn.mkdir(user, 'p')
+  vim.fn.writefile({ 'words = { en = ["Thier"] }', 'disabledRules = { en = ["doubled-word"] }' },
+    user .. '/config.toml')
+  vim.fn.writefile({ 'recieved' }, user .. '/words.txt')
+  vim.fn.mkdir(project .. '/docs', 'p')
+  vim.fn.writefile({ '# ours', 'wurd' }, project .. '/docs/words.txt')
+  vim.fn.writefile({ 'enabledRules = ["spacing"]', 'wordFiles = ["docs/words.txt"]' }, project .. '/.rephrase.toml')
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({ settings = { unknownWordSeverity = 'warning' } })
+  local buf = open_file('settings.md', {
+    'I recieved teh letter, and the wurd came  late.',
+    '',
+    'Thier reply was was short, and the zorb was clear to everyone.',
+  })
+  -- Listed words and the kind turned off give nothing; two spaces (off by default in Markdown)
+  -- are flagged; an unknown word is a warning.
+  wait_findings(buf, { teh = 'spelling', ['came  late.'] = 'spacing', zorb = 'unknown-word' }, 'findings')
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.code == 'unknown-word' then
+      eq(d.severity, vim.diagnostic.severity.WARN, 'severity of unknown-word from unknownWordSeverity')
+    end
+  end
 end
 
 local name = os.getenv('REPHRASE_TEST_CASE')

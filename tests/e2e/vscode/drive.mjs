@@ -643,12 +643,10 @@ async function controls() {
   step('the controls file: the squiggles the controls leave');
   await openFile(CONTROLS_FILE);
   c.original = await lines();
+  const info = (word) => [word, 'squiggly-info'];
   // "was was" is a kind turned off, "Thier" on an ignored line, "untill" in a region off.
   c.squiggles = await squigglesAre(
-    {
-      3: [['recieved', 'squiggly-info'], ['wurd', 'squiggly-hint']],
-      5: [['teh', 'squiggly-info']],
-    },
+    { 3: [info('recieved'), ['wurd', 'squiggly-hint']], 5: [info('teh')], 14: [info('definately')] },
     'the squiggles of the controls file',
   );
   // The excluded file, opened first, had as long to be reviewed: still nothing there.
@@ -667,18 +665,22 @@ async function controls() {
   await page.keyboard.press('Escape');
   await focusEditor();
 
+  // diagnosticsOn = "save": each edit below is saved (Ctrl+S) before its squiggles are read.
   step('Ctrl+. Replace with ‘word’ on the unknown word');
   c.unknownMenu = await fixOnWord(3, 'wurd', 'Replace with ‘word’');
   c.unknownFixed = await lineChanged(3, c.original[2], 'the suggestion to change line 3');
   await page.keyboard.press('Control+s');
   c.afterSuggestion = await squigglesAre(
-    { 3: [['recieved', 'squiggly-info']], 5: [['teh', 'squiggly-info']] },
+    { 3: [info('recieved')], 5: [info('teh')], 14: [info('definately')] },
     'the hint on "wurd" to go',
   );
 
   step('Ctrl+. Add ‘teh’ to my words');
   c.addMenu = await fixOnWord(5, 'teh', 'Add ‘teh’ to my words');
-  c.afterAdd = await squigglesAre({ 3: [['recieved', 'squiggly-info']] }, 'the squiggle on "teh" to go');
+  c.afterAdd = await squigglesAre(
+    { 3: [info('recieved')], 14: [info('definately')] },
+    'the squiggle on "teh" to go',
+  );
 
   step('diagnosticsOn = "save": typing is not reviewed, a save is');
   const last = (await lines()).length;
@@ -697,13 +699,33 @@ async function controls() {
   const typedLine = c.typed.findIndex((l) => l.includes('We will meet agian')) + 1;
   c.typedLine = typedLine;
   c.squigglesAfterSave = await squigglesAre(
-    { 3: [['recieved', 'squiggly-info']], [typedLine]: [['agian', 'squiggly-info']] },
+    { 3: [info('recieved')], 14: [info('definately')], [typedLine]: [info('agian')] },
     'the squiggle on "agian" after the save',
   );
 
+  step('Ctrl+. Ignore this paragraph');
+  c.ignoreMenu = await fixOnWord(3, 'recieved', 'Ignore this paragraph');
+  await lineChanged(3, c.unknownFixed, 'the switch before the paragraph');
+  await page.keyboard.press('Control+s');
+  c.afterIgnore = await squigglesAre(
+    { 16: [info('definately')], [typedLine + 2]: [info('agian')] },
+    'the squiggle on "recieved" to go',
+  );
+  c.linesAfterIgnore = await lines();
+
+  step("Ctrl+. Add ‘agian’ to the project's words");
+  await fixOnWord(typedLine + 2, 'agian', "Add ‘agian’ to the project's words");
+  c.afterProjectWord = await squigglesAre({ 16: [info('definately')] }, 'the squiggle on "agian" to go');
+
   step('Ctrl+. Turn off ‘spelling’ in this project');
-  c.turnOffMenu = await fixOnWord(typedLine, 'agian', 'Turn off ‘spelling’ in this project');
+  c.turnOffMenu = await fixOnWord(16, 'definately', 'Turn off ‘spelling’ in this project');
   c.afterTurnOff = await squigglesAre({}, 'every spelling squiggle to go');
+
+  step('File: Save All (the project file the quick fixes edited)');
+  await palette('File: Save All');
+  await until('no unsaved editor', () =>
+    page.evaluate(() => document.querySelectorAll('.part.editor .tab.dirty').length === 0),
+  );
   c.linesAtEnd = await lines();
 }
 
