@@ -59,7 +59,7 @@ CONTROLS = [
     "",
     "I recieved the wurd from the team, and it was was clear to everyone.",
     "",
-    "We read teh report before the meeting on Friday.",
+    "We read teh report  before the meeting on Friday.",
     "",
     "<!-- rephrase: ignore-next-line -->",
     "Thier reply came late, and it said nothing of the plans we made.",
@@ -377,8 +377,8 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     marker = installation.state / "rephrase-ls" / "notice-offline-service"
     assert marker.is_file()
 
-    # A later start of the same installation, with a language and diagnosticsOn in the user
-    # settings, kinds of findings turned off and a file excluded in the project file.
+    # A later start of the same installation, with a language, diagnosticsOn and enabledRules
+    # in the user settings, kinds of findings turned off and a file excluded in the project file.
     project_file = installation.workspace / ".rephrase.toml"
     project_file.write_text(
         project_file.read_text(encoding="utf-8")
@@ -390,7 +390,12 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     (installation.workspace / "excluded.md").write_text(text, encoding="utf-8")
     # code-server saves after a second by default (files.autoSave): off, as in VS Code.
     installation.write_settings(
-        {"rephrase.language": "en-GB", "rephrase.diagnosticsOn": "save", "files.autoSave": "off"}
+        {
+            "rephrase.language": "en-GB",
+            "rephrase.diagnosticsOn": "save",
+            "rephrase.enabledRules": ["spacing"],
+            "files.autoSave": "off",
+        }
     )
     second = installation.run("second", tmp_path / "second")
     assert "Convert to en-US" in second["menu"], second["menu"]
@@ -433,6 +438,7 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     # typed, and not reviewed until saved
     assert controls["squigglesBeforeSave"] == {
         "3": [["recieved", "squiggly-info"]],
+        "5": [["report  before", "squiggly-info"]],
         "14": [["definately", "squiggly-info"]],
     }, controls
     # "Ignore this paragraph": the Markdown switches around it
