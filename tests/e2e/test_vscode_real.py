@@ -68,7 +68,7 @@ CONTROLS = [
     "So the end came untill now, I beleive.",
     "<!-- rephrase: on -->",
     "",
-    "The notes are definately ready for the team.",
+    "The notes are definately ready for the zorb and the glorp teams.",
 ]
 
 
@@ -379,12 +379,20 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
 
     # A later start of the same installation, with a language, diagnosticsOn and enabledRules
     # in the user settings, kinds of findings turned off and a file excluded in the project file.
+    # "zorb" and "glorp" (unknown words otherwise) are listed: the first, for English, in the
+    # user config file, the second in a word file of the project.
     project_file = installation.workspace / ".rephrase.toml"
     project_file.write_text(
         project_file.read_text(encoding="utf-8")
-        + 'disabledRules = ["doubled-word"]\nexclude = ["excluded.md"]\n',
+        + 'disabledRules = ["doubled-word"]\nexclude = ["excluded.md"]\n'
+        + 'wordFiles = ["docs/words.txt"]\n',
         encoding="utf-8",
     )
+    (installation.workspace / "docs").mkdir()
+    (installation.workspace / "docs" / "words.txt").write_text("glorp\n", encoding="utf-8")
+    user_config = Path(installation.env["XDG_CONFIG_HOME"]) / "rephrase-ls" / "config.toml"
+    user_config.parent.mkdir(parents=True, exist_ok=True)
+    user_config.write_text('words = { en = ["zorb"] }\n', encoding="utf-8")
     text = "\n".join(CONTROLS) + "\n"
     (installation.workspace / "controls.md").write_text(text, encoding="utf-8")
     (installation.workspace / "excluded.md").write_text(text, encoding="utf-8")
@@ -451,3 +459,4 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     assert written["disabledRules"] == ["doubled-word", "spelling"], written
     assert written["words"] == ["agian"], written
     assert written["exclude"] == ["excluded.md"] and written["writingStyle"] == "academic"
+    assert written["wordFiles"] == ["docs/words.txt"]

@@ -645,7 +645,8 @@ async function controls() {
   c.original = await lines();
   const info = (word) => [word, 'squiggly-info'];
   // Two spaces (spacing, turned on in the user settings) and "teh"; none on "was was" (a kind
-  // turned off), "Thier" (on an ignored line) or "untill" (in a region switched off).
+  // turned off), "Thier" (on an ignored line), "untill" (in a region switched off), "zorb" and
+  // "glorp" (listed words).
   const spacing = info('report  before');
   c.squiggles = await squigglesAre(
     { 3: [info('recieved'), ['wurd', 'squiggly-hint']], 5: [spacing, info('teh')], 14: [info('definately')] },
