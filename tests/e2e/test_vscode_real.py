@@ -8,12 +8,13 @@ folders; the server is the venv's ``rephrase-ls`` with no API key, so the embedd
 service answers and the expected texts come from the same offline engine.
 
 The first start walks the writer's paths; a second start of the same installation (same user
-data and state folders) checks that user settings reach the server and that the no-API-key
-notice is not shown again. On a failure the driver's screenshot path is in the message. The
-code-action menu's screenshot becomes the README's picture, docs/images/vscode-code-actions.png,
-and the quick-fix menu on a diagnostic docs/images/vscode-diagnostic-quick-fix.png, when
-``REPHRASE_UPDATE_SCREENSHOTS=1`` (a run otherwise leaves the pictures as committed: pixels
-differ from run to run).
+data and state folders) checks that user settings reach the server, that the no-API-key notice
+is not shown again, and the review controls (in-document switches, the project's and the user's
+settings and words, hover and each quick fix, ``diagnosticsOn = "save"``). On a failure the
+driver's screenshot path is in the message. The code-action menu's screenshot becomes the
+README's picture, docs/images/vscode-code-actions.png, and the quick-fix menu on a diagnostic
+docs/images/vscode-diagnostic-quick-fix.png, when ``REPHRASE_UPDATE_SCREENSHOTS=1`` (a run
+otherwise leaves the pictures as committed: pixels differ from run to run).
 """
 
 from __future__ import annotations
