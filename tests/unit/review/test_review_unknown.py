@@ -172,7 +172,5 @@ def test_a_word_without_a_vowel_is_reported_only_when_no_web_page_has_it() -> No
 
 
 def test_quoted_speech_is_checked_and_quoted_terms_are_not() -> None:
-    assert unknown('He shouted "stop the thif now" and ran to the house by the road.\n') == [
-        "thif"
-    ]
+    assert unknown('He shouted "stop the thif now" and ran to the house by the road.\n') == ["thif"]
     assert unknown('Press "frobnicate now" to start the work for the whole team.\n') == []
