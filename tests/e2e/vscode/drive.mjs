@@ -644,9 +644,12 @@ async function controls() {
   await openFile(CONTROLS_FILE);
   c.original = await lines();
   const info = (word) => [word, 'squiggly-info'];
-  // "was was" is a kind turned off, "Thier" on an ignored line, "untill" in a region off.
+  // Two spaces (spacing, turned on in the user settings) and "teh"; none on "was was" (a kind
+  // turned off), "Thier" (on an ignored line), "untill" (in a region switched off), "zorb" and
+  // "glorp" (listed words).
+  const spacing = info('report  before');
   c.squiggles = await squigglesAre(
-    { 3: [info('recieved'), ['wurd', 'squiggly-hint']], 5: [info('teh')], 14: [info('definately')] },
+    { 3: [info('recieved'), ['wurd', 'squiggly-hint']], 5: [spacing, info('teh')], 14: [info('definately')] },
     'the squiggles of the controls file',
   );
   // The excluded file, opened first, had as long to be reviewed: still nothing there.
@@ -671,14 +674,14 @@ async function controls() {
   c.unknownFixed = await lineChanged(3, c.original[2], 'the suggestion to change line 3');
   await page.keyboard.press('Control+s');
   c.afterSuggestion = await squigglesAre(
-    { 3: [info('recieved')], 5: [info('teh')], 14: [info('definately')] },
+    { 3: [info('recieved')], 5: [spacing, info('teh')], 14: [info('definately')] },
     'the hint on "wurd" to go',
   );
 
   step('Ctrl+. Add ‘teh’ to my words');
   c.addMenu = await fixOnWord(5, 'teh', 'Add ‘teh’ to my words');
   c.afterAdd = await squigglesAre(
-    { 3: [info('recieved')], 14: [info('definately')] },
+    { 3: [info('recieved')], 5: [spacing], 14: [info('definately')] },
     'the squiggle on "teh" to go',
   );
 
@@ -699,7 +702,7 @@ async function controls() {
   const typedLine = c.typed.findIndex((l) => l.includes('We will meet agian')) + 1;
   c.typedLine = typedLine;
   c.squigglesAfterSave = await squigglesAre(
-    { 3: [info('recieved')], 14: [info('definately')], [typedLine]: [info('agian')] },
+    { 3: [info('recieved')], 5: [spacing], 14: [info('definately')], [typedLine]: [info('agian')] },
     'the squiggle on "agian" after the save',
   );
 
@@ -708,18 +711,21 @@ async function controls() {
   await lineChanged(3, c.unknownFixed, 'the switch before the paragraph');
   await page.keyboard.press('Control+s');
   c.afterIgnore = await squigglesAre(
-    { 16: [info('definately')], [typedLine + 2]: [info('agian')] },
+    { 7: [spacing], 16: [info('definately')], [typedLine + 2]: [info('agian')] },
     'the squiggle on "recieved" to go',
   );
   c.linesAfterIgnore = await lines();
 
   step("Ctrl+. Add ‘agian’ to the project's words");
   await fixOnWord(typedLine + 2, 'agian', "Add ‘agian’ to the project's words");
-  c.afterProjectWord = await squigglesAre({ 16: [info('definately')] }, 'the squiggle on "agian" to go');
+  c.afterProjectWord = await squigglesAre(
+    { 7: [spacing], 16: [info('definately')] },
+    'the squiggle on "agian" to go',
+  );
 
   step('Ctrl+. Turn off ‘spelling’ in this project');
   c.turnOffMenu = await fixOnWord(16, 'definately', 'Turn off ‘spelling’ in this project');
-  c.afterTurnOff = await squigglesAre({}, 'every spelling squiggle to go');
+  c.afterTurnOff = await squigglesAre({ 7: [spacing] }, 'every spelling squiggle to go');
 
   step('File: Save All (the project file the quick fixes edited)');
   await palette('File: Save All');
