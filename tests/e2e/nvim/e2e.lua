@@ -1156,7 +1156,8 @@ end
 
 -- Settings from the files a writer keeps them in, as the server started by Neovim reads them:
 -- the user config file (per-language words and disabledRules), words.txt beside it, and the
--- project's enabledRules and wordFiles; editor settings from setup{} (unknownWordSeverity).
+-- project's enabledRules and wordFiles; editor settings from setup{} (unknownWordSeverity, and
+-- disabledRules for German, checked on a document the `rephrase: language=de` switch makes German).
 function cases.settings_from_files()
   local user = os.getenv('XDG_CONFIG_HOME') .. '/rephrase-ls'
   vim.fn.mkdir(user, 'p')
@@ -1167,7 +1168,7 @@ function cases.settings_from_files()
   vim.fn.writefile({ '# ours', 'wurd' }, project .. '/docs/words.txt')
   vim.fn.writefile({ 'enabledRules = ["spacing"]', 'wordFiles = ["docs/words.txt"]' }, project .. '/.rephrase.toml')
   vim.g.rephrase = { cmd = { server }, settings = {} }
-  rephrase.setup({ settings = { unknownWordSeverity = 'warning' } })
+  rephrase.setup({ settings = { unknownWordSeverity = 'warning', disabledRules = { de = { 'capitalisation' } } } })
   local buf = open_file('settings.md', {
     'I recieved teh letter, and the wurd came  late.',
     '',
@@ -1181,6 +1182,14 @@ function cases.settings_from_files()
       eq(d.severity, vim.diagnostic.severity.WARN, 'severity of unknown-word from unknownWordSeverity')
     end
   end
+  -- A German document that says so (the in-document language switch): German findings, less
+  -- the lower-case sentence start the editor settings turn off for German only.
+  local german = open_file('german.md', {
+    '<!-- rephrase: language=de -->',
+    '',
+    'Wir haben vieleicht das Haus gesehen. wir waren zu spät für die Führung.',
+  })
+  wait_findings(german, { vieleicht = 'spelling' }, 'findings in the German document')
 end
 
 local name = os.getenv('REPHRASE_TEST_CASE')
