@@ -1192,6 +1192,32 @@ function cases.settings_from_files()
   wait_findings(german, { vieleicht = 'spelling' }, 'findings in the German document')
 end
 
+-- Neovim 0.11 without the plugin: a configuration of one's own, with the capability and the
+-- handler docs/editors.md gives (read from there), shows a save at once, without an edit.
+function cases.plain_config()
+  local doc = read_file(plugin .. '/../../docs/editors.md')
+  local after = doc:match('%*%*Without the plugin%*%*(.*)')
+  local fragment = after and after:match('```lua\n(.-)\n%s*```')
+  check(fragment ~= nil, 'no Lua block after "Without the plugin" in docs/editors.md')
+  local extra = assert(load('return {\n' .. fragment .. '\n}'))()
+  vim.lsp.config('plain', vim.tbl_extend('force', {
+    cmd = { server },
+    filetypes = { 'markdown' },
+    root_markers = { '.git' },
+    settings = { rephrase = { diagnosticsOn = 'save' } },
+  }, extra))
+  vim.lsp.enable('plain')
+  vim.fn.writefile({ 'I recieved the letter yesterday, and I read it twice before dinner.' }, project .. '/plain.md')
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/plain.md'))
+  local buf = vim.api.nvim_get_current_buf()
+  wait_findings(buf, { recieved = 'spelling' }, 'findings when opened')
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'We went there untill the evening and talked about the plans.' })
+  vim.wait(1500)
+  eq(findings(buf).untill, nil, 'a finding on "untill" before the save')
+  vim.cmd('silent write')
+  wait_findings(buf, { recieved = 'spelling', untill = 'spelling' }, 'findings after :write')
+end
+
 local name = os.getenv('REPHRASE_TEST_CASE')
 local case = cases[name or '']
 if not case then
