@@ -485,3 +485,26 @@ def test_an_adjective_in_y_from_a_word_in_e_is_a_word() -> None:
 
     text = "Attributes whose values are falsy are left out."
     assert improve(text, "en-us") == text
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        # the list's one correction, not outscored by a word one edit away (Birkbeck's and
+        # Holbrook's dev splits)
+        ("futher", "further"),  # "father" is as common, a vowel away as well
+        ("localy", "locally"),  # "local" is commoner, but a letter too many at the end
+        ("poety", "poetry"),
+        ("accesing", "accessing"),
+        ("keept", "kept"),  # Holbrook
+        ("sais", None),  # four letters: as "wich" (which or witch), left alone
+        ("coverd", "covered"),  # Holbrook
+        ("whent", None),  # the list gives several: went, when, wheat, whet
+    ],
+)
+def test_the_lists_one_correction_wins_unless_a_near_word_outscores_it(
+    word: str, expected: str | None
+) -> None:
+    assert spelling.speller("en").correction(word) == expected
+    if expected is not None:
+        assert improve(f"We read it {word} today.", "en") == f"We read it {expected} today."

@@ -6,7 +6,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 
 0. (English) its one correction in the list of common misspellings (codespell's dictionary,
    from Wikipedia's list), if that dominates the words one edit away
-   (:meth:`Speller._listed_wins`);
+   (:meth:`Speller._listed_wins`), or, when the list gives no other, is one edit away and
+   not outscored by any of them (:meth:`Speller._listed_sole`);
 1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
 2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
    accent added or changed (never dropped; Portuguese: only added); a three-letter word only
@@ -391,7 +392,9 @@ class Speller:
             if self._listed_wins(word, listed) and self.trusted(word, listed, SLIP_ZIPF_MARGIN):
                 return listed
             return None
-        if listed is not None and self._listed_wins(word, listed):
+        if listed is not None and (
+            self._listed_wins(word, listed) or self._listed_sole(word, listed)
+        ):
             return listed
         found = None
         margin = MIN_ZIPF_MARGIN
@@ -496,6 +499,32 @@ class Speller:
             lexicon.zipf(lang, c) - edit_cost(word, c) <= wanted - DOMINANCE_ZIPF
             for c in rivals
             if c in freq
+        )
+
+    def _listed_sole(self, word: str, listed: str) -> bool:
+        """Whether the list's one correction of ``word`` (it gives no other) holds although
+        a rival is near in frequency: it is one edit away, listed and common, and no word one
+        edit away that keeps the first letter scores higher by its Zipf less the cost of its
+        edit (:func:`edit_cost`): "futher" is "further" (not "father"), "localy" "locally"
+        (not "local", a letter too many at the end); "ded" is left ("did" scores higher). Only
+        in words of ``LISTED_WEIGHTED_MIN_LENGTH``+ letters ("wich": "which" or "witch")."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        freq, lang = self.freq, self.lang
+        edits = self._edits1(word)
+        if (
+            len(word) < LISTED_WEIGHTED_MIN_LENGTH
+            or known_misspellings(lang).alternatives(word)
+            or listed not in edits
+            or freq.get(listed, 0) < MIN_CANDIDATE_COUNT
+            or lexicon.zipf(lang, listed) < MIN_CANDIDATE_ZIPF
+        ):
+            return False
+        wanted = lexicon.zipf(lang, listed) - edit_cost(word, listed)
+        return all(
+            lexicon.zipf(lang, c) - edit_cost(word, c) <= wanted
+            for c in edits
+            if c[:1] == word[:1] and c != listed and freq.get(c, 0) >= MIN_CANDIDATE_COUNT
         )
 
     def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
