@@ -508,3 +508,32 @@ def test_the_lists_one_correction_wins_unless_a_near_word_outscores_it(
     assert spelling.speller("en").correction(word) == expected
     if expected is not None:
         assert improve(f"We read it {word} today.", "en") == f"We read it {expected} today."
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        # tier 8, long words wordfreq has never seen (Birkbeck's and Holbrook's dev splits):
+        # the likeliest listed word up to two edits of any kind away
+        ("magnifiscant", "magnificent"),  # a letter too many and a vowel (Birkbeck)
+        ("hemmsering", "hammering"),  # a vowel, a letter too many (Holbrook)
+        ("hackiness", None),  # requests' comments: "happiness" is two other consonants
+        ("paralist", None),  # a LaTeX package (Tufte-LaTeX's sample book), not "paradise"
+        ("astablishing", "establishing"),  # a vowel for the first vowel (Birkbeck)
+        ("charickter", "character"),  # Holbrook
+        ("semetary", None),  # "secretary" two edits away, but "cemetery" sounds alike
+        ("contenpted", None),  # "contested" and "consented": neither leads
+        ("kubernetes", None),  # no listed word within two edits
+    ],
+)
+def test_a_long_unseen_word_becomes_its_likeliest_word_two_edits_away(
+    word: str, expected: str | None
+) -> None:
+    assert spelling.speller("en").correction(word) == expected
+
+
+def test_a_long_unseen_word_in_a_sentence() -> None:
+    # Birkbeck's dev split: "magnifiscant"; a term of the same length in published text stays
+    assert improve("It was a magnifiscant view.", "en") == "It was a magnificent view."
+    sentence = "Use the unmarshaling helpers of the serde library."
+    assert improve(sentence, "en") == sentence
