@@ -111,6 +111,9 @@ WEIGHTED_SHORT_LENGTH: Final = 6
 # The list's correction scored against its rivals (see Speller._listed_wins) only in words of
 # five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
 LISTED_WEIGHTED_MIN_LENGTH: Final = 5
+# The list's other corrections of a word, scored by the cost of the misspelling, count up to
+# this cost (two letters left out and a consonant for another); farther ones are no rivals.
+ALTERNATIVE_MAX_COST: Final = 2.5
 # Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose likeliest neighbour
 # (one edit away, Zipf 1.0+ in wordfreq, ten times commoner than the next) is a listed word of
 # Zipf 2.5+ ("refresment").
@@ -551,15 +554,30 @@ class Speller:
     def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
         """Whether ``found`` is ``DOMINANCE_ZIPF`` commoner than every other correction the
         list of misspellings gives ``word`` ("alloud" is "aloud" or "allowed", which is the
-        commoner: left alone; "realy" is "really" far more often than "relay")."""
+        commoner: left alone; "realy" is "really" far more often than "relay"), or leads each
+        by as much once both are scored by their Zipf less the misspelling's cost
+        (:meth:`_misspelling_score`: "recipt" is "receipt", a letter left out, rather than
+        "recipe", a consonant for another at the end)."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         wanted = lexicon.zipf(self.lang, found)
+        others = [other for other in listing.alternatives(word) if other != found]
+        if all(lexicon.zipf(self.lang, other) <= wanted - DOMINANCE_ZIPF for other in others):
+            return True
+        score = self._misspelling_score(word, found)
         return all(
-            lexicon.zipf(self.lang, other) <= wanted - DOMINANCE_ZIPF
-            for other in listing.alternatives(word)
-            if other != found
+            self._misspelling_score(word, other) <= score - DOMINANCE_ZIPF for other in others
         )
+
+    def _misspelling_score(self, word: str, candidate: str) -> float:
+        """``candidate``'s Zipf less the cost of ``word`` as its misspelling: :func:`edit_cost`
+        one edit away, else :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``)."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        z = lexicon.zipf(self.lang, candidate.lower())
+        if edit_distance(word, candidate.lower()) <= 1:
+            return z - edit_cost(word, candidate.lower())
+        return z - learner_cost(word, candidate.lower(), ALTERNATIVE_MAX_COST)
 
     def _only_word(self, word: str, edits: set[str]) -> str | None:
         """Tier 5: the word one edit away that wordfreq knows (``ONLY_WORD_RIVAL_ZIPF``+),
