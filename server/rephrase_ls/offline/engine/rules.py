@@ -77,6 +77,9 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "pt": frozenset({"que", "ha", "não", "muito", "se"}),  # "Se se tornar": if it becomes
 }
 
+#: A run of this many spaces between words aligns them in columns (kept by tidy_spaces).
+ALIGNING_SPACES: Final = 3
+_ALIGNING_RUN = re.compile(r"(?<=\S)(?: *\t[ \t]*| {3,})(?=\S)")
 _MULTI_SPACE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]{2,}(?=\S)")
 _REPEATED_PUNCT = re.compile(r"\.{4,}|(?<!\.)\.\.(?!\.)|!{2,}|\?{2,}|,{2,}|;{2,}|:{2,}")
 _DOUBLE_MARKS: Final = ("..", "!!", "??", ",,", ";;", "::")
@@ -107,9 +110,9 @@ _DOUBLED = re.compile(
 _AREA_LABEL = re.compile(r"[a-z][a-z0-9_/.-]{0,30}(?:\([^()\s]{1,40}\))?!?: [a-z]")
 _TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
-# (not a roman numeral: "i, ii, iii", "(i)")
+# (not a roman numeral: "i, ii, iii", "(i)"; not a variable before = < >: "where i = -coyf")
 _LOWER_I = re.compile(
-    _EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + r")(?!\)|,\s*ii\b)"
+    _EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + r")(?!\)|,\s*ii\b|[ \t]*[=<>])"
 )
 _A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
 
@@ -164,11 +167,18 @@ def two_spaced_sentences(s: str) -> bool:
 
 def tidy_spaces(s: str) -> str:
     """Collapse runs of spaces between words to one (keeping a no-break space if present),
-    except two spaces after a sentence end in a text that always puts two there."""
+    except two spaces after a sentence end in a text that always puts two there, and, in a
+    text that holds two or more, the runs of ``ALIGNING_SPACES``+ spaces or with a tab: words
+    aligned in columns (the rows of a table in a plain-text note, whose lines reach the engine
+    joined by spaces: ``where i = -coyf     PFX where j = xoc (…)       SFX``). One such run
+    in a sentence is a slip."""
     two_spaced = two_spaced_sentences(s)
+    columns = _aligned(s)
 
     def repl(m: re.Match[str]) -> str:
         run = m.group(0)
+        if columns and ("\t" in run or run.count(" ") >= ALIGNING_SPACES):
+            return run
         for keep in ("\u202f", "\u00a0"):
             if keep in run:
                 return keep
@@ -179,6 +189,15 @@ def tidy_spaces(s: str) -> str:
     if _TWO_SPACES.search(s) is None:
         return s
     return _MULTI_SPACE.sub(repl, s)
+
+
+def _aligned(s: str) -> bool:
+    """Whether ``s`` holds two runs or more of ``ALIGNING_SPACES``+ spaces or with a tab
+    between words (cheap tests first)."""
+    if "   " not in s and "\t" not in s:
+        return False
+    runs = _ALIGNING_RUN.finditer(s)
+    return next(runs, None) is not None and next(runs, None) is not None
 
 
 def repeated_punctuation(s: str) -> str:
