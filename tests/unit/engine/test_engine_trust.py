@@ -464,6 +464,12 @@ def test_unseen_words_among_unlisted_words_are_another_language() -> None:
     assert "proident" in improve(text, "en") and "mollit" in improve(text, "en")
     text = "Maecenas tempor risus sit amet tincidunt tincidunt. Curabitur gravida gravida."
     assert improve(text, "en") == text
+    # a doubled English word inside the filler is Latin too (the thesis template's chapter 2)
+    text = "Etiam nec ipsum non enim luctus porta in in massa. Cras arcu urna, malesuada ut."
+    assert improve(text, "en") == text
+    assert improve("We went to the the shop and bought bread.", "en") == (
+        "We went to the shop and bought bread."
+    )
     # a learner's slip among English words is still corrected
     assert improve("It was a trobel to get there.", "en") == "It was a trouble to get there."
     assert improve("The trmp slept in the barn.", "en") == "The trmp slept in the barn."

@@ -306,9 +306,39 @@ def doubled_words(s: str, lang: str) -> str:
             and zipf(lang, first.lower()) < DOUBLED_NAME_MAX_ZIPF
         ):
             return m.group(0)  # "Tin Tin", "Bora Bora": a name ("After After" is a slip)
+        if _among_foreign_words(s, m.start(), m.end(), lang):
+            return m.group(0)  # lorem ipsum's "porta in in massa": another language's text
         return first
 
     return _DOUBLED.sub(repl, s)
+
+
+# A doubled word among FOREIGN_MIN_WORDS+ words (FOREIGN_WINDOW each side) of which fewer than
+# FOREIGN_KNOWN_SHARE are known to the language's list stands in another language's text.
+FOREIGN_WINDOW: Final = 6
+FOREIGN_MIN_WORDS: Final = 4
+FOREIGN_KNOWN_SHARE: Final = 0.5
+# A word wordfreq has this often is known too (technical prose: "npm", "eslint", "webpack").
+FOREIGN_COMMON_ZIPF: Final = 3.0
+_PLAIN_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _among_foreign_words(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether ``s[start:end]`` stands among words mostly unknown to ``lang``'s list (the
+    spelling rules' guard for lorem ipsum and quoted foreign text, applied to doubles)."""
+    from .spelling import speller
+
+    reach = 40 * FOREIGN_WINDOW
+    before = _PLAIN_LETTERS.findall(s[max(0, start - reach) : start])[-FOREIGN_WINDOW:]
+    after = _PLAIN_LETTERS.findall(s[end : end + reach])[:FOREIGN_WINDOW]
+    around = [w.lower() for w in before + after]
+    if len(around) < FOREIGN_MIN_WORDS:
+        return False
+    from .lexicon import zipf
+
+    checker = speller(lang)
+    known = sum(1 for w in around if checker.known(w) or zipf(lang, w) >= FOREIGN_COMMON_ZIPF)
+    return known < FOREIGN_KNOWN_SHARE * len(around)
 
 
 def _word_before(s: str, end: int) -> str:
