@@ -533,6 +533,9 @@ def test_the_lists_one_correction_wins_unless_a_near_word_outscores_it(
         ("charickter", "character"),  # Holbrook
         ("semetary", None),  # "secretary" two edits away, but "cemetery" sounds alike
         ("contenpted", None),  # "contested" and "consented": neither leads
+        # Birkbeck's test split: "geographical" drops the ending the writer wrote, and
+        # "geographically" is as near: left
+        ("goegraphicaly", None),
         ("kubernetes", None),  # no listed word within two edits
     ],
 )

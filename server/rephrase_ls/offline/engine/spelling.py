@@ -70,6 +70,7 @@ from typing import Final
 
 from rephrase_ls.offline.engine.edit_shapes import (
     COST_LEFT_OUT,
+    COST_TAIL,
     base_letter,
     edit_cost,
     edit_distance,
@@ -732,7 +733,8 @@ class Speller:
         tier 7's index (``MIN_CANDIDATE_COUNT``+, Zipf ``MIN_CANDIDATE_ZIPF``+) up to
         ``NEAREST_MAX_EDITS`` edits of any kind away, with its first letter (or, for a word
         that starts with a vowel, another vowel, ``NEAREST_INITIAL_COST`` dearer), whose Zipf
-        less ``NEAREST_EDIT_COST`` an edit leads every other by ``LIKELIEST_LEAD``; and no
+        less ``NEAREST_EDIT_COST`` an edit (and ``COST_TAIL`` for another last two letters)
+        leads every other by ``LIKELIEST_LEAD``; and no
         word that sounds alike (:func:`sound_skeleton`, one edit further) and is not an
         extension of it is within ``DOMINANCE_ZIPF`` of its Zipf. The misspelling's cost
         (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words have few
@@ -769,6 +771,8 @@ class Speller:
                     if distance > NEAREST_MAX_EDITS:
                         continue
                     score = zipfs[k] - NEAREST_EDIT_COST * distance
+                    if cand[-2:] != word[-2:]:
+                        score -= COST_TAIL  # another ending: "goegraphicaly" is not geographical
                     if initial != word[0]:
                         score -= NEAREST_INITIAL_COST
                     if score > best:
