@@ -168,7 +168,11 @@ NEAREST_EDIT_COST: Final = 1.5
 # a vowel for a vowel: two other consonants make another word ("hackiness", in requests'
 # comments, is not "happiness"; the LaTeX package "paralist" is not "paradise").
 NEAREST_MAX_COST: Final = 2.0
-NEAREST_INITIAL_COST: Final = 1.0  # a vowel for another as the first letter ("astablishing")
+NEAREST_INITIAL_COST: Final = 1.0
+# The best score must be positive: a word rarer than its edits cost is no likelier than a
+# term or a word the list holds less often ("goegraphicaly": geographical scores -0.15, and
+# "geographically", 400 times in the list, is no candidate).
+NEAREST_MIN_SCORE: Final = 0.0  # a vowel for another as the first letter ("astablishing")
 _VOWELS: Final = "aeiou"
 _VOWEL: Final = re.compile("[aeiouy]")
 _ASCII_WORD: Final = re.compile("[a-z]+")
@@ -734,7 +738,7 @@ class Speller:
         ``NEAREST_MAX_EDITS`` edits of any kind away, with its first letter (or, for a word
         that starts with a vowel, another vowel, ``NEAREST_INITIAL_COST`` dearer), whose Zipf
         less ``NEAREST_EDIT_COST`` an edit (and ``COST_TAIL`` for another last two letters)
-        leads every other by ``LIKELIEST_LEAD``; and no
+        leads every other by ``LIKELIEST_LEAD`` and is ``NEAREST_MIN_SCORE``+; and no
         word that sounds alike (:func:`sound_skeleton`, one edit further) and is not an
         extension of it is within ``DOMINANCE_ZIPF`` of its Zipf. The misspelling's cost
         (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words have few
@@ -781,6 +785,7 @@ class Speller:
                         second = score
         if (
             found is None
+            or best < NEAREST_MIN_SCORE
             or best - second < LIKELIEST_LEAD
             or _drops_inner_y(word, found)
             or learner_cost(word, found, NEAREST_MAX_COST) > NEAREST_MAX_COST
