@@ -18,7 +18,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 4. (English, ``WEIGHTED_EDITS``) the word one edit away that is likeliest, its Zipf less the
    cost of its edit as a misspelling (:func:`edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
    next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
-   letter left out ("marrid" -> "married").
+   letter left out ("marrid" -> "married"), or, from ``WEIGHTED_TOO_MANY_LENGTH``, one too
+   many before the last two ("poertry" -> "poetry").
 
 5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
    its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
@@ -109,6 +110,10 @@ EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
 WEIGHTED_DOMINANCE: Final = 1.5
 WEIGHTED_MIN_LENGTH: Final = 8
 WEIGHTED_SHORT_LENGTH: Final = 6
+# ... and in words of 7 letters also a letter too many before the last two ("poertry",
+# "comeing", "whanted": 4 right, 1 wrong on the dev splits; in 6-letter words half were wrong:
+# "thaing" for thing, "strate" for state, "monsth" for month).
+WEIGHTED_TOO_MANY_LENGTH: Final = 7
 # The list's correction scored against its rivals (see Speller._listed_wins) only in words of
 # five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
 LISTED_WEIGHTED_MIN_LENGTH: Final = 5
@@ -461,7 +466,12 @@ class Speller:
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= WEIGHTED_SHORT_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._weighted(word, edits)
-            if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not left_out(word, found):
+            if (
+                found is not None
+                and len(word) < WEIGHTED_MIN_LENGTH
+                and not left_out(word, found)
+                and not _too_many_inside(word, found)
+            ):
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= ONLY_WORD_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
@@ -1057,6 +1067,16 @@ def _drops_inner_y(word: str, found: str) -> bool:
     """Whether ``word`` has a y between consonants (``_INNER_Y``) and ``found`` has fewer."""
     kept = len(_INNER_Y.findall(word))
     return kept > 0 and len(_INNER_Y.findall(found)) < kept
+
+
+def _too_many_inside(word: str, found: str) -> bool:
+    """Whether ``found`` is ``word`` of ``WEIGHTED_TOO_MANY_LENGTH``+ letters less one letter
+    too many before its last two ("poertry", "comeing")."""
+    return (
+        len(word) >= WEIGHTED_TOO_MANY_LENGTH
+        and len(found) == len(word) - 1
+        and first_difference(word, found) < len(word) - 2
+    )
 
 
 _REGULAR_ENDINGS: Final = ("s", "es", "d", "ed")
