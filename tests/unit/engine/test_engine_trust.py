@@ -437,6 +437,10 @@ def test_impossible_inflections_become_the_regular_form() -> None:
     assert speller.correction("basicly") == "basically"
     assert speller.correction("publicly") is None  # the one -icly adverb
     assert speller.correction("boys") is None  # a vowel before the y
+    # an adjective in -al and y for its adverb in -ally (Birkbeck, Holbrook: "realy")
+    assert speller.correction("realy") == "really"
+    assert speller.correction("usualy") == "usually"
+    assert speller.correction("mealy") is None  # a word of its own
 
 
 def test_a_sure_slip_is_corrected_however_often_it_is_written() -> None:

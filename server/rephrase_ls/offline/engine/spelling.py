@@ -347,7 +347,8 @@ class Speller:
 
     def _regular_form(self, word: str) -> str | None:
         """(English) the regular form of an impossible one: a consonant and y then -s
-        ("companys" -> "companies"), -icly ("basicly" -> "basically"), when the list has it
+        ("companys" -> "companies"), -icly ("basicly" -> "basically"), a listed word in -al
+        and y ("realy" -> "really", "usualy" -> "usually"), when the list has it
         ``MIN_CANDIDATE_COUNT``+ times."""
         if self.lang != "en":
             return None
@@ -355,6 +356,8 @@ class Speller:
             regular = word[:-2] + "ies"
         elif word.endswith("icly") and word[:-2] not in _EN_IC_LY:
             regular = word[:-2] + "ally"
+        elif len(word) > 4 and word.endswith("aly") and word[:-1] in self.freq:
+            regular = word[:-1] + "ly"  # an adjective in -al + y: "realy", "usualy"
         else:
             return None
         return regular if self.freq.get(regular, 0) >= MIN_CANDIDATE_COUNT else None
