@@ -407,8 +407,6 @@ def test_a_word_after_an_at_or_hash_sign_is_a_handle() -> None:
         ("enterd", "entered"),  # Holbrook
         ("frigtend", "frightened"),  # two letters left out (Holbrook)
         ("arragment", "arrangement"),  # Birkbeck
-        ("juise", "juice"),  # Birkbeck: "juices", its plural, is no rival
-        ("phto", "photo"),  # Holbrook
         # "built" (swapped) or "build" (swapped, d for t), both listed: built is the likelier
         # misspelling (Birkbeck: built)
         ("biult", "built"),

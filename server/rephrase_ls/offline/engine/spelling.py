@@ -714,7 +714,6 @@ class Speller:
         max_edits = SKELETON_MAX_EDITS if n >= LIKELIEST_TWO_EDITS_LENGTH else 1
         # Only a doubled letter too many is cheap enough: a shorter candidate needs one.
         shortest = n - sum(1 for a, b in pairwise(word) if a == b)
-        scored: list[tuple[float, str]] = []
         for length in range(max(shortest, n - 2), n + 3):
             bucket = index.get((word[0], length))
             if bucket is None:
@@ -731,23 +730,11 @@ class Speller:
                 cost = learner_cost(word, cand, LIKELIEST_MAX_COST)
                 if cost > LIKELIEST_MAX_COST:
                     continue
-                scored.append((z - cost, cand))
-        # the likeliest word within reach, and its rivals however many edits away
-        # ("council"), but for its own plural or past form ("juise": juice, not juices)
-        scored.sort(reverse=True)
-        for score, cand in scored:
-            if edit_distance(word, cand) <= max_edits:
-                found, best = cand, score
-                break
-        if found is not None:
-            second = max(
-                (
-                    score
-                    for score, cand in scored
-                    if cand != found and not _inflection_of(cand, found)
-                ),
-                default=-9.0,
-            )
+                score = z - cost
+                if score > best and edit_distance(word, cand) <= max_edits:
+                    found, best, second = cand, score, max(best, second)
+                elif score > second:
+                    second = score  # a rival however many edits away ("council")
         if (
             found is None
             or best - second < LIKELIEST_LEAD
@@ -1080,16 +1067,6 @@ def _too_many_inside(word: str, found: str) -> bool:
         and len(found) == len(word) - 1
         and first_difference(word, found) < len(word) - 2
     )
-
-
-_REGULAR_ENDINGS: Final = ("s", "es", "d", "ed")
-
-
-def _inflection_of(a: str, b: str) -> bool:
-    """Whether ``a`` is ``b`` with a regular ending (-s, -es, -d, -ed) or ``b`` is ``a`` with
-    one: the same word in another number or tense, no rival."""
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return long.startswith(short) and long[len(short) :] in _REGULAR_ENDINGS
 
 
 def _derived(lang: str, word: str) -> bool:
