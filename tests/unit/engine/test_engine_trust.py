@@ -512,6 +512,9 @@ def test_an_adjective_in_y_from_a_word_in_e_is_a_word() -> None:
         ("poety", "poetry"),
         ("accesing", "accessing"),
         ("keept", "kept"),  # Holbrook
+        # also when the form looks like a regular inflection ("chose" + ing, "wate" + ing)
+        ("chosing", "choosing"),  # Birkbeck
+        ("wating", "waiting"),  # Holbrook
         ("sais", None),  # four letters: as "wich" (which or witch), left alone
         ("coverd", "covered"),  # Holbrook
         ("whent", None),  # the list gives several: went, when, wheat, whet

@@ -422,7 +422,9 @@ class Speller:
             # misspelling when the list of misspellings has it ("begining", "extented").
             if listed is None or word in self.freq or word in self.extra:
                 return None
-            if self._listed_wins(word, listed) and self.trusted(word, listed, SLIP_ZIPF_MARGIN):
+            if (
+                self._listed_wins(word, listed) or self._listed_sole(word, listed)
+            ) and self.trusted(word, listed, SLIP_ZIPF_MARGIN):
                 return listed
             return None
         if listed is not None and (
