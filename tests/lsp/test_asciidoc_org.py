@@ -124,3 +124,18 @@ async def test_ignore_this_paragraph_writes_the_formats_comments(
         uri, lambda d: bool(d) and all(x.data["version"] == 2 for x in d)
     )
     assert [covered(editor.text(uri), d.range) for d in after] == ["Thier"]
+
+
+@pytest.mark.profiles(PUSH)
+async def test_org_text_after_a_block_never_closed_is_reviewed(editor: Editor) -> None:
+    # the writer has typed the begin line of a source block and not yet its end line: Org reads
+    # that line as an ordinary one, and the paragraphs after it are still prose
+    text = (
+        "* Notes\n"
+        "I recieved the letter this morning.\n\n"
+        "#+BEGIN_SRC ruby\n\n"
+        "Thier reply came late, and it said nothing of the plans we made last spring.\n"
+    )
+    uri = editor.open("unclosed.org", text, "org")
+    found = await editor.diagnostics(uri, lambda d: len(d) >= 2)
+    assert [covered(text, d.range) for d in found] == ["recieved", "Thier"]

@@ -189,6 +189,10 @@ def test_long_words_are_corrected_by_the_likeliest_edit() -> None:
     assert checker.correction("marrid") == "married"
     # five letters: not even that ("siter" is "sister", but "haing" is "hanging")
     assert checker.correction("siter") is None
+    # seven letters: also a letter too many before the last two (Birkbeck, Holbrook)
+    assert checker.correction("poertry") == "poetry"
+    assert checker.correction("comeing") == "coming"
+    assert checker.correction("strate") is None  # six letters: "state"? Holbrook meant straight
     # their other edits are as often another word meant: "whont" is "want", not "wont"
     assert checker.correction("whont") is None
     assert checker._weighted("contende", checker._edits1("contende")) is None  # contender?

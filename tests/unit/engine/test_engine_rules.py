@@ -118,6 +118,17 @@ from rephrase_ls.offline.engine import improve, rules
         ("Wait...", "en-us", "Wait..."),
         # whitespace
         ("One  two   three.", "en-us", "One two three."),
+        # two runs of three spaces or more: columns (zlib's INDEX, rows joined as the pipeline
+        # sends a paragraph's lines), kept; the two spaces of a slip beside them still go
+        (
+            "ChangeLog       history of changes FAQ             Frequently Asked  Questions",
+            "en-us",
+            "ChangeLog       history of changes FAQ             Frequently Asked Questions",
+        ),
+        ("Use\tTab\tcolumns  here.", "en-us", "Use\tTab\tcolumns here."),
+        # "i" before = < > is a variable, not the pronoun
+        ("Loop while i < n, then set i = 0 and i am done.", "en-us",
+         "Loop while i < n, then set i = 0 and I am done."),
         ("  Leading and trailing stay.  ", "en-us", "  Leading and trailing stay.  "),
         ("Line one.\n\nLine two.", "en-us", "Line one.\n\nLine two."),
         ("Deux\u00a0\u00a0mots.", "fr", "Deux\u00a0mots."),

@@ -569,6 +569,35 @@ def test_the_formats_own_language_settings(text: str, expected: str | None) -> N
     assert document_override(text) == expected
 
 
+def test_asciidoc_cells_spanning_rows_and_columns() -> None:
+    # the span specs (`.2+`, `2+`, `2.2+^.^`, `2*`) are markup outside the cells' text; a cell
+    # spanning rows holds its column in the rows below, so the cells there take the styles of
+    # the columns they are in (the third is monospace: commands, not prose)
+    text = (
+        '[cols="1,2,1m",options="header"]\n|===\n|Step |What to do |Command\n\n'
+        ".2+|Install\n|Download the archive and unpack it. |tar xf teh.tar\n"
+        "|Run the setup script as root. |sudo ./setup --recieve\n"
+        "2+|Both steps need a network connection. |ping teh-host\n"
+        "2.2+^.^|A note over two columns and two rows. |check teh\n"
+        "|check untill\n"
+        "|Clean up 2*|Remove the archive.\n"
+        "|===\n"
+    )
+    blocks = adoc(text)
+    assert joined(text, blocks) == [
+        "Step", "What to do", "Command",
+        "Install", "Download the archive and unpack it.",
+        "Run the setup script as root.",
+        "Both steps need a network connection.",
+        "A note over two columns and two rows.",
+        "Clean up", "Remove the archive.",
+    ]  # fmt: skip
+    words = " ".join(joined(text, blocks))
+    assert "teh" not in words and "recieve" not in words and "untill" not in words
+    for spec in (".2+", "2+", "2.2+^.^", "2*"):
+        assert spec not in words
+
+
 def test_org_link_descriptions_of_keys_and_handles_are_protected() -> None:
     text = (
         "Press [[kbd:][SPC f f]] or [[kbd:][Find files]], ask [[doom-user:][@hlissner]] or read"

@@ -13,6 +13,7 @@ from tests.hypothesis_profiles import examples
 from rephrase_ls.text.markup import format_for, prose_blocks, sniff_format
 from rephrase_ls.text.markup.code import code_blocks
 from rephrase_ls.text.markup.markdown import markdown_blocks
+from rephrase_ls.text.markup.plain import plain_blocks
 from rephrase_ls.text.markup.rst import rst_blocks
 
 
@@ -182,6 +183,10 @@ def test_docstring_sphinx_fields_and_literal_block() -> None:
         (".. _target:\n\nUse ``x`` here.\n", "restructuredtext"),
         ("Dear Jane,\n\nthe meeting is at 10:30. See you there!\n\n- Bob\n", None),
         ("Title\n=====\n\nJust words.\n", None),  # setext or reST: not enough to choose
+        # fences alone make no Markdown: plain-text notes copy them (plain text reads the
+        # block as code); beside a heading they do
+        ("Build it:\n\n```\n./configure; make test\n```\n", None),
+        ("Build it:\n\n```\nmake\n```\n\n```\nmake test\n```\n", None),
         ("", None),
     ],
 )
@@ -250,3 +255,25 @@ def test_any_docstring_keeps_the_contract(lines: list[str], indent: str, first: 
     # nothing outside the docstring is prose
     start, end = text.index('"""') + 3, text.rindex('"""')
     assert all(start <= b.start and b.end <= end for b in blocks)
+
+
+def test_a_fenced_block_in_plain_text_is_code() -> None:
+    # zlib's FAQ (zlib licence, tests/data/markup/real/zlib-FAQ) quotes its build commands;
+    # a note copying them between fences: the fenced lines are no prose, in a README or .txt
+    text = (
+        "Build and test it:\n\n```sh\n./configure; make test\nmake install prefix=$HOME\n```\n\n"
+        "Done, see the FAQ.\n"
+    )
+    assert format_for(None, "file:///a/notes.txt", text) == "plaintext"
+    blocks = prose_blocks(text, "plaintext", "file:///a/notes.txt")
+    check_blocks(text, blocks)
+    assert joined(text, blocks) == ["Build and test it:", "Done, see the FAQ."]
+    # tildes too, closed only by as many or more of the same character
+    text = "Build it:\n~~~~\nzlib is rather portable\n~~~\n```\nstill code\n~~~~\nDone.\n"
+    assert joined(text, plain_blocks(text)) == ["Build it:", "Done."]
+    # an unclosed fence runs to the end; a line of backticks with a backtick after is no fence
+    text = "Intro.\n\n``` x `y` z\nmore prose\n\n```\nnever closed\n"
+    assert joined(text, prose_blocks(text, "plaintext", "file:///a/notes.txt")) == [
+        "Intro.",
+        "``` x `y` z more prose",
+    ]

@@ -278,3 +278,19 @@ def test_an_area_label_at_a_line_start_keeps_its_lower_case(
     after = path.read_text(encoding="utf-8")
     assert "\nbuild: bump the minimum Python to 3.9.\n" in after
     assert "\ndocs: fix the link to the quickstart.\n" in after
+
+
+def test_columns_of_a_text_note_with_a_fenced_block_are_kept(improved, tmp_path: Path) -> None:
+    # zlib's INDEX (columns aligned with spaces) in a .txt note that also copies a command
+    # between fences, as notes do: fences alone do not make it Markdown, where the columns
+    # were one paragraph and their spaces were collapsed
+    index = (REAL / "zlib-INDEX").read_text(encoding="utf-8")
+    note = tmp_path / "project" / "notes.txt"
+    note.write_text(
+        "The files:\n\n" + index.split("\n\n")[0] + "\n\nBuild it:\n\n```\n./configure\n```\n",
+        encoding="utf-8",
+    )
+    before = note.read_text(encoding="utf-8")
+    assert "FAQ             Frequently Asked Questions about zlib\n" in before
+    assert main(["--write", str(note)]) == 0
+    assert note.read_text(encoding="utf-8") == before

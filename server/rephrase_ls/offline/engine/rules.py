@@ -77,6 +77,9 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "pt": frozenset({"que", "ha", "não", "muito", "se"}),  # "Se se tornar": if it becomes
 }
 
+#: A run of this many spaces between words aligns them in columns (kept by tidy_spaces).
+ALIGNING_SPACES: Final = 3
+_ALIGNING_RUN = re.compile(r"(?<=\S)(?: *\t[ \t]*| {3,})(?=\S)")
 _MULTI_SPACE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]{2,}(?=\S)")
 _REPEATED_PUNCT = re.compile(r"\.{4,}|(?<!\.)\.\.(?!\.)|!{2,}|\?{2,}|,{2,}|;{2,}|:{2,}")
 _DOUBLE_MARKS: Final = ("..", "!!", "??", ",,", ";;", "::")
@@ -107,9 +110,9 @@ _DOUBLED = re.compile(
 _AREA_LABEL = re.compile(r"[a-z][a-z0-9_/.-]{0,30}(?:\([^()\s]{1,40}\))?!?: [a-z]")
 _TEXT_START = re.compile(rf"{_HSPACE}*(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
 _AFTER_MARK = re.compile(rf"[.!?][\s]+(?=[a-zà-öø-ÿ])({_L}++){_EDGE_AFTER}")
-# (not a roman numeral: "i, ii, iii", "(i)")
+# (not a roman numeral: "i, ii, iii", "(i)"; not a variable before = < >: "where i = -coyf")
 _LOWER_I = re.compile(
-    _EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + r")(?!\)|,\s*ii\b)"
+    _EDGE_BEFORE + r"i(?=(?:['’](?:m|ve|d|ll))?" + _EDGE_AFTER + r")(?!\)|,\s*ii\b|[ \t]*[=<>])"
 )
 _A_AN = re.compile(rf"{_EDGE_BEFORE}(a|an|A|An)( )({_L}++){_EDGE_AFTER}")
 
@@ -164,11 +167,18 @@ def two_spaced_sentences(s: str) -> bool:
 
 def tidy_spaces(s: str) -> str:
     """Collapse runs of spaces between words to one (keeping a no-break space if present),
-    except two spaces after a sentence end in a text that always puts two there."""
+    except two spaces after a sentence end in a text that always puts two there, and, in a
+    text that holds two or more, the runs of ``ALIGNING_SPACES``+ spaces or with a tab: words
+    aligned in columns (the rows of a table in a plain-text note, whose lines reach the engine
+    joined by spaces: ``where i = -coyf     PFX where j = xoc (…)       SFX``). One such run
+    in a sentence is a slip."""
     two_spaced = two_spaced_sentences(s)
+    columns = _aligned(s)
 
     def repl(m: re.Match[str]) -> str:
         run = m.group(0)
+        if columns and ("\t" in run or run.count(" ") >= ALIGNING_SPACES):
+            return run
         for keep in ("\u202f", "\u00a0"):
             if keep in run:
                 return keep
@@ -179,6 +189,15 @@ def tidy_spaces(s: str) -> str:
     if _TWO_SPACES.search(s) is None:
         return s
     return _MULTI_SPACE.sub(repl, s)
+
+
+def _aligned(s: str) -> bool:
+    """Whether ``s`` holds two runs or more of ``ALIGNING_SPACES``+ spaces or with a tab
+    between words (cheap tests first)."""
+    if "   " not in s and "\t" not in s:
+        return False
+    runs = _ALIGNING_RUN.finditer(s)
+    return next(runs, None) is not None and next(runs, None) is not None
 
 
 def repeated_punctuation(s: str) -> str:
@@ -287,9 +306,39 @@ def doubled_words(s: str, lang: str) -> str:
             and zipf(lang, first.lower()) < DOUBLED_NAME_MAX_ZIPF
         ):
             return m.group(0)  # "Tin Tin", "Bora Bora": a name ("After After" is a slip)
+        if _among_foreign_words(s, m.start(), m.end(), lang):
+            return m.group(0)  # lorem ipsum's "porta in in massa": another language's text
         return first
 
     return _DOUBLED.sub(repl, s)
+
+
+# A doubled word among FOREIGN_MIN_WORDS+ words (FOREIGN_WINDOW each side) of which fewer than
+# FOREIGN_KNOWN_SHARE are known to the language's list stands in another language's text.
+FOREIGN_WINDOW: Final = 6
+FOREIGN_MIN_WORDS: Final = 4
+FOREIGN_KNOWN_SHARE: Final = 0.5
+# A word wordfreq has this often is known too (technical prose: "npm", "eslint", "webpack").
+FOREIGN_COMMON_ZIPF: Final = 3.0
+_PLAIN_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _among_foreign_words(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether ``s[start:end]`` stands among words mostly unknown to ``lang``'s list (the
+    spelling rules' guard for lorem ipsum and quoted foreign text, applied to doubles)."""
+    from .spelling import speller
+
+    reach = 40 * FOREIGN_WINDOW
+    before = _PLAIN_LETTERS.findall(s[max(0, start - reach) : start])[-FOREIGN_WINDOW:]
+    after = _PLAIN_LETTERS.findall(s[end : end + reach])[:FOREIGN_WINDOW]
+    around = [w.lower() for w in before + after]
+    if len(around) < FOREIGN_MIN_WORDS:
+        return False
+    from .lexicon import zipf
+
+    checker = speller(lang)
+    known = sum(1 for w in around if checker.known(w) or zipf(lang, w) >= FOREIGN_COMMON_ZIPF)
+    return known < FOREIGN_KNOWN_SHARE * len(around)
 
 
 def _word_before(s: str, end: int) -> str:

@@ -6,7 +6,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 
 0. (English) its one correction in the list of common misspellings (codespell's dictionary,
    from Wikipedia's list), if that dominates the words one edit away
-   (:meth:`Speller._listed_wins`);
+   (:meth:`Speller._listed_wins`), or, when the list gives no other, is one edit away and
+   not outscored by any of them (:meth:`Speller._listed_sole`);
 1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
 2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
    accent added or changed (never dropped; Portuguese: only added); a three-letter word only
@@ -17,7 +18,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 4. (English, ``WEIGHTED_EDITS``) the word one edit away that is likeliest, its Zipf less the
    cost of its edit as a misspelling (:func:`edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
    next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
-   letter left out ("marrid" -> "married").
+   letter left out ("marrid" -> "married"), or, from ``WEIGHTED_TOO_MANY_LENGTH``, one too
+   many before the last two ("poertry" -> "poetry").
 
 5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
    its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
@@ -30,6 +32,10 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 7. (English, ``LIKELIEST_MIN_LENGTH``+ letters) a word wordfreq has never seen: the listed word
    with its first letter whose Zipf less the misspelling's cost (:func:`learner_cost`) leads
    every other by ``LIKELIEST_LEAD`` (:meth:`Speller._likeliest`: "trobel" -> "trouble").
+
+8. (English, ``NEAREST_MIN_LENGTH``+ letters) a word wordfreq has never seen: the likeliest
+   listed word up to two edits of any kind away (:meth:`Speller._nearest_long`:
+   "magnifiscant" -> "magnificent").
 
 Before the tiers (English): a contraction without its apostrophe (``APOSTROPHE_LEFT_OUT``:
 "dont" -> "don't") and an impossible inflection ("companys" -> "companies",
@@ -65,6 +71,7 @@ from typing import Final
 
 from rephrase_ls.offline.engine.edit_shapes import (
     COST_LEFT_OUT,
+    COST_TAIL,
     base_letter,
     edit_cost,
     edit_distance,
@@ -103,9 +110,16 @@ EDIT_MIN_CANDIDATE_ZIPF: Final = 3.5
 WEIGHTED_DOMINANCE: Final = 1.5
 WEIGHTED_MIN_LENGTH: Final = 8
 WEIGHTED_SHORT_LENGTH: Final = 6
+# ... and in words of 7 letters also a letter too many before the last two ("poertry",
+# "comeing", "whanted": 4 right, 1 wrong on the dev splits; in 6-letter words half were wrong:
+# "thaing" for thing, "strate" for state, "monsth" for month).
+WEIGHTED_TOO_MANY_LENGTH: Final = 7
 # The list's correction scored against its rivals (see Speller._listed_wins) only in words of
 # five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
 LISTED_WEIGHTED_MIN_LENGTH: Final = 5
+# The list's other corrections of a word, scored by the cost of the misspelling, count up to
+# this cost (two letters left out and a consonant for another); farther ones are no rivals.
+ALTERNATIVE_MAX_COST: Final = 2.5
 # Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose likeliest neighbour
 # (one edit away, Zipf 1.0+ in wordfreq, ten times commoner than the next) is a listed word of
 # Zipf 2.5+ ("refresment").
@@ -148,6 +162,23 @@ LIKELIEST_MIN_ZIPF: Final = 3.0
 LIKELIEST_MAX_WORD_ZIPF: Final = 0.0
 LIKELIEST_TWO_EDITS_LENGTH: Final = 6
 LIKELIEST_ZIPF_MARGIN: Final = MIN_ZIPF_MARGIN
+# Tier 8 (English): a word wordfreq has never seen, of 8+ letters, and the likeliest listed
+# word up to two edits away, each edit costing 1.5 Zipf. On the dev splits (Birkbeck and
+# Holbrook) 9 of its 12 changes were right; in words of 7 letters 5 of 10 ("lonlest" ->
+# longest, "wiscell" -> wisely), so they are left to tier 7.
+NEAREST_MIN_LENGTH: Final = 8
+NEAREST_MAX_EDITS: Final = 2
+NEAREST_EDIT_COST: Final = 1.5
+# The misspelling's cost (edit_shapes.learner_cost) at most two letters too many, or one and
+# a vowel for a vowel: two other consonants make another word ("hackiness", in requests'
+# comments, is not "happiness"; the LaTeX package "paralist" is not "paradise").
+NEAREST_MAX_COST: Final = 2.0
+NEAREST_INITIAL_COST: Final = 1.0
+# The best score must be positive: a word rarer than its edits cost is no likelier than a
+# term or a word the list holds less often ("goegraphicaly": geographical scores -0.15, and
+# "geographically", 400 times in the list, is no candidate).
+NEAREST_MIN_SCORE: Final = 0.0  # a vowel for another as the first letter ("astablishing")
+_VOWELS: Final = "aeiou"
 _VOWEL: Final = re.compile("[aeiouy]")
 _ASCII_WORD: Final = re.compile("[a-z]+")
 # Tier 7's candidates of one first letter and length: the words, their Zipf, their letters.
@@ -316,7 +347,8 @@ class Speller:
 
     def _regular_form(self, word: str) -> str | None:
         """(English) the regular form of an impossible one: a consonant and y then -s
-        ("companys" -> "companies"), -icly ("basicly" -> "basically"), when the list has it
+        ("companys" -> "companies"), -icly ("basicly" -> "basically"), a listed word in -al
+        and y ("realy" -> "really", "usualy" -> "usually"), when the list has it
         ``MIN_CANDIDATE_COUNT``+ times."""
         if self.lang != "en":
             return None
@@ -324,6 +356,8 @@ class Speller:
             regular = word[:-2] + "ies"
         elif word.endswith("icly") and word[:-2] not in _EN_IC_LY:
             regular = word[:-2] + "ally"
+        elif len(word) > 4 and word.endswith("aly") and word[:-1] in self.freq:
+            regular = word[:-1] + "ly"  # an adjective in -al + y: "realy", "usualy"
         else:
             return None
         return regular if self.freq.get(regular, 0) >= MIN_CANDIDATE_COUNT else None
@@ -388,10 +422,14 @@ class Speller:
             # misspelling when the list of misspellings has it ("begining", "extented").
             if listed is None or word in self.freq or word in self.extra:
                 return None
-            if self._listed_wins(word, listed) and self.trusted(word, listed, SLIP_ZIPF_MARGIN):
+            if (
+                self._listed_wins(word, listed) or self._listed_sole(word, listed)
+            ) and self.trusted(word, listed, SLIP_ZIPF_MARGIN):
                 return listed
             return None
-        if listed is not None and self._listed_wins(word, listed):
+        if listed is not None and (
+            self._listed_wins(word, listed) or self._listed_sole(word, listed)
+        ):
             return listed
         found = None
         margin = MIN_ZIPF_MARGIN
@@ -433,7 +471,12 @@ class Speller:
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= WEIGHTED_SHORT_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._weighted(word, edits)
-            if found is not None and len(word) < WEIGHTED_MIN_LENGTH and not left_out(word, found):
+            if (
+                found is not None
+                and len(word) < WEIGHTED_MIN_LENGTH
+                and not left_out(word, found)
+                and not _too_many_inside(word, found)
+            ):
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= ONLY_WORD_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
@@ -453,6 +496,10 @@ class Speller:
                 word, likeliest, LIKELIEST_ZIPF_MARGIN, listing
             ):
                 return likeliest
+        if len(word) >= NEAREST_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
+            nearest = self._nearest_long(word)
+            if nearest is not None and self._accepted(word, nearest, MIN_ZIPF_MARGIN, listing):
+                return nearest
         return None
 
     def _accepted(
@@ -498,18 +545,59 @@ class Speller:
             if c in freq
         )
 
+    def _listed_sole(self, word: str, listed: str) -> bool:
+        """Whether the list's one correction of ``word`` (it gives no other) holds although
+        a rival is near in frequency: it is one edit away, listed and common, and no word one
+        edit away that keeps the first letter scores higher by its Zipf less the cost of its
+        edit (:func:`edit_cost`): "futher" is "further" (not "father"), "localy" "locally"
+        (not "local", a letter too many at the end); "ded" is left ("did" scores higher). Only
+        in words of ``LISTED_WEIGHTED_MIN_LENGTH``+ letters ("wich": "which" or "witch")."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        freq, lang = self.freq, self.lang
+        edits = self._edits1(word)
+        if (
+            len(word) < LISTED_WEIGHTED_MIN_LENGTH
+            or known_misspellings(lang).alternatives(word)
+            or listed not in edits
+            or freq.get(listed, 0) < MIN_CANDIDATE_COUNT
+            or lexicon.zipf(lang, listed) < MIN_CANDIDATE_ZIPF
+        ):
+            return False
+        wanted = lexicon.zipf(lang, listed) - edit_cost(word, listed)
+        return all(
+            lexicon.zipf(lang, c) - edit_cost(word, c) <= wanted
+            for c in edits
+            if c[:1] == word[:1] and c != listed and freq.get(c, 0) >= MIN_CANDIDATE_COUNT
+        )
+
     def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
         """Whether ``found`` is ``DOMINANCE_ZIPF`` commoner than every other correction the
         list of misspellings gives ``word`` ("alloud" is "aloud" or "allowed", which is the
-        commoner: left alone; "realy" is "really" far more often than "relay")."""
+        commoner: left alone; "realy" is "really" far more often than "relay"), or leads each
+        by as much once both are scored by their Zipf less the misspelling's cost
+        (:meth:`_misspelling_score`: "recipt" is "receipt", a letter left out, rather than
+        "recipe", a consonant for another at the end)."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         wanted = lexicon.zipf(self.lang, found)
+        others = [other for other in listing.alternatives(word) if other != found]
+        if all(lexicon.zipf(self.lang, other) <= wanted - DOMINANCE_ZIPF for other in others):
+            return True
+        score = self._misspelling_score(word, found)
         return all(
-            lexicon.zipf(self.lang, other) <= wanted - DOMINANCE_ZIPF
-            for other in listing.alternatives(word)
-            if other != found
+            self._misspelling_score(word, other) <= score - DOMINANCE_ZIPF for other in others
         )
+
+    def _misspelling_score(self, word: str, candidate: str) -> float:
+        """``candidate``'s Zipf less the cost of ``word`` as its misspelling: :func:`edit_cost`
+        one edit away, else :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``)."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        z = lexicon.zipf(self.lang, candidate.lower())
+        if edit_distance(word, candidate.lower()) <= 1:
+            return z - edit_cost(word, candidate.lower())
+        return z - learner_cost(word, candidate.lower(), ALTERNATIVE_MAX_COST)
 
     def _only_word(self, word: str, edits: set[str]) -> str | None:
         """Tier 5: the word one edit away that wordfreq knows (``ONLY_WORD_RIVAL_ZIPF``+),
@@ -656,6 +744,76 @@ class Speller:
             or _drops_inner_y(word, found)
         ):
             return None
+        return found
+
+    def _nearest_long(self, word: str) -> str | None:
+        """Tier 8: for a word of ``NEAREST_MIN_LENGTH``+ letters that wordfreq has never seen
+        written (nor its stem, nor a coinage, derivation or contraction), the listed word of
+        tier 7's index (``MIN_CANDIDATE_COUNT``+, Zipf ``MIN_CANDIDATE_ZIPF``+) up to
+        ``NEAREST_MAX_EDITS`` edits of any kind away, with its first letter (or, for a word
+        that starts with a vowel, another vowel, ``NEAREST_INITIAL_COST`` dearer), whose Zipf
+        less ``NEAREST_EDIT_COST`` an edit (and ``COST_TAIL`` for another last two letters)
+        leads every other by ``LIKELIEST_LEAD`` and is ``NEAREST_MIN_SCORE``+; and no
+        word that sounds alike (:func:`sound_skeleton`, one edit further) and is not an
+        extension of it is within ``DOMINANCE_ZIPF`` of its Zipf. The misspelling's cost
+        (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words have few
+        neighbours: "magnifiscant" -> "magnificent", "astablishing" -> "establishing",
+        "charickter" -> "character"; "semetary" is left (*cemetery* sounds alike)."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        lang = self.lang
+        if (
+            not word.isascii()
+            or lexicon.zipf(lang, word) > 0.0
+            or _seen_stem(lang, word)
+            or _coined(lang, word)
+            or _derived(lang, word)
+            or _contraction(lang, word)
+        ):
+            return None
+        index = self._by_initial()
+        n = len(word)
+        letters = _letter_mask(word)
+        initials = _VOWELS if word[0] in _VOWELS else word[0]
+        found, best, second = None, -9.0, -9.0
+        for initial in initials:
+            for length in range(n - NEAREST_MAX_EDITS, n + NEAREST_MAX_EDITS + 1):
+                bucket = index.get((initial, length))
+                if bucket is None:
+                    continue
+                words, zipfs, masks = bucket
+                for k, cand in enumerate(words):
+                    mask = masks[k]
+                    if (letters & ~mask).bit_count() > 2 or (mask & ~letters).bit_count() > 2:
+                        continue  # more than two letters of either missing in the other
+                    distance = edit_distance(word, cand)
+                    if distance > NEAREST_MAX_EDITS:
+                        continue
+                    score = zipfs[k] - NEAREST_EDIT_COST * distance
+                    if cand[-2:] != word[-2:]:
+                        score -= COST_TAIL  # another ending: "goegraphicaly" is not geographical
+                    if initial != word[0]:
+                        score -= NEAREST_INITIAL_COST
+                    if score > best:
+                        found, best, second = cand, score, best
+                    elif score > second:
+                        second = score
+        if (
+            found is None
+            or best < NEAREST_MIN_SCORE
+            or best - second < LIKELIEST_LEAD
+            or _drops_inner_y(word, found)
+            or learner_cost(word, found, NEAREST_MAX_COST) > NEAREST_MAX_COST
+        ):
+            return None
+        wanted = lexicon.zipf(lang, found)
+        for cand in self._sound_index().get(sound_skeleton(word), ()):
+            if (
+                not (cand.startswith(found) or found.startswith(cand))
+                and lexicon.zipf(lang, cand) > wanted - DOMINANCE_ZIPF
+                and edit_distance(word, cand) <= NEAREST_MAX_EDITS + 1
+            ):
+                return None  # "semetary": secretary or cemetery
         return found
 
     def _by_initial(self) -> dict[tuple[str, int], _Bucket]:
@@ -901,6 +1059,16 @@ def _drops_inner_y(word: str, found: str) -> bool:
     """Whether ``word`` has a y between consonants (``_INNER_Y``) and ``found`` has fewer."""
     kept = len(_INNER_Y.findall(word))
     return kept > 0 and len(_INNER_Y.findall(found)) < kept
+
+
+def _too_many_inside(word: str, found: str) -> bool:
+    """Whether ``found`` is ``word`` of ``WEIGHTED_TOO_MANY_LENGTH``+ letters less one letter
+    too many before its last two ("poertry", "comeing")."""
+    return (
+        len(word) >= WEIGHTED_TOO_MANY_LENGTH
+        and len(found) == len(word) - 1
+        and first_difference(word, found) < len(word) - 2
+    )
 
 
 def _derived(lang: str, word: str) -> bool:

@@ -138,9 +138,10 @@ def sniff_format(text: str) -> str | None:
     """The format the content of ``text`` shows: a script's language when it starts with a
     ``#!`` line naming a known interpreter (``#! /bin/bash``, ``#!/usr/bin/env python3``);
     ``"markdown"`` or ``"restructuredtext"`` when its start shows that markup (two signs or more
-    that only one of them writes, and more of its signs than of the other's); else None (plain
-    text). For documents whose name and languageId say nothing (a ``README`` without extension,
-    a ``.txt`` file, an editor's ``plaintext``)."""
+    that only one of them writes, and more of its signs than of the other's; fence lines count
+    for Markdown only beside another of its signs); else None (plain text). For documents
+    whose name and languageId say nothing (a ``README`` without extension, a ``.txt`` file, an
+    editor's ``plaintext``)."""
     script = _SHEBANG.match(text)
     if script is not None:
         interpreter = script.group(2) if script.group(1) == "env" else script.group(1)
@@ -149,7 +150,11 @@ def sniff_format(text: str) -> str | None:
             if name in _INTERPRETERS:
                 return _INTERPRETERS[name]
     sample = text[:SNIFF_SAMPLE]
-    markdown = sum(1 for _ in zip(range(20), _MARKDOWN_SIGNS.finditer(sample), strict=False))
+    signs = [m.group() for _, m in zip(range(20), _MARKDOWN_SIGNS.finditer(sample), strict=False)]
+    fences = sum(1 for sign in signs if sign in ("```", "~~~"))
+    # Fences alone make no Markdown: plain text copies them too (a note, a README.txt), and
+    # plain text reads a fenced block as code; read as Markdown, its columns would be prose.
+    markdown = len(signs) if len(signs) > fences else 0
     rst = sum(1 for _ in zip(range(20), _RST_SIGNS.finditer(sample), strict=False))
     if markdown >= 2 and markdown > rst:
         return "markdown"

@@ -74,7 +74,7 @@ _TWO_LINE_UNDERLINE = re.compile(r"([=\-~^+])\1+[ \t]*$")
 _HARD_BREAK = re.compile(r"[ \t]\+[ \t]*$")
 # a cell's specifier (span, alignment, style) after a space or at a line start, and its separator
 _CELL_SPEC = (
-    r"(?:(?<![^ \t\n\r])(?:(?P<span>[0-9]+)?(?:\.[0-9]+)?(?P<op>[*+]))?[<^>]?(?:\.[<^>])?"
+    r"(?:(?<![^ \t\n\r])(?:(?P<span>[0-9]+)?(?:\.(?P<rows>[0-9]+))?(?P<op>[*+]))?[<^>]?(?:\.[<^>])?"
     r"(?P<style>[adehlmsv])?)?"
 )
 # the columns of a table's `cols` attribute: `cols="1,2m,1"`, `cols=3*`, `cols=">1h;2d"`
@@ -82,6 +82,8 @@ _COLS = re.compile(
     r"""(?:^|[\[,])[ \t]*cols[ \t]*=[ \t]*(?:"(?P<q>[^"]*)"|'(?P<s>[^']*)'|(?P<b>[^,\]]*))"""
 )
 _TIMES = re.compile(r"([0-9]{1,4})\*")
+#: Tables up to this many columns (by ``cols``) have the rows their cells span counted
+_TRACKED_COLUMNS = 32
 
 
 def _column_styles(line: str) -> list[str]:
@@ -188,7 +190,11 @@ class _Scanner:
         self.table_close = ""
         self.cell_skip = False  # the open table cell is literal or monospace
         self.columns: list[str] = []  # the style of each column (`cols`) of the next table
-        self.column = 0  # the column of the next cell
+        self.column = 0  # the column of the next cell in its row
+        self.row = 0  # the row of the next cell, counted from the table's first
+        self.held_until = 0  # the row from which no cell spanning rows holds a column
+        # for each column, the row up to which (not included) a cell spanning rows holds it
+        self.held: list[int] = []
         self.first_row = False  # the next line of the table is its first
         self.definition = False  # a description list term closed its line: its description next
 
@@ -314,7 +320,8 @@ class _Scanner:
             if sep in "|!" and self.style not in VERBATIM_STYLES:
                 self.table = sep
                 self.table_close = stripped
-                self.column = 0
+                self.column = self.row = self.held_until = 0
+                self.held = [0] * len(self.columns)
                 self.first_row = True
             else:
                 self.closing = stripped  # CSV and DSV tables hold data, not prose
@@ -412,15 +419,52 @@ class _Scanner:
             self._cell_text(pos, m.start())
             self.flush()
             style = m.group("style")
-            columns = self.columns
-            if columns:  # a cell's own style wins over its column's
+            if self.columns:  # a cell's own style wins over its column's
+                column = self._place_cell(m)
                 if not header:
-                    style = style or columns[self.column % len(columns)]
-                span = int(m.group("span") or 1) if m.group("op") == "+" else 1
-                self.column += max(span, 1)
+                    style = style or self.columns[column]
             self.cell_skip = style in ("l", "m")
             pos = m.end()
         self._cell_text(pos, e)
+
+    def _place_cell(self, spec: re.Match[str]) -> int:
+        """The column of the cell ``spec`` opens (``2+|`` spans two columns, ``.2+|`` two rows,
+        ``2.3+|`` both, ``3*|`` is three cells), past the columns that cells of the rows above
+        hold; the rows wrap at the table's width, as AsciiDoc fills them. (Wider tables than
+        :data:`_TRACKED_COLUMNS` are counted without the rows cells hold.)"""
+        width = len(self.columns)
+        held = self.held  # the row up to which (not included) a cell holds each column
+        op = spec.group("op")
+        count = max(int(spec.group("span") or 1), 1) if op is not None else 1
+        if width > _TRACKED_COLUMNS:
+            column = self.column % width
+            self.column += count if op is not None else 1
+            return column
+        while True:
+            if self.column >= width:  # the row is full: the next one starts
+                self.column = 0
+                self.row += 1
+            if self.row >= self.held_until:  # no cell above spans into this row
+                if self.column < width:
+                    break
+                continue
+            while self.column < width and held[self.column] > self.row:
+                self.column += 1
+            if self.column < width:
+                break
+            self.row = min(held) - 1  # every column held: on to the first row that frees one
+            self.column = width
+        column = self.column
+        if op == "*":  # duplicated: that many cells, one column each
+            self.column += count
+            return column
+        rows = int(spec.group("rows") or 1) if op is not None else 1
+        if rows > 1:
+            end = min(width, column + count)
+            held[column:end] = [self.row + rows] * (end - column)
+            self.held_until = max(self.held_until, self.row + rows)
+        self.column += count
+        return column
 
     def _cell_text(self, s: int, e: int) -> None:
         if self.cell_skip or s >= e or not self.text[s:e].strip():

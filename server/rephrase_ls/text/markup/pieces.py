@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 from rephrase_ls.text.markup.block import ProseBlock
-from rephrase_ls.text.markup.lines import Lines, build_block, make_block, trim
+from rephrase_ls.text.markup.lines import Lines, build_block, trim
 
 __all__ = ["BREAK", "PROSE", "PROTECT", "Inline", "Paragraphs", "Piece", "blocks_from_pieces"]
 
@@ -121,33 +121,36 @@ class Paragraphs:
         lines = self._lines
         if lines is None:
             lines = self._lines = Lines(text)
-        per_line: dict[int, list[int]] = {}
+        # the covered spans in order, cut at the line breaks: one segment per line, from the
+        # first covered character of the line to the last
+        starts, ends = lines.starts, lines.ends
+        segments: list[tuple[int, int]] = []
+        last_line = -1
         for start, end in covered:
             first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
             for i in range(first, last + 1):
-                s = max(start, lines.starts[i])
-                e = min(end, lines.ends[i])
+                s = max(start, starts[i])
+                e = min(end, ends[i])
                 while s < e and text[s] in " \t":
                     s += 1
                 while e > s and text[e - 1] in " \t\r\n":
                     e -= 1
                 if s >= e:
                     continue
-                bounds = per_line.get(i)
-                if bounds is None:
-                    per_line[i] = [s, e]
+                if i == last_line:
+                    segments[-1] = (segments[-1][0], e)
                 else:
-                    bounds[1] = e
-        if not per_line:
+                    segments.append((s, e))
+                    last_line = i
+        if not segments:
             return None
-        segments = [(b[0], b[1]) for _, b in sorted(per_line.items())]
         # what lies inside a segment and no piece covers (a comment between two words) and is not
         # white space is protected rather than sent
         for (_, end), (start, _) in pairwise(covered):
             if text[end:start].strip():
                 protected.append((end, start))
         protected.sort()
-        return make_block(text, segments, protected)
+        return build_block(text, segments, [p for p in protected if p[0] < p[1]])
 
 
 def blocks_from_pieces(

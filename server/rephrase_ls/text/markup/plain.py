@@ -10,7 +10,8 @@ comment prose protects (:mod:`~rephrase_ls.text.markup.code_inline`: identifiers
 starting it) is not prose: READMEs quote commands in plain text; nor is a line whose words are
 aligned in columns (a table: ``FAQ             Frequently Asked Questions``, a title with a mode
 line after tabs): a tab, three spaces or more, or two after a character that ends no sentence
-(two spaces after a full stop are a house style, not a column).
+(two spaces after a full stop are a house style, not a column). A fenced block (a line of
+three or more backticks or tildes, up to its closing line) is code, not prose.
 
 One pass over the lines, O(n); URLs and addresses are found from their ``://``, ``www.`` and
 ``@`` with ``str.find`` rather than a regex tried at every position.
@@ -48,6 +49,12 @@ _CODE_CHUNK = re.compile(
 )
 # Words aligned in columns: a tab, three spaces or more, or two after what ends no sentence.
 _ALIGNED = re.compile(r"\S(?: *\t[ \t]*| {3,})\S|[^\s.!?:;)\]\"'’”]  \S")
+# A fenced block, as Markdown writes it and plain-text files copy it (READMEs, notes): a line
+# of three or more backticks or tildes, indented by up to three spaces, then an info string
+# (no backtick in it after backticks); it ends at a line of the same character, as many or
+# more, or at the end of the text. Its lines are code, not prose.
+_FENCE = re.compile(r" {0,3}(`{3,}(?=[^`]*$)|~{3,})(.*)")
+_FENCE_CHARS = ("`", "~")
 #: Longer runs without a space are protected whole, not searched for code signs.
 _LONGEST_WORD = 100
 _SHELL = re.compile(r"\$[({]|&&|\|\||[ \t]\|[ \t]|[ \t]\\$|^[ \t]*(?:\./|\$[ \t])")
@@ -136,9 +143,17 @@ def plain_blocks(text: str) -> list[ProseBlock]:
         segments.clear()
 
     line_start = 0
+    fence = ""  # the fence run of the open fenced block, "" outside one
     for line in _lines(text):
         line_end = line_start + len(line)
         content = line.rstrip()
+        if fence or content.lstrip(" ")[:1] in _FENCE_CHARS:
+            fence = _fence_after(content, fence)
+            if fence or _FENCE.match(content):
+                flush()  # a fence line, or a line of a fenced block: code, not prose
+                depth = -1
+                line_start = line_end
+                continue
         if not content:
             flush()
             depth = -1
@@ -171,6 +186,23 @@ def plain_blocks(text: str) -> list[ProseBlock]:
         line_start = line_end
     flush()
     return blocks
+
+
+def _fence_after(line: str, fence: str) -> str:
+    """The fence run open after ``line`` (without its line break): ``fence`` goes on unless
+    ``line`` closes it (the same character, as many or more, nothing after); outside a block,
+    ``line`` opens one if it is a fence line (:data:`_FENCE`)."""
+    match = _FENCE.match(line)
+    if not fence:
+        return match.group(1) if match is not None else ""
+    if (
+        match is not None
+        and match.group(1)[0] == fence[0]
+        and len(match.group(1)) >= len(fence)
+        and not match.group(2).strip()
+    ):
+        return ""
+    return fence
 
 
 def _is_command(line: str) -> bool:
