@@ -289,6 +289,11 @@ def _spelling(
             if corrected is not None and lang == "fr" and _rectified(word, corrected):
                 return None
             return corrected
+        if lang == "de" and word[1:] == lower[1:]:
+            corrected = _german_capitalised(checker, lower)
+            if corrected is not None and not _foreign_context(checker, s, start, end, lower):
+                return match_case(word, corrected)
+            return None
         # A capital: a name, or a sentence's first word (names start sentences too): only a
         # listed misspelling there ("Teh").
         if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
@@ -315,6 +320,20 @@ def _spelling(
             and (word.lower() not in context or _slip_however_often(checker, lang, word))
         }
     return rules.words(s, fix, only=maybe)
+
+
+# German capitalises every noun, so a capitalised word is mostly a noun, not a name; one that
+# wordfreq has seen at most this often (names are written: "Köhler" 2.6) is checked.
+_GERMAN_CAPITAL_MAX_ZIPF = 2.0
+
+
+def _german_capitalised(checker: spelling.Speller, lower: str) -> str | None:
+    """The correction of a capitalised German word (given in lower case), mid-sentence or at
+    a sentence start: a noun ("Vorstelung" -> "Vorstellung") when the word is unknown in any
+    case and wordfreq has hardly seen it (a name is written: ``_GERMAN_CAPITAL_MAX_ZIPF``)."""
+    if lexicon.zipf("de", lower) > _GERMAN_CAPITAL_MAX_ZIPF or checker.known(lower):
+        return None
+    return checker.correction(lower)
 
 
 def _rectified(word: str, corrected: str) -> bool:

@@ -65,6 +65,8 @@ from typing import Final
 
 from rephrase_ls.offline.engine.edit_shapes import (
     COST_LEFT_OUT,
+    SOUND_ALIKE,
+    VOWELS,
     base_letter,
     edit_cost,
     edit_distance,
@@ -162,6 +164,13 @@ def _letter_mask(word: str) -> int:
         if 0 <= k < 26:
             mask |= 1 << k
     return mask
+# German (Speller._german): a word nobody writes (wordfreq Zipf up to 2.5) one edit from a
+# common word that wordfreq writes ten times more often than any other word one edit away.
+GERMAN_MIN_LENGTH: Final = 5
+GERMAN_MAX_WORD_ZIPF: Final = 2.5
+GERMAN_MIN_ZIPF: Final = 3.0
+GERMAN_RIVAL_ZIPF: Final = 1.0
+GERMAN_ZIPF_MARGIN: Final = 2.0
 # Speller.sure_slip: one edit of at most this cost (a letter left out) in a word of at most
 # this Zipf (web text holds common slips a little: "rigth" 1.7, "siad" 2.1, "frends" 1.5).
 SURE_SLIP_COST: Final = 0.5
@@ -443,6 +452,9 @@ class Speller:
         if found is None and len(word) >= SKELETON_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._by_skeleton(word, edits)
             margin = MIN_ZIPF_MARGIN
+        if found is None and self.lang == "de":
+            found = self._german(word, edits)
+            margin = GERMAN_ZIPF_MARGIN
         if found is not None and self._accepted(word, found, margin, listing):
             return found
         # Tier 7 also when an earlier tier's candidate was refused ("sorces": tier 6's
@@ -533,7 +545,7 @@ class Speller:
             z = lexicon.zipf(lang, cand)
             if z < ONLY_WORD_RIVAL_ZIPF:
                 continue
-            if z > best:
+            if z > best and cand in freq:
                 found, best, second = cand, z, best
             elif z > second:
                 second = z
@@ -549,6 +561,36 @@ class Speller:
         ):
             return None
         return found
+
+    def _german(self, word: str, edits: set[str]) -> str | None:
+        """(German) the word one edit away that wordfreq writes ``GERMAN_MIN_ZIPF``+ and
+        ``DOMINANCE_ZIPF`` more often than every other word one edit away it has seen
+        (``GERMAN_RIVAL_ZIPF``+), for a word of ``GERMAN_MIN_LENGTH``+ letters that wordfreq
+        has seen at most ``GERMAN_MAX_WORD_ZIPF``: pyspellchecker's German list, from
+        subtitles, has most nouns too rarely to be candidates ("vorstelung" ->
+        "vorstellung", "unternehnen" -> "unternehmen", "gesellschat" -> "gesellschaft")."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        lang = self.lang
+        if len(word) < GERMAN_MIN_LENGTH or lexicon.zipf(lang, word) > GERMAN_MAX_WORD_ZIPF:
+            return None
+        if "ß" in word and lexicon.zipf(lang, word.replace("ß", "ss")) > 0.0:
+            return None  # the spelling before 1996 ("Schluß", "daß"), not a slip of "Schlug"
+        freq = self.freq
+        found, best, second = None, 0.0, 0.0
+        for cand in edits:
+            z = lexicon.zipf(lang, cand)
+            if z < GERMAN_RIVAL_ZIPF:
+                continue
+            if z > best and cand in freq:
+                if found is not None:
+                    second = max(second, best)
+                found, best = cand, z
+            else:
+                second = max(second, z)
+        if found is None or best < GERMAN_MIN_ZIPF or best - second < DOMINANCE_ZIPF:
+            return None
+        return found if _german_slip(word, found) else None
 
     def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
         """Tier 6: the word with ``word``'s consonants (:func:`skeleton`) up to
@@ -901,6 +943,27 @@ def _drops_inner_y(word: str, found: str) -> bool:
     """Whether ``word`` has a y between consonants (``_INNER_Y``) and ``found`` has fewer."""
     kept = len(_INNER_Y.findall(word))
     return kept > 0 and len(_INNER_Y.findall(found)) < kept
+
+
+# German consonants written for one another by sound (SOUND_ALIKE, w for v: "Wisum", z for the
+# t of -tion: "Situazion").
+_GERMAN_SOUND_ALIKE: Final = SOUND_ALIKE | {frozenset("vw"), frozenset("sß"), frozenset("tz")}
+
+
+def _german_slip(word: str, found: str) -> bool:
+    """Whether ``word`` is ``found`` (one edit away) with a learner's slip: a letter left
+    out, too many or two swapped after the first letter, a vowel for a vowel, or a consonant
+    for one that sounds alike (``_GERMAN_SOUND_ALIKE``; also as the first letter: "Fater",
+    "Wisum"), an umlaut left out or added ("ubersehen"). Another consonant ("Swimmen" is not
+    "Stimmen", "Grüze" not "Grüne") or a first letter left out or added ("Equalität" is not
+    "Qualität") is as often another word meant (Falko-MERLIN's dev split)."""
+    i = first_difference(word, found)
+    if len(word) != len(found) or word[i + 1 :] != found[i + 1 :]:
+        return i > 0  # a letter left out, too many, or two swapped
+    a, b = base_letter(word[i]), base_letter(found[i])
+    if a in VOWELS and b in VOWELS:
+        return i > 0 or a == b  # "ubersehen": an umlaut left out
+    return frozenset((a, b)) in _GERMAN_SOUND_ALIKE
 
 
 def _derived(lang: str, word: str) -> bool:
