@@ -95,3 +95,85 @@ def test_german_slip_shapes() -> None:
     assert not slip("equalität", "qualität")  # a first letter too many
     assert not slip("swimmen", "stimmen")  # a consonant for another
     assert not slip("grüze", "grüne")
+
+
+SPANISH_FIXED = [
+    # Accents left out of forms pyspellchecker's Spanish list lacks ("había", "niños"): the
+    # spelling wordfreq writes most.
+    (
+        "Fue extraño pensar que, en poco tiempo, nuestra familia volveria a tener un bebe en "
+        "casa, ya que ese lugar no habia sido ocupado en nueve años, desde que mi hermanito "
+        "nacio.",
+        "Fue extraño pensar que, en poco tiempo, nuestra familia volvería a tener un bebe en "
+        "casa, ya que ese lugar no había sido ocupado en nueve años, desde que mi hermanito "
+        "nació.",
+    ),
+    # At a sentence start too, a common word ("Tambien"); a tilde left out ("ninos").
+    (
+        "Tambien ella fue a *PLACE* para ayudar en el bienestar de *PLACE* y ayudar a los ninos.",
+        "También ella fue a *PLACE* para ayudar en el bienestar de *PLACE* y ayudar a los niños.",
+    ),
+    # Learners repeat theirs: a common word without its accents at two sentence starts (two
+    # sentences of one essay).
+    (
+        "Despues de eso, lo seguía viendo pero nunca hablabamos. Despues de comenzar la "
+        "universidad, seguimos hablando y decidimos juntarnos.",
+        "Después de eso, lo seguía viendo pero nunca hablábamos. Después de comenzar la "
+        "universidad, seguimos hablando y decidimos juntarnos.",
+    ),
+    # One slip from a word wordfreq writes far more often than any other ("tontos" needs a
+    # first letter changed), and its accents given back ("todovia": "todavía").
+    (
+        "Hablaron sobre la banda y quieren tocar jontos.",
+        "Hablaron sobre la banda y quieren tocar juntos.",
+    ),
+    (
+        "Mas de viente anos y todovia se ven como una pareja recien casada.",
+        "Mas de viente anos y todavía se ven como una pareja recién casada.",
+    ),
+    (
+        "El único lugar que estaba desponible fue una lavandería en una parte vaga de la ciudad.",
+        "El único lugar que estaba disponible fue una lavandería en una parte vaga de la ciudad.",
+    ),
+]
+
+SPANISH_KEPT = [
+    # The imperfect subjunctive is no future without its accent ("ayudará").
+    "Entonces le pidió que lo ayudara a cargar al bebé para atar los cordones de los zapatos.",
+    # A name as English writes it keeps its spelling.
+    "El Weeknd también es conocido por estar en una relación romántica con Bella Hadid y "
+    "Selena Gomez.",
+    # Published documentation (clean-es.txt: react.dev's and Vite's Spanish translations):
+    # forms of verbs ("mutarlos", "migren"), a coined verb ("memoizar") and a prefix on a
+    # verb ("recompilar") are no slips of "matarlos", "miren", "memorizar", "recopilar".
+    "Tal vez estés pensando que las refs parecen menos \"estrictas\" que el estado —puedes "
+    "mutarlos en lugar de siempre tener que utilizar una función asignadora del estado, por "
+    "ejemplo.",
+    "Tampoco hay un daño significativo en hacerlo, por lo que algunos equipos optan por no "
+    "pensar en casos individuales y memoizar tanto como sea posible.",
+    "Si estás desarrollando con Vite mismo, puedes ir a `packages/vite` y ejecutar `pnpm run "
+    "dev` para recompilar automáticamente Vite siempre que cambie el código.",
+    "Para permitir que los proyectos migren desde v2 en caso de un problema de compatibilidad, "
+    "se agregaron opciones heredadas para volver a las estrategias de Vite v2.",
+    # Accents a writer put are words too: never taken off ("cómo", "qué").
+    "Entonces, aunque no es muy importante saber cómo funciona la concurrencia, puede valer la "
+    "pena saber qué es a grandes rasgos.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SPANISH_FIXED)
+def test_spanish_slips_are_fixed(text: str, expected: str) -> None:
+    assert improve(text, "es") == expected
+
+
+@pytest.mark.parametrize("text", SPANISH_KEPT)
+def test_spanish_look_alikes_are_kept(text: str) -> None:
+    assert improve(text, "es") == text
+
+
+def test_spanish_accent_spellings() -> None:
+    """Every spelling with one acute accent and ñ for n (``_spanish_accent_spellings``)."""
+    spellings = spelling._spanish_accent_spellings("ninos")
+    assert {"niños", "ninós", "níños", "ñinos"} <= spellings
+    assert "ninos" not in spellings
+    assert "comunicación" in spelling._spanish_accent_spellings("comunicacíon")

@@ -301,6 +301,7 @@ def _spelling(
             if corrected is not None and (
                 checker.listed_misspelling(lower) == corrected
                 or checker.sure_slip(lower, corrected)
+                or _spanish_accents_added(lang, lower, corrected)
             ):
                 return match_case(word, corrected)
         return None
@@ -336,6 +337,23 @@ def _german_capitalised(checker: spelling.Speller, lower: str) -> str | None:
     return checker.correction(lower)
 
 
+# A Spanish name without its accents is how English writes it ("Jose" 4.2, "Gomez" 3.6,
+# "Beyonce" 3.5 in English); a common word is not ("despues" 1.3, "asi" 2.9).
+_SPANISH_NAME_ENGLISH_ZIPF = 3.0
+
+
+def _spanish_accents_added(lang: str, lower: str, corrected: str) -> bool:
+    """Whether ``corrected`` is the Spanish word ``lower`` with accents it left out, and
+    ``lower`` is not how English writes a name (``_SPANISH_NAME_ENGLISH_ZIPF``): a slip at a
+    sentence start too ("Despues", "Tambien"; "Jose" and "Gomez" are left)."""
+    return (
+        lang == "es"
+        and lower.isascii()
+        and strip_accents(corrected) == lower
+        and lexicon.zipf("en", lower) < _SPANISH_NAME_ENGLISH_ZIPF
+    )
+
+
 def _rectified(word: str, corrected: str) -> bool:
     """Whether ``word`` is the French 1990 rectified spelling of ``corrected``: the same but
     for the circumflex of i and u (``apparait``, ``connaitre``, ``cout``), which the
@@ -365,8 +383,13 @@ def _slip_however_often(checker: spelling.Speller, lang: str, word: str) -> bool
 def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:
     """Whether ``word`` (not English) is a common word written without its accents
     (``tambien``, ``musica``): a slip even when written twice, as learners repeat it. A term
-    or a name a document repeats has letters of its own, not another word's."""
-    if lang == "en" or word != word.lower() or not word.isascii():
+    or a name a document repeats has letters of its own, not another word's. In Spanish a
+    capitalised one too (``Despues`` at two sentence starts; :func:`_spelling` changes it
+    only at a sentence start)."""
+    lower = word.lower()
+    if lang == "es" and word[1:] == lower[1:]:
+        word = lower
+    if lang == "en" or word != lower or not word.isascii():
         return False
     corrected = checker.correction(word)
     return corrected is not None and strip_accents(corrected) == word

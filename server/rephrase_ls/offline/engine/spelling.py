@@ -164,13 +164,18 @@ def _letter_mask(word: str) -> int:
         if 0 <= k < 26:
             mask |= 1 << k
     return mask
-# German (Speller._german): a word nobody writes (wordfreq Zipf up to 2.5) one edit from a
-# common word that wordfreq writes ten times more often than any other word one edit away.
-GERMAN_MIN_LENGTH: Final = 5
-GERMAN_MAX_WORD_ZIPF: Final = 2.5
-GERMAN_MIN_ZIPF: Final = 3.0
-GERMAN_RIVAL_ZIPF: Final = 1.0
-GERMAN_ZIPF_MARGIN: Final = 2.0
+# German and Spanish (Speller._neighbour): a word nobody writes (wordfreq Zipf up to 2.5) one
+# slip (_german_slip, _spanish_slip) from a common word that wordfreq writes ten times more
+# often than any other word one edit away. pyspellchecker's lists are too thin there: the
+# German one holds most nouns 50 times ("vorstellung"), the Spanish one lacks "había", "niños".
+NEIGHBOUR_LANGUAGES: Final = frozenset({"de", "es"})
+NEIGHBOUR_MIN_LENGTH: Final = 5
+NEIGHBOUR_MAX_WORD_ZIPF: Final = 2.5
+NEIGHBOUR_MIN_ZIPF: Final = 3.0
+NEIGHBOUR_RIVAL_ZIPF: Final = 1.0
+NEIGHBOUR_ZIPF_MARGIN: Final = 2.0
+# A word one edit away by another edit than a slip is a rival as if it were this much rarer.
+NEIGHBOUR_UNLIKE_COST: Final = 1.0
 # Speller.sure_slip: one edit of at most this cost (a letter left out) in a word of at most
 # this Zipf (web text holds common slips a little: "rigth" 1.7, "siad" 2.1, "frends" 1.5).
 SURE_SLIP_COST: Final = 0.5
@@ -412,6 +417,9 @@ class Speller:
             accented = set(self._unaccented[word])
             found = self._pick(accented)
             margin = accent_margin(self.lang)
+        if found is None and self.lang == "es":
+            found = self._spanish_accents(word)
+            margin = accent_margin(self.lang)
         if found is None and self.lang == "de":
             umlauts = umlaut_spellings(word)
             found = self._pick(umlauts)
@@ -452,9 +460,9 @@ class Speller:
         if found is None and len(word) >= SKELETON_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._by_skeleton(word, edits)
             margin = MIN_ZIPF_MARGIN
-        if found is None and self.lang == "de":
-            found = self._german(word, edits)
-            margin = GERMAN_ZIPF_MARGIN
+        if found is None and self.lang in NEIGHBOUR_LANGUAGES:
+            found = self._neighbour(word, edits)
+            margin = NEIGHBOUR_ZIPF_MARGIN
         if found is not None and self._accepted(word, found, margin, listing):
             return found
         # Tier 7 also when an earlier tier's candidate was refused ("sorces": tier 6's
@@ -562,35 +570,74 @@ class Speller:
             return None
         return found
 
-    def _german(self, word: str, edits: set[str]) -> str | None:
-        """(German) the word one edit away that wordfreq writes ``GERMAN_MIN_ZIPF``+ and
-        ``DOMINANCE_ZIPF`` more often than every other word one edit away it has seen
-        (``GERMAN_RIVAL_ZIPF``+), for a word of ``GERMAN_MIN_LENGTH``+ letters that wordfreq
-        has seen at most ``GERMAN_MAX_WORD_ZIPF``: pyspellchecker's German list, from
-        subtitles, has most nouns too rarely to be candidates ("vorstelung" ->
-        "vorstellung", "unternehnen" -> "unternehmen", "gesellschat" -> "gesellschaft")."""
+    def _neighbour(self, word: str, edits: set[str]) -> str | None:
+        """(German, Spanish) the word one edit away that wordfreq writes
+        ``NEIGHBOUR_MIN_ZIPF``+ and ``DOMINANCE_ZIPF`` more often than every other word one
+        edit away it has seen (``NEIGHBOUR_RIVAL_ZIPF``+), for a word of
+        ``NEIGHBOUR_MIN_LENGTH``+ letters that wordfreq has seen at most
+        ``NEIGHBOUR_MAX_WORD_ZIPF``, when the edit is a learner's slip (:func:`_german_slip`,
+        :func:`_spanish_slip`): "vorstelung" -> "vorstellung", "unternehnen" ->
+        "unternehmen", "hosptal" -> "hospital". A German candidate must also be in
+        pyspellchecker's list (at any count); the Spanish list lacks too many forms."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         lang = self.lang
-        if len(word) < GERMAN_MIN_LENGTH or lexicon.zipf(lang, word) > GERMAN_MAX_WORD_ZIPF:
+        if len(word) < NEIGHBOUR_MIN_LENGTH or lexicon.zipf(lang, word) > NEIGHBOUR_MAX_WORD_ZIPF:
             return None
         if "ß" in word and lexicon.zipf(lang, word.replace("ß", "ss")) > 0.0:
             return None  # the spelling before 1996 ("Schluß", "daß"), not a slip of "Schlug"
-        freq = self.freq
+        if lang == "es" and _spanish_derived(word):
+            return None
+        listed = self.freq if lang == "de" else None
+        slip = _german_slip if lang == "de" else _spanish_slip
         found, best, second = None, 0.0, 0.0
         for cand in edits:
             z = lexicon.zipf(lang, cand)
-            if z < GERMAN_RIVAL_ZIPF:
+            if z < NEIGHBOUR_RIVAL_ZIPF:
                 continue
-            if z > best and cand in freq:
+            if not slip(word, cand):
+                # a rival all the same, if a less likely one ("jontos": "juntos", "tontos")
+                second = max(second, z - NEIGHBOUR_UNLIKE_COST)
+            elif z > best and (listed is None or cand in listed):
                 if found is not None:
                     second = max(second, best)
                 found, best = cand, z
             else:
                 second = max(second, z)
-        if found is None or best < GERMAN_MIN_ZIPF or best - second < DOMINANCE_ZIPF:
+        if found is None or best < NEIGHBOUR_MIN_ZIPF or best - second < DOMINANCE_ZIPF:
             return None
-        return found if _german_slip(word, found) else None
+        if lang == "es" and found.isascii():
+            # wordfreq's web text drops accents: "todovia" is "todavía", not "todavia"
+            accented = self._spanish_accents(found)
+            if accented is not None and self.trusted(found, accented, accent_margin(lang)):
+                return accented
+        return found
+
+    def _spanish_accents(self, word: str) -> str | None:
+        """(Spanish) ``word`` with its accents as wordfreq writes it most (one acute accent on
+        a vowel, ñ for n), ``DOMINANCE_ZIPF`` ahead of every other such spelling and Zipf
+        ``MIN_CANDIDATE_ZIPF``+: "habia" -> "había", "ninos" -> "niños", "comunicacíon" ->
+        "comunicación" (pyspellchecker's Spanish list lacks these forms)."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        lang = self.lang
+        accents = sum(1 for c in word if c != base_letter(c))
+        if accents and lexicon.zipf(lang, word) > 0.0:
+            return None  # written with accents that are words too ("cómo", "esté", "qué")
+        found, best, second = None, 0.0, 0.0
+        for cand in _spanish_accent_spellings(word):
+            if sum(1 for c in cand if c != base_letter(c)) < accents:
+                continue  # an accent is never dropped
+            z = lexicon.zipf(lang, cand)
+            if z > best:
+                found, best, second = cand, z, best
+            elif z > second:
+                second = z
+        if found is None or best < MIN_CANDIDATE_ZIPF or best - second < DOMINANCE_ZIPF:
+            return None
+        if _SPANISH_FUTURE.search(found) and found[:-1] == word[:-1]:
+            return None  # "ayudara" (imperfect subjunctive) beside "ayudará" (future)
+        return found
 
     def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
         """Tier 6: the word with ``word``'s consonants (:func:`skeleton`) up to
@@ -964,6 +1011,104 @@ def _german_slip(word: str, found: str) -> bool:
     if a in VOWELS and b in VOWELS:
         return i > 0 or a == b  # "ubersehen": an umlaut left out
     return frozenset((a, b)) in _GERMAN_SOUND_ALIKE
+
+
+
+# Spanish consonants written for one another by sound (b/v, c/s/z, g/j, y/ll's y...).
+_SPANISH_SOUND_ALIKE: Final = SOUND_ALIKE | {frozenset("bv"), frozenset("cz")}
+
+
+def _spanish_slip(word: str, found: str) -> bool:
+    """Whether ``word`` is ``found`` (one edit away) with a learner's slip, as
+    :func:`_german_slip` says with Spanish sound-alike consonants (``_SPANISH_SOUND_ALIKE``:
+    "bolver" -> "volver")."""
+    i = first_difference(word, found)
+    if len(word) == len(found) + 1 and i >= len(found) - 1:
+        return False  # a last letter too many is an ending ("desmontará", "detectará")
+    if any(c != base_letter(c) for c in word[i : i + 2]):
+        return False  # an accented letter: the writer chose it
+    if len(word) != len(found) or word[i + 1 :] != found[i + 1 :]:
+        return i > 0  # a letter left out, too many, or two swapped
+    a, b = base_letter(word[i]), base_letter(found[i])
+    if a == b:
+        return True  # an accent or a tilde added
+    if a in VOWELS and b in VOWELS:
+        return i > 0
+    return frozenset((a, b)) in _SPANISH_SOUND_ALIKE
+
+
+# A Spanish word nobody writes may be a form of a verb wordfreq knows (learners' and
+# documentation's verbs alike: "migren", "mutarlos", "memoizar"), or a prefix on a known word
+# ("recompilar"): not a slip of another word.
+_SPANISH_CLITICS: Final = ("los", "las", "les", "nos", "lo", "la", "le", "me", "te", "se")
+_SPANISH_VERB_ENDINGS: Final = (
+    "ar", "er", "ir", "o", "a", "as", "amos", "áis", "an", "e", "es", "emos", "éis", "en",
+    "imos", "ís", "é", "aste", "ó", "asteis", "aron", "í", "iste", "ió", "isteis", "ieron",
+    "aba", "abas", "ábamos", "aban", "ía", "ías", "íamos", "ían", "ando", "iendo", "ado",
+    "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ará", "erá", "irá", "arán", "erán",
+    "irán", "aría", "ería", "iría", "ara", "iera", "aran", "ieran",
+)  # fmt: skip
+_SPANISH_VERB_ZIPF: Final = 2.0
+_SPANISH_PREFIXES: Final = ("re", "des", "pre", "sub", "auto", "multi", "micro", "super",
+                            "anti", "inter", "co", "sobre", "contra", "in", "im")
+_SPANISH_PREFIX_STEM_ZIPF: Final = 2.5
+# Verbs coined with -izar/-ificar ("memoizar", "renderizar") and their forms.
+_SPANISH_COINED: Final = re.compile("(?:iz|ific)(?:ar|a|an|ado|ada|ados|adas|ando|o|e|en)$")
+
+
+def _spanish_derived(word: str) -> bool:
+    """Whether ``word`` is a form of a verb whose infinitive wordfreq writes
+    (``_SPANISH_VERB_ZIPF``+), a clitic pronoun or two after one ("mutarlos"), or a prefix on
+    a word of Zipf ``_SPANISH_PREFIX_STEM_ZIPF``+ ("recompilar"), or a verb coined with
+    -izar or -ificar ("memoizar")."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if _SPANISH_COINED.search(word):
+        return True
+    forms = [word]
+    for clitic in _SPANISH_CLITICS:
+        if word.endswith(clitic) and len(word) - len(clitic) >= 4:
+            forms.append(strip_accents(word[: -len(clitic)]))
+    for form in forms:
+        for ending in _SPANISH_VERB_ENDINGS:
+            if form.endswith(ending) and len(form) - len(ending) >= 2:
+                stem = form[: -len(ending)]
+                if any(
+                    lexicon.zipf("es", stem + inf) >= _SPANISH_VERB_ZIPF
+                    for inf in ("ar", "er", "ir")
+                ):
+                    return True
+    return any(
+        word.startswith(prefix)
+        and lexicon.zipf("es", word[len(prefix) :]) >= _SPANISH_PREFIX_STEM_ZIPF
+        for prefix in _SPANISH_PREFIXES
+    )
+
+
+# The future's accented endings; without the accent they are the imperfect subjunctive.
+_SPANISH_FUTURE: Final = re.compile("[aei]rá$")
+
+_SPANISH_VOWEL_ACCENTS: Final = {"a": "á", "e": "é", "i": "í", "o": "ó", "u": "ú"}
+_MAX_SPANISH_N: Final = 3  # n that may be ñ: 2**3 spellings at most
+
+
+def _spanish_accent_spellings(word: str) -> set[str]:
+    """The spellings of ``word``'s letters with at most one acute accent and any n as ñ
+    (the first ``_MAX_SPANISH_N``), other than ``word``."""
+    base = strip_accents(word)
+    ns = [i for i, c in enumerate(base) if c == "n"][:_MAX_SPANISH_N]
+    stems = [base]
+    for i in ns:
+        stems += [stem[:i] + "ñ" + stem[i + 1 :] for stem in stems]
+    out: set[str] = set()
+    for stem in stems:
+        out.add(stem)
+        for i, c in enumerate(stem):
+            accented = _SPANISH_VOWEL_ACCENTS.get(c)
+            if accented is not None:
+                out.add(stem[:i] + accented + stem[i + 1 :])
+    out.discard(word)
+    return out
 
 
 def _derived(lang: str, word: str) -> bool:
