@@ -178,6 +178,8 @@ CASES: dict[str, tuple[int, int] | None] = {
     "diagnostic_quick_fix": None,
     "turn_off_rule": None,
     "typst_and_html": None,
+    "review_controls": None,
+    "diagnostics_on_save": None,
 }
 
 

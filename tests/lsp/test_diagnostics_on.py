@@ -84,3 +84,41 @@ async def test_type_reviews_while_typing(editor: Editor) -> None:
     editor.set_text(uri, TYPED)
     found = await editor.diagnostics(uri, lambda d: len(d) >= 2)
     assert [covered(TYPED, d.range) for d in found] == ["recieved", "untill"]
+
+
+@pytest.mark.profiles(PULL)
+@pytest.mark.editor_settings({"diagnosticsOn": "save"})
+async def test_save_with_a_client_that_sends_no_result_ids(editor: Editor) -> None:
+    """Neovim 0.11 pulls at every edit without ``previousResultId`` and cannot be asked to pull
+    again: typing keeps what it shows, and a save shows at the next edit."""
+    uri = editor.open("on-save-nvim.md", TEXT)
+    assert (await _report(editor, uri, None))[1] == ["recieved"]
+    editor.set_text(uri, TYPED)
+    assert (await _shown(editor, uri)) == ["(unchanged)"]
+    _save(editor, uri)
+    editor.set_text(uri, TYPED + "\n")  # the next edit after the save
+    assert (await _shown(editor, uri)) == ["recieved", "untill"]
+    editor.set_text(uri, TYPED + "\nIt was teh end.\n")
+    assert (await _shown(editor, uri)) == ["(unchanged)"]
+
+
+@pytest.mark.profiles(PULL)
+@pytest.mark.editor_settings({"diagnosticsOn": "save"})
+async def test_new_settings_review_again_what_was_typed_since_the_save(editor: Editor) -> None:
+    """A change of settings reviews again in every mode, the text typed since the save too."""
+    uri = editor.open("on-save-settings.md", TEXT)
+    previous = (await _report(editor, uri, None))[0]
+    editor.set_text(uri, TYPED)
+    assert (await _shown(editor, uri, previous)) == ["(unchanged)"]
+    editor.client.set_configuration(
+        {"rephrase": {"diagnosticsOn": "save", "words": ["recieved"]}},
+        scope_uri=editor.root.as_uri(),
+    )
+    editor.client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings=None)
+    )
+    for _ in range(50):
+        shown = await _shown(editor, uri, previous)
+        if shown != ["(unchanged)"]:
+            break
+    assert shown == ["untill"]

@@ -134,6 +134,13 @@ class ReviewState:
     checked: dict[str, int | None] = field(default_factory=dict)
     """The version of each document to review when ``diagnosticsOn`` is ``save`` or ``open``
     (the version opened or last saved): a pull for a later version keeps what was shown."""
+    answered: dict[str, str] = field(default_factory=dict)
+    """The result id of the last full report pulled for each document (Neovim 0.11 sends no
+    ``previousResultId``: a pull that keeps what was shown is answered with this one)."""
+    due: set[str] = field(default_factory=set)
+    """Documents reviewed again (saved, or their words or settings changed) whose next pull
+    gets the review of its own version, whatever was typed since: a client that cannot be asked
+    to pull again (Neovim 0.10, 0.11) pulls only at the next edit."""
 
 
 _switch_lock = threading.Lock()
@@ -500,6 +507,7 @@ def refresh(ls: RephraseServer, uri: str | None = None) -> None:
     else:
         rs.reviewed.pop(uri, None)
     if pulls(ls):
+        rs.due.update([uri] if uri is not None else ls.workspace.text_documents)
         _ask_to_pull(ls)
         return
     for open_uri in [uri] if uri is not None else list(ls.workspace.text_documents):
@@ -513,6 +521,8 @@ def forget(ls: RephraseServer, uri: str) -> None:
     rs.service.pop(uri, None)
     rs.changed_at.pop(uri, None)
     rs.checked.pop(uri, None)
+    rs.answered.pop(uri, None)
+    rs.due.discard(uri)
     pending = rs.pending.pop(uri, None)
     if pending is not None:
         pending.cancel()
@@ -568,8 +578,10 @@ async def on_save(ls: RephraseServer, params: types.DidSaveTextDocumentParams) -
     settings = await ls.settings.for_uri(uri)
     if settings.diagnostics_on != "save":
         return
-    review_state(ls).checked[uri] = doc.version
+    rs = review_state(ls)
+    rs.checked[uri] = doc.version
     if pulls(ls):
+        rs.due.add(uri)
         _ask_to_pull(ls)
         return
     schedule(ls, uri, 0, "save")
@@ -591,11 +603,16 @@ async def on_diagnostic(
     uri = params.text_document.uri
     rs = review_state(ls)
     doc = ls.workspace.text_documents.get(uri)
-    if doc is not None and params.previous_result_id and doc.version != rs.checked.get(uri):
+    if doc is not None and uri in rs.due:
+        rs.due.discard(uri)
+        rs.checked[uri] = doc.version
+    shown = params.previous_result_id or rs.answered.get(uri)
+    if doc is not None and shown and doc.version != rs.checked.get(uri):
         settings = await ls.settings.for_uri(uri)
         if settings.diagnostics_on != "type":
-            # Reviewed on open or save only: the client keeps what it shows.
-            return types.UnchangedDocumentDiagnosticReport(result_id=params.previous_result_id)
+            # Reviewed on open or save only: the client keeps what it shows (also a client
+            # that sends no previous result id: Neovim 0.11 keeps it on an unchanged report).
+            return types.UnchangedDocumentDiagnosticReport(result_id=shown)
     while (wait := rs.changed_at.get(uri, 0.0) + DEBOUNCE - time.monotonic()) > 0:
         await asyncio.sleep(wait)
     reviewed = await current(ls, uri)
@@ -620,4 +637,5 @@ async def on_diagnostic(
         if ls.settings.excluded(uri, settings)
         else await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
     )
+    rs.answered[uri] = result_id
     return {"kind": "full", "resultId": result_id, "items": items}

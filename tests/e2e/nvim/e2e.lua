@@ -947,6 +947,191 @@ function cases.turn_off_rule()
   end)
 end
 
+-- Review controls, one session (settings given to setup{} where a case asks for them):
+-- `disabledRules` and `exclude` from .rephrase.toml, the in-document switches, hover, an
+-- unknown word's suggestion fix and "Add ‘word’ to my words".
+local CONTROLS = {
+  '# Controls',
+  '',
+  'I recieved the wurd from the team, and it was was clear to everyone.',
+  '',
+  'We read teh report before the meeting on Friday.',
+  '',
+  '<!-- rephrase: ignore-next-line -->',
+  'Thier reply came late, and it said nothing of the plans we made.',
+  '',
+  '<!-- rephrase: off -->',
+  'So the end came untill now, I beleive.',
+  '<!-- rephrase: on -->',
+}
+
+--- The words under the buffer's rephrase diagnostics, each with its code: { word = code }.
+local function findings(buf)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.source == 'rephrase' and d.lnum == (d.end_lnum or d.lnum) then
+      local line = vim.api.nvim_buf_get_lines(buf, d.lnum, d.lnum + 1, false)[1] or ''
+      out[line:sub(d.col + 1, d.end_col)] = d.code
+    end
+  end
+  return out
+end
+
+local function wait_findings(buf, expected, what)
+  local ok = vim.wait(WAIT_MS, function()
+    return vim.deep_equal(findings(buf), expected)
+  end, 20)
+  check(ok, '%s: expected %s, shown %s', what, vim.inspect(expected), vim.inspect(findings(buf)))
+end
+
+--- Neovim 0.10 and 0.11 pull diagnostics but do not announce workspace/diagnostic/refresh: a
+--- change that is not an edit (a word added, a rule turned off, a save) shows at the next edit.
+local function pulls_without_refresh()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  return caps.textDocument.diagnostic ~= nil and not (caps.workspace.diagnostics or {}).refreshSupport
+end
+
+local function edit_to_pull(buf)
+  if pulls_without_refresh() then
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '' })
+  end
+end
+
+--- The cursor on `word` (its first line in the buffer), 1-based line as Neovim counts.
+local function cursor_on(buf, word)
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local col = line:find(word, 1, true)
+    if col then
+      vim.api.nvim_win_set_cursor(0, { i, col })
+      return i
+    end
+  end
+  error('no ' .. word .. ' in the buffer')
+end
+
+--- Chooses `title` in Neovim's own code action menu at the cursor; returns the titles offered.
+local function choose_code_action(title)
+  local offered, chosen
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    offered = vim.tbl_map(opts.format_item, items)
+    for i, item in ipairs(items) do
+      local candidate = item.action or item[2] -- 0.10+: {action, ctx}; 0.7 to 0.9: {client_id, action}
+      if type(candidate) == 'table' and candidate.title == title then
+        chosen = true
+        return on_choice(item, i)
+      end
+    end
+    on_choice(nil, nil)
+  end
+  vim.lsp.buf.code_action()
+  wait('the code action menu', function()
+    return offered ~= nil
+  end)
+  vim.ui.select = select
+  check(chosen, 'no %s among %s', title, vim.inspect(offered))
+  return offered
+end
+
+--- The text of the floating window vim.lsp.buf.hover() opens at the cursor.
+local function hover_text()
+  local function floating()
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(win).relative ~= '' then
+        return win
+      end
+    end
+  end
+  vim.lsp.buf.hover()
+  wait('the hover window', function()
+    return floating() ~= nil
+  end)
+  local win = floating()
+  local text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false), '\n')
+  vim.api.nvim_win_close(win, true)
+  return text
+end
+
+local function open_file(name, lines)
+  vim.fn.writefile(lines, project .. '/' .. name)
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/' .. name))
+  local buf = vim.api.nvim_get_current_buf()
+  wait('the server to attach to ' .. name, function()
+    local client = rephrase.get_client(buf)
+    return client ~= nil and client.initialized == true
+  end)
+  return buf
+end
+
+function cases.review_controls()
+  vim.fn.writefile({ 'disabledRules = ["doubled-word"]', 'exclude = ["vendor/**"]' }, project .. '/.rephrase.toml')
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({})
+  -- An excluded file gets no diagnostics (checked once the next file, the same text, has them).
+  vim.fn.mkdir(project .. '/vendor', 'p')
+  local excluded = open_file('vendor/notes.md', CONTROLS)
+  local buf = open_file('controls.md', CONTROLS)
+  -- "was was" is a kind turned off, "Thier" on an ignored line, "untill" in a region switched off.
+  wait_findings(buf, { recieved = 'spelling', wurd = 'unknown-word', teh = 'spelling' }, 'findings')
+  vim.wait(1000)
+  eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md')
+  local hint
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.code == 'unknown-word' then
+      hint = d
+    end
+  end
+  eq(hint.severity, vim.diagnostic.severity.HINT, 'severity of unknown-word')
+  eq(hint.message, 'wurd: unknown word (word, ward, turd?)', 'message of unknown-word')
+
+  -- Hover on a finding says what it is and how to turn it off.
+  cursor_on(buf, 'recieved')
+  local hover = hover_text()
+  note('hover: %s', hover)
+  for _, part in ipairs({ 'rephrase: spelling', '<!-- rephrase: ignore-next-line -->',
+    'disabledRules = ["spelling"]', 'Add ‘recieved’ to my words' }) do
+    check(hover:find(part, 1, true) ~= nil, 'the hover lacks %s: %s', part, hover)
+  end
+
+  -- The unknown word's first suggestion, from the code action menu.
+  local line = cursor_on(buf, 'wurd')
+  local offered = choose_code_action('Replace with ‘word’')
+  note('menu on wurd: %s', vim.inspect(offered))
+  wait('the suggestion applied', function()
+    return vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1]:find('the word from', 1, true) ~= nil
+  end)
+  eq(vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1],
+    'I recieved the word from the team, and it was was clear to everyone.', 'the line after the suggestion')
+  wait_findings(buf, { recieved = 'spelling', teh = 'spelling' }, 'findings after the suggestion')
+
+  -- "Add ‘teh’ to my words": the server appends it to words.txt in the user config folder.
+  cursor_on(buf, 'teh')
+  choose_code_action('Add ‘teh’ to my words')
+  local words = os.getenv('XDG_CONFIG_HOME') .. '/rephrase-ls/words.txt'
+  wait('words.txt', function()
+    return (read_file(words) or ''):find('teh') ~= nil
+  end)
+  eq(read_file(words), 'teh\n', 'words.txt')
+  edit_to_pull(buf)
+  wait_findings(buf, { recieved = 'spelling' }, 'findings after adding teh')
+  eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md at the end')
+end
+
+-- diagnosticsOn = "save": reviewed when opened and saved, not while typing.
+function cases.diagnostics_on_save()
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({ settings = { diagnosticsOn = 'save' } })
+  local buf = open_file('saved.md', { 'I recieved the letter yesterday, and I read it twice before dinner.' })
+  wait_findings(buf, { recieved = 'spelling' }, 'findings when opened')
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'We went there untill the evening and talked about the plans.' })
+  -- Long past the 300 ms pause: a review on typing would have shown "untill".
+  vim.wait(1500)
+  eq(findings(buf).untill, nil, 'a finding on "untill" before the save')
+  vim.cmd('silent write')
+  edit_to_pull(buf)
+  wait_findings(buf, { recieved = 'spelling', untill = 'spelling' }, 'findings after :write')
+end
+
 local name = os.getenv('REPHRASE_TEST_CASE')
 local case = cases[name or '']
 if not case then
