@@ -387,7 +387,14 @@ class Speller:
         return found
 
     def _correct(self, word: str) -> str | None:
-        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self._verb_form(word):
+        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha():
+            return None
+        if self.lang == "es" and word not in self.freq:
+            if self._verb_form(word):
+                return self._spanish_form_accent(word, final_only=True)
+            if self.known(word):
+                return self._spanish_form_accent(word, final_only=False)
+        if self._verb_form(word):
             return None
         apostrophe = APOSTROPHE_LEFT_OUT.get(self.lang, {}).get(word)
         if apostrophe is not None:
@@ -613,6 +620,21 @@ class Speller:
                 return accented
         return found
 
+    def _spanish_form_accent(self, word: str, *, final_only: bool) -> str | None:
+        """(Spanish) the accented spelling of a word the lists take for a regular form
+        (a plural: "jovenes" -> "jóvenes", "dolares" -> "dólares"; a present-tense form:
+        then only an accent on its last vowel, "estan" -> "están", "empezo" -> "empezó",
+        since "publico" and "ultimo" are verbs too), when wordfreq writes it
+        ``SPANISH_FORM_ACCENT_LEAD`` more often."""
+        found = self._spanish_accents(word)
+        if found is None or not self.trusted(word, found, SPANISH_FORM_ACCENT_LEAD):
+            return None
+        if final_only:
+            last = max(i for i, c in enumerate(found) if base_letter(c) in VOWELS)
+            if found[last] == base_letter(found[last]):
+                return None
+        return found
+
     def _spanish_accents(self, word: str) -> str | None:
         """(Spanish) ``word`` with its accents as wordfreq writes it most (one acute accent on
         a vowel, ñ for n), ``DOMINANCE_ZIPF`` ahead of every other such spelling and Zipf
@@ -621,13 +643,20 @@ class Speller:
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         lang = self.lang
-        accents = sum(1 for c in word if c != base_letter(c))
+        accents = sum(1 for c in word if c in _SPANISH_ACUTE)
         if accents and lexicon.zipf(lang, word) > 0.0:
             return None  # written with accents that are words too ("cómo", "esté", "qué")
+        tildes = [i for i, c in enumerate(word) if c == "ñ"]
+        if any(c in _SPANISH_GRAVE for c in word):
+            # Spanish has no grave accent: the writer meant the acute ("trabajò": "trabajó")
+            acute = "".join(_SPANISH_GRAVE.get(c, c) for c in word)
+            return acute if lexicon.zipf(lang, acute) >= MIN_CANDIDATE_ZIPF else None
         found, best, second = None, 0.0, 0.0
         for cand in _spanish_accent_spellings(word):
-            if sum(1 for c in cand if c != base_letter(c)) < accents:
+            if sum(1 for c in cand if c in _SPANISH_ACUTE) < accents:
                 continue  # an accent is never dropped
+            if any(cand[i] != "ñ" for i in tildes):
+                continue  # nor a tilde
             z = lexicon.zipf(lang, cand)
             if z > best:
                 found, best, second = cand, z, best
@@ -1023,9 +1052,9 @@ def _spanish_slip(word: str, found: str) -> bool:
     :func:`_german_slip` says with Spanish sound-alike consonants (``_SPANISH_SOUND_ALIKE``:
     "bolver" -> "volver")."""
     i = first_difference(word, found)
-    if len(word) == len(found) + 1 and i >= len(found) - 1:
+    if len(word) == len(found) + 1 and word[:-1] == found:
         return False  # a last letter too many is an ending ("desmontará", "detectará")
-    if any(c != base_letter(c) for c in word[i : i + 2]):
+    if any(c in _SPANISH_ACUTE for c in word[i : i + 2]):
         return False  # an accented letter: the writer chose it
     if len(word) != len(found) or word[i + 1 :] != found[i + 1 :]:
         return i > 0  # a letter left out, too many, or two swapped
@@ -1087,6 +1116,11 @@ def _spanish_derived(word: str) -> bool:
 
 # The future's accented endings; without the accent they are the imperfect subjunctive.
 _SPANISH_FUTURE: Final = re.compile("[aei]rá$")
+
+_SPANISH_ACUTE: Final = frozenset("áéíóú")
+_SPANISH_GRAVE: Final = {"à": "á", "è": "é", "ì": "í", "ò": "ó", "ù": "ú"}
+# How much more often wordfreq must write the accented spelling of a regular form.
+SPANISH_FORM_ACCENT_LEAD: Final = 1.0
 
 _SPANISH_VOWEL_ACCENTS: Final = {"a": "á", "e": "é", "i": "í", "o": "ó", "u": "ú"}
 _MAX_SPANISH_N: Final = 3  # n that may be ñ: 2**3 spellings at most
