@@ -121,6 +121,14 @@ SPANISH_FIXED = [
         "Después de eso, lo seguía viendo pero nunca hablábamos. Después de comenzar la "
         "universidad, seguimos hablando y decidimos juntarnos.",
     ),
+    # A word nobody writes, one plain slip from a common one, is a slip however often the
+    # text writes it (two sentences of one essay).
+    (
+        "Ella era muy fascinada con sus músculos y entrenamento. Durante su entrenamento, "
+        "*FIRST_NAME* conoció a *FIRST_NAME*, un luchador que había viajado el mundo.",
+        "Ella era muy fascinada con sus músculos y entrenamiento. Durante su entrenamiento, "
+        "*FIRST_NAME* conoció a *FIRST_NAME*, un luchador que había viajado el mundo.",
+    ),
     # One slip from a word wordfreq writes far more often than any other ("tontos" needs a
     # first letter changed), and its accents given back ("todovia": "todavía"); a plural
     # the list takes for a regular one ("anos") when wordfreq writes the tilde far more often.

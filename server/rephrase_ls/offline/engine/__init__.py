@@ -22,7 +22,7 @@ from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, iter_
 from rephrase_ls.text.variant_detect import EN_BOTH, detect_variant
 
 from . import lexicon, rules, spelling, styles
-from .edit_shapes import strip_accents
+from .edit_shapes import edit_distance, plain_slip, strip_accents
 from .spelling import LANGUAGES, match_case, speller
 
 __all__ = [
@@ -370,13 +370,30 @@ def _slip_however_often(checker: spelling.Speller, lang: str, word: str) -> bool
     neighbours swapped or a doubled letter in a word wordfreq has hardly seen
     (:meth:`.Speller.sure_slip`): ``untill``, ``dont``, ``rigth``, ``companys``. A term or a
     name a document repeats is no such slip of a common word."""
-    if _accents_left_out(checker, lang, word):
+    if _accents_left_out(checker, lang, word) or _learner_slip(checker, lang, word):
         return True
     if word != word.lower():
         return False
     corrected = checker.correction(word)
     return corrected is not None and (
         checker.listed_misspelling(word) == corrected or checker.sure_slip(word, corrected)
+    )
+
+
+def _learner_slip(checker: spelling.Speller, lang: str, word: str) -> bool:
+    """(German, Spanish) whether the lower-case ``word`` is a word wordfreq has never seen
+    one plain slip from its correction (:func:`.edit_shapes.plain_slip`: a letter left out,
+    two swapped, a vowel for a vowel: ``famila``, ``Gesellschat``): a slip even when written
+    twice, as learners repeat theirs. A term a document repeats is rarely one plain slip from
+    a common word."""
+    lower = word.lower()
+    if lang not in spelling.NEIGHBOUR_LANGUAGES or lexicon.zipf(lang, lower) > 0.0:
+        return False
+    corrected = checker.correction(lower)
+    return (
+        corrected is not None
+        and edit_distance(lower, corrected) == 1
+        and plain_slip(lower, corrected)
     )
 
 
