@@ -164,6 +164,12 @@ SPANISH_KEPT = [
     "dev` para recompilar automáticamente Vite siempre que cambie el código.",
     "Para permitir que los proyectos migren desde v2 en caso de un problema de compatibilidad, "
     "se agregaron opciones heredadas para volver a las estrategias de Vite v2.",
+    # A rare word wordfreq has seen is a word ("triaje", triage), and a term whose
+    # neighbour is English is no slip of it ("commonjs" is not "commons").
+    "Una buena forma de comenzar es haciendo triaje en las incidencias, revisando PRs, "
+    "mandando PRs para pruebas basándose en las incidencias abiertas, y apoyando a otros en "
+    "Discusiones o en el foro de ayuda de Vite Land.",
+    "Consulta la documentación del plugin commonjs para más detalles.",
     # Accents a writer put are words too: never taken off ("cómo", "qué").
     "Entonces, aunque no es muy importante saber cómo funciona la concurrencia, puede valer la "
     "pena saber qué es a grandes rasgos.",

@@ -176,6 +176,13 @@ NEIGHBOUR_RIVAL_ZIPF: Final = 1.0
 NEIGHBOUR_ZIPF_MARGIN: Final = 2.0
 # A word one edit away by another edit than a slip is a rival as if it were this much rarer.
 NEIGHBOUR_UNLIKE_COST: Final = 1.0
+# Spanish technical prose borrows rare words ("triaje", 2.2): a word wordfreq has seen needs a
+# candidate this much commoner still.
+SPANISH_EXTRA_MARGIN: Final = 0.5
+# A candidate English writes this much more often (Zipf) is English ("commons").
+NEIGHBOUR_ENGLISH_LEAD: Final = 0.5
+# Spanish words that wordfreq has seen at all are words (a term such as "triaje", triage).
+SPANISH_NEIGHBOUR_MAX_WORD_ZIPF: Final = 2.5
 # Speller.sure_slip: one edit of at most this cost (a letter left out) in a word of at most
 # this Zipf (web text holds common slips a little: "rigth" 1.7, "siad" 2.1, "frends" 1.5).
 SURE_SLIP_COST: Final = 0.5
@@ -469,7 +476,7 @@ class Speller:
             margin = MIN_ZIPF_MARGIN
         if found is None and self.lang in NEIGHBOUR_LANGUAGES:
             found = self._neighbour(word, edits)
-            margin = NEIGHBOUR_ZIPF_MARGIN
+            margin = NEIGHBOUR_ZIPF_MARGIN + (SPANISH_EXTRA_MARGIN if self.lang == "es" else 0.0)
         if found is not None and self._accepted(word, found, margin, listing):
             return found
         # Tier 7 also when an earlier tier's candidate was refused ("sorces": tier 6's
@@ -593,7 +600,8 @@ class Speller:
             return None
         if "ß" in word and lexicon.zipf(lang, word.replace("ß", "ss")) > 0.0:
             return None  # the spelling before 1996 ("Schluß", "daß"), not a slip of "Schlug"
-        if lang == "es" and _spanish_derived(word):
+        if lang == "es" and (lexicon.zipf(lang, word) > SPANISH_NEIGHBOUR_MAX_WORD_ZIPF
+                             or _spanish_derived(word)):
             return None
         listed = self.freq if lang == "de" else None
         slip = _german_slip if lang == "de" else _spanish_slip
@@ -617,7 +625,9 @@ class Speller:
             # wordfreq's web text drops accents: "todovia" is "todavía", not "todavia"
             accented = self._spanish_accents(found)
             if accented is not None and self.trusted(found, accented, accent_margin(lang)):
-                return accented
+                found = accented
+        if lexicon.zipf("en", found) - lexicon.zipf(lang, found) >= NEIGHBOUR_ENGLISH_LEAD:
+            return None  # an English word: "commonjs" is a term, not a slip of "commons"
         return found
 
     def _spanish_form_accent(self, word: str, *, final_only: bool) -> str | None:
