@@ -149,6 +149,9 @@ SPANISH_FIXED = [
 SPANISH_KEPT = [
     # The imperfect subjunctive is no future without its accent ("ayudará").
     "Entonces le pidió que lo ayudara a cargar al bebé para atar los cordones de los zapatos.",
+    # So is "jugaran" no "jugarán" (COWS-L2H, test split: "Ella nunca dejaba que los niños
+    # jugaran.").
+    "Ella nunca dejaba que los niños jugaran.",
     # A name as English writes it keeps its spelling.
     "El Weeknd también es conocido por estar en una relación romántica con Bella Hadid y "
     "Selena Gomez.",

@@ -674,8 +674,9 @@ class Speller:
                 second = z
         if found is None or best < MIN_CANDIDATE_ZIPF or best - second < DOMINANCE_ZIPF:
             return None
-        if _SPANISH_FUTURE.search(found) and found[:-1] == word[:-1]:
-            return None  # "ayudara" (imperfect subjunctive) beside "ayudará" (future)
+        future = _SPANISH_FUTURE.search(found)
+        if future and strip_accents(found) == word and word.endswith(("a", "an", "as")):
+            return None  # "ayudara", "jugaran" (imperfect subjunctive) beside the future
         return found
 
     def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
@@ -1125,7 +1126,7 @@ def _spanish_derived(word: str) -> bool:
 
 
 # The future's accented endings; without the accent they are the imperfect subjunctive.
-_SPANISH_FUTURE: Final = re.compile("[aei]rá$")
+_SPANISH_FUTURE: Final = re.compile("[aei]rá[ns]?$")
 
 _SPANISH_ACUTE: Final = frozenset("áéíóú")
 _SPANISH_GRAVE: Final = {"à": "á", "è": "é", "ì": "í", "ò": "ó", "ù": "ú"}
