@@ -23,8 +23,11 @@ The measures (data and licences: ``bench/data/README.md``):
   ``spell-testset2.txt``, the test split; see the README), each misspelling alone as a text.
   Non-words, recall and precision as for Holbrook.
 
-* **learner misspellings in Spanish, Italian and Portuguese** (``--cows DIR``, ``--valico
-  FILE``, ``--ugc DIR``; any of them prints only these): COWS-L2H's Spanish learner essays
+* **learner misspellings in German, Spanish, Italian and Portuguese** (``--falko-merlin DIR``,
+  ``--cows DIR``, ``--valico FILE``, ``--ugc DIR``; any of them prints only these): the
+  Falko-MERLIN GEC corpus's German learner sentences with their target hypotheses (M2 files;
+  non-words: one-word corrections whose written word Hunspell de_DE and de_AT reject; Boyd's
+  dev and test files are the splits), COWS-L2H's Spanish learner essays
   with instructors' corrections (non-words: aligned single-word corrections that Hunspell
   es_ES/es_MX rejects), UD Italian-Valico's learner sentences with their marked corrections
   (non-words: Hunspell it_IT rejects them) and UGCNormal's Brazilian Portuguese product
@@ -37,12 +40,14 @@ Run (from the repository root, with the project's venv)::
         [--birkbeck DIR] [--peers]
         [--split test] [--show-changes N] [--sample FILE]
     .venv/bin/python bench/bench_quality.py --cows DIR --valico FILE --ugc DIR [--split test]
+    .venv/bin/python bench/bench_quality.py --falko-merlin DIR [--split test]
 
 ``--peers`` also runs codespell (``pip install codespell``) and harper.js
 (``npm install --prefix .peers harper.js``; first suggestion of each Spelling/Typo lint).
 The non-word test needs ``spylls`` (pip) and Hunspell's en_US/en_GB dictionaries
 (Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``); ``--cows`` es_ES/es_MX
-(Debian ``hunspell-es``), ``--valico`` it_IT (``hunspell-it``).
+(Debian ``hunspell-es``), ``--valico`` it_IT (``hunspell-it``), ``--falko-merlin`` de_DE/de_AT
+(``hunspell-de-de hunspell-de-at``).
 """
 
 from __future__ import annotations
