@@ -158,6 +158,7 @@ GENERATORS: dict[str, Generator] = {
     "Org item tag and spaces": _framed("- a", " ", ":: b"),
     "Org line break and spaces": _framed("A", " ", "b \\\\"),
     "Org blocks left open": _repeat("#+BEGIN_QUOTE\n- a\n| a |\n"),
+    "Org source blocks never closed": _repeat("#+BEGIN_SRC a\n\\begin{b}\n#+END_EXAMPLE\n"),
     **{f"shuffled markup mix {seed}": _shuffled(_MARKUP_PIECES, seed) for seed in range(2)},
 }
 

@@ -10,7 +10,8 @@ path); nobody picked them by looking at the tool's output. The rule is :data:`SO
 project, the files of the named folder with the named endings, of 1 to 64 KB, ordered by the
 SHA-1 of their path (a fixed order unrelated to content), the first ``count`` of them.
 ``--select`` applies the rule to the snapshots and writes the list; the documents themselves are
-not committed.
+not committed. ``--fresh`` takes the fresh set instead, ``bench/data/published-docs-fresh.tsv``
+(rule: :data:`FRESH_SOURCES`), which nothing was tuned on.
 
 **The product path.** Each document is copied, under its own path (its name decides its markup),
 into a temporary project (a ``.git`` marker, no ``.rephrase.toml``, an empty user config, no
@@ -30,6 +31,7 @@ root with the project's venv::
 
     .venv/bin/python bench/bench_published.py --snapshots DIR [--changes] [--tsv FILE]
     .venv/bin/python bench/bench_published.py --snapshots DIR --select   # rewrite the list
+    .venv/bin/python bench/bench_published.py --snapshots DIR --fresh [--select]
 
 ``--tsv FILE`` writes every change as ``repo, path, line, old, new`` rows (a space shown as
 ``␣``, a tab as ``⇥``, a line break as ``⏎``), the form of ``bench/data/judged-published.tsv``,
@@ -56,6 +58,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
 
 LIST = ROOT / "bench" / "data" / "published-docs.tsv"
+#: The fresh set (:data:`FRESH_SOURCES`): held out, read once as a test split.
+FRESH_LIST = ROOT / "bench" / "data" / "published-docs-fresh.tsv"
 MIN_BYTES, MAX_BYTES = 1024, 64 * 1024
 PER = 20 * 1024
 
@@ -93,6 +97,23 @@ SOURCES: tuple[Source, ...] = (
     Source("coreutils/coreutils", "GPL-3.0-or-later", "", ("README", "HACKING"), 3, "plain text"),
 )
 
+#: The fresh set's rule (``--fresh``): ten projects with permissive licences that no other
+#: set of the bench draws on, whose documentation is Markdown or reStructuredText, chosen for
+#: licence and format before any of their text was read, two documents each by the rule of
+#: :data:`SOURCES`. Nothing was tuned on it: it is the published documents' test split.
+FRESH_SOURCES: tuple[Source, ...] = (
+    Source("pytest-dev/pytest", "MIT", "doc/en/how-to/", (".rst",), 2, "Sphinx rST"),
+    Source("pypa/pip", "MIT", "docs/html/", (".md", ".rst"), 2, "Sphinx MyST / rST"),
+    Source("python-poetry/poetry", "MIT", "docs/", (".md",), 2, "Hugo"),
+    Source("pallets/click", "BSD-3-Clause", "docs/", (".md",), 2, "Sphinx MyST"),
+    Source("scrapy/scrapy", "BSD-3-Clause", "docs/topics/", (".rst",), 2, "Sphinx rST"),
+    Source("rust-lang/cargo", "MIT OR Apache-2.0", "doc/book/src/", (".md",), 2, "mdBook"),
+    Source("eslint/eslint", "MIT", "docs/src/use/", (".md",), 2, "Eleventy"),
+    Source("prettier/prettier", "MIT", "docs/", (".md",), 2, "Docusaurus"),
+    Source("jekyll/jekyll", "MIT", "docs/_docs/", (".md",), 2, "Jekyll"),
+    Source("pydantic/pydantic", "MIT", "docs/concepts/", (".md",), 2, "MkDocs"),
+)
+
 
 @dataclass(frozen=True)
 class Document:
@@ -115,10 +136,10 @@ def git(gd: Path, *args: str) -> bytes:
     return subprocess.run(["git", f"--git-dir={gd}", *args], check=True, capture_output=True).stdout
 
 
-def select(snapshots: Path) -> list[Document]:
-    """Apply :data:`SOURCES` to the snapshots' HEAD."""
+def select(snapshots: Path, sources: tuple[Source, ...] = SOURCES) -> list[Document]:
+    """Apply ``sources`` (:data:`SOURCES`) to the snapshots' HEAD."""
     docs: list[Document] = []
-    for source in SOURCES:
+    for source in sources:
         gd = git_dir(snapshots, source.repo)
         commit = git(gd, "rev-parse", "HEAD").decode().strip()
         listing = git(gd, "ls-tree", "-r", "-l", commit).decode("utf-8", "replace")
@@ -151,8 +172,10 @@ def read_list(path: Path) -> list[Document]:
     return docs
 
 
-def write_list(path: Path, docs: list[Document]) -> None:
-    lines = ["# repo\tcommit\tlicence\tpath (bench/bench_published.py --select; rule: SOURCES)"]
+def write_list(path: Path, docs: list[Document], rule: str = "SOURCES") -> None:
+    flag = " --fresh" if rule == "FRESH_SOURCES" else ""
+    how = f"bench/bench_published.py --select{flag}; rule: {rule}"
+    lines = [f"# repo\tcommit\tlicence\tpath ({how})"]
     lines += [f"{d.repo}\t{d.commit}\t{d.licence}\t{d.path}" for d in docs]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -237,17 +260,20 @@ def improve_all(texts: dict[str, str]) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--snapshots", type=Path, required=True, help="folder of the snapshots")
-    parser.add_argument("--list", type=Path, default=LIST, help="the document list")
+    parser.add_argument("--list", type=Path, help="the document list")
+    parser.add_argument("--fresh", action="store_true", help="the fresh set (FRESH_SOURCES)")
     parser.add_argument("--select", action="store_true", help="apply the rule, write the list")
     parser.add_argument("--changes", action="store_true", help="print every change")
     parser.add_argument("--tsv", type=Path, help="write every change as TSV rows")
     args = parser.parse_args(argv)
+    listing = args.list or (FRESH_LIST if args.fresh else LIST)
     if args.select:
-        docs = select(args.snapshots)
-        write_list(args.list, docs)
-        print(f"{len(docs)} documents written to {args.list}")
+        sources = FRESH_SOURCES if args.fresh else SOURCES
+        docs = select(args.snapshots, sources)
+        write_list(listing, docs, "FRESH_SOURCES" if args.fresh else "SOURCES")
+        print(f"{len(docs)} documents written to {listing}")
         return 0
-    docs = read_list(args.list)
+    docs = read_list(listing)
     texts = {}
     for doc in docs:
         gd = git_dir(args.snapshots, doc.repo)

@@ -99,17 +99,37 @@ def engine_fix_in_page(texts: list[str], lang: str) -> list[str]:
     ]
 
 
-def codespell_fix(texts: list[str], lang: str) -> list[str]:
-    """codespell with its default dictionary, writing its unambiguous fixes."""
+def run_codespell(texts: list[str], *flags: str) -> tuple[list[str], str]:
+    """codespell with its default dictionary on ``texts`` (one a line): the lines afterwards
+    (changed when ``flags`` hold ``-w``) and its report."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "texts.txt"
         path.write_text("\n".join(texts) + "\n", encoding="utf-8")
-        subprocess.run(
-            [sys.executable, "-m", "codespell_lib", "-w", "-q", "3", str(path)],
-            capture_output=True, check=False,
-        )
+        report = subprocess.run(
+            [sys.executable, "-m", "codespell_lib", *flags, str(path)],
+            capture_output=True, check=False, text=True,
+        ).stdout
         out = path.read_text(encoding="utf-8").split("\n")[: len(texts)]
-    return out
+    return out, report
+
+
+def codespell_fix(texts: list[str], lang: str) -> list[str]:
+    """codespell with its default dictionary, writing its unambiguous fixes."""
+    return run_codespell(texts, "-w", "-q", "3")[0]
+
+
+_CODESPELL_REPORT = re.compile(r":(\d+): (\S+) ==> ")
+
+
+def codespell_flags(texts: list[str]) -> list[list[str]]:
+    """The words codespell flags (any of its findings, ambiguous ones too) in each text, which
+    holds no line break; codespell reports words, not columns."""
+    flagged: list[list[str]] = [[] for _ in texts]
+    for line in run_codespell(texts)[1].splitlines():
+        m = _CODESPELL_REPORT.search(line)
+        if m:
+            flagged[int(m.group(1)) - 1].append(m.group(2))
+    return flagged
 
 
 def harper_fix(texts: list[str], lang: str) -> list[str]:

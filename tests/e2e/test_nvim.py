@@ -180,6 +180,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "typst_and_html": None,
     "review_controls": None,
     "diagnostics_on_save": None,
+    "settings_from_files": None,
 }
 
 

@@ -8,12 +8,13 @@ folders; the server is the venv's ``rephrase-ls`` with no API key, so the embedd
 service answers and the expected texts come from the same offline engine.
 
 The first start walks the writer's paths; a second start of the same installation (same user
-data and state folders) checks that user settings reach the server and that the no-API-key
-notice is not shown again. On a failure the driver's screenshot path is in the message. The
-code-action menu's screenshot becomes the README's picture, docs/images/vscode-code-actions.png,
-and the quick-fix menu on a diagnostic docs/images/vscode-diagnostic-quick-fix.png, when
-``REPHRASE_UPDATE_SCREENSHOTS=1`` (a run otherwise leaves the pictures as committed: pixels
-differ from run to run).
+data and state folders) checks that user settings reach the server, that the no-API-key notice
+is not shown again, and the review controls (in-document switches, the project's and the user's
+settings and words, hover and each quick fix, ``diagnosticsOn = "save"``). On a failure the
+driver's screenshot path is in the message. The code-action menu's screenshot becomes the
+README's picture, docs/images/vscode-code-actions.png, and the quick-fix menu on a diagnostic
+docs/images/vscode-diagnostic-quick-fix.png, when ``REPHRASE_UPDATE_SCREENSHOTS=1`` (a run
+otherwise leaves the pictures as committed: pixels differ from run to run).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,6 +54,23 @@ LINES = [HEADING, "", P1, "", P2, "", P3, "", P4]
 #: review.md: the offline engine's diagnostics on its misspellings, fixed one at a time.
 REVIEW = "We recieved teh report on Monday, and the team will read it before the meeting on Friday."
 REVIEW_LINES = ["# Review", "", REVIEW]
+#: controls.md, for the second start: what the review controls leave of its findings.
+CONTROLS = [
+    "# Controls",
+    "",
+    "I recieved the wurd from the team, and it was was clear to everyone.",
+    "",
+    "We read teh report  before the meeting on Friday.",
+    "",
+    "<!-- rephrase: ignore-next-line -->",
+    "Thier reply came late, and it said nothing of the plans we made.",
+    "",
+    "<!-- rephrase: off -->",
+    "So the end came untill now, I beleive.",
+    "<!-- rephrase: on -->",
+    "",
+    "The notes are definately ready for the zorb and the glorp teams.",
+]
 
 
 def _missing(what: str) -> None:
@@ -209,6 +228,8 @@ class Installation:
                 REPHRASE_SCENARIO=scenario,
                 REPHRASE_FILE="notes.md",
                 REPHRASE_REVIEW_FILE="review.md",
+                REPHRASE_CONTROLS_FILE="controls.md",
+                REPHRASE_EXCLUDED_FILE="excluded.md",
                 REPHRASE_ARTIFACTS=str(artifacts),
             )
             proc = subprocess.run(
@@ -357,8 +378,34 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     marker = installation.state / "rephrase-ls" / "notice-offline-service"
     assert marker.is_file()
 
-    # A later start of the same installation, with a language in the user settings.
-    installation.write_settings({"rephrase.language": "en-GB"})
+    # A later start of the same installation, with a language, diagnosticsOn and enabledRules
+    # in the user settings, kinds of findings turned off and a file excluded in the project file.
+    # "zorb" and "glorp" (unknown words otherwise) are listed: the first, for English, in the
+    # user config file, the second in a word file of the project.
+    project_file = installation.workspace / ".rephrase.toml"
+    project_file.write_text(
+        project_file.read_text(encoding="utf-8")
+        + 'disabledRules = ["doubled-word"]\nexclude = ["excluded.md"]\n'
+        + 'wordFiles = ["docs/words.txt"]\n',
+        encoding="utf-8",
+    )
+    (installation.workspace / "docs").mkdir()
+    (installation.workspace / "docs" / "words.txt").write_text("glorp\n", encoding="utf-8")
+    user_config = Path(installation.env["XDG_CONFIG_HOME"]) / "rephrase-ls" / "config.toml"
+    user_config.parent.mkdir(parents=True, exist_ok=True)
+    user_config.write_text('words = { en = ["zorb"] }\n', encoding="utf-8")
+    text = "\n".join(CONTROLS) + "\n"
+    (installation.workspace / "controls.md").write_text(text, encoding="utf-8")
+    (installation.workspace / "excluded.md").write_text(text, encoding="utf-8")
+    # code-server saves after a second by default (files.autoSave): off, as in VS Code.
+    installation.write_settings(
+        {
+            "rephrase.language": "en-GB",
+            "rephrase.diagnosticsOn": "save",
+            "rephrase.enabledRules": ["spacing"],
+            "files.autoSave": "off",
+        }
+    )
     second = installation.run("second", tmp_path / "second")
     assert "Convert to en-US" in second["menu"], second["menu"]
     assert "Convert to en-GB" not in second["menu"], second["menu"]
@@ -373,3 +420,44 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     # Whether a run has such cancels depends on timing (mostly while the server starts); the
     # protocol-level test is test_cancel_for_an_answered_request_is_not_a_warning.
     assert "unknown message id" not in logs, logs[-3000:]
+
+    # Review controls (drive.mjs's controls()): the squiggles are exactly those the project's
+    # disabledRules and the in-document switches leave (checked there); the excluded file has
+    # none, the hover explains, and each quick fix does what it says.
+    controls = second["controls"]
+    assert controls["original"][: len(CONTROLS)] == CONTROLS, controls
+    assert controls["excludedLines"][: len(CONTROLS)] == CONTROLS, controls
+    assert controls["excludedSquiggles"] == [], controls
+    hover = controls["hover"]
+    for part in (
+        "rephrase: spelling",
+        "<!-- rephrase: ignore-next-line -->",
+        'disabledRules = ["spelling"]',
+        "Add ‘recieved’ to my words",
+    ):
+        assert part in hover, hover
+    assert controls["unknownMenu"][:3] == [
+        "Replace with ‘word’",
+        "Replace with ‘ward’",
+        "Replace with ‘turd’",
+    ], controls["unknownMenu"]
+    assert controls["unknownFixed"] == CONTROLS[2].replace("wurd", "word"), controls
+    words = installation.env["XDG_CONFIG_HOME"] + "/rephrase-ls/words.txt"
+    assert Path(words).read_text(encoding="utf-8") == "teh\n"
+    # typed, and not reviewed until saved
+    assert controls["squigglesBeforeSave"] == {
+        "3": [["recieved", "squiggly-info"]],
+        "5": [["report  before", "squiggly-info"]],
+        "14": [["definately", "squiggly-info"]],
+    }, controls
+    # "Ignore this paragraph": the Markdown switches around it
+    assert controls["linesAfterIgnore"][2:5] == [
+        "<!-- rephrase: off -->",
+        CONTROLS[2].replace("wurd", "word"),
+        "<!-- rephrase: on -->",
+    ], controls["linesAfterIgnore"]
+    written = tomllib.loads(project_file.read_text(encoding="utf-8"))
+    assert written["disabledRules"] == ["doubled-word", "spelling"], written
+    assert written["words"] == ["agian"], written
+    assert written["exclude"] == ["excluded.md"] and written["writingStyle"] == "academic"
+    assert written["wordFiles"] == ["docs/words.txt"]

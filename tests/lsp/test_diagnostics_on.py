@@ -89,17 +89,22 @@ async def test_type_reviews_while_typing(editor: Editor) -> None:
 @pytest.mark.profiles(PULL)
 @pytest.mark.editor_settings({"diagnosticsOn": "save"})
 async def test_save_with_a_client_that_sends_no_result_ids(editor: Editor) -> None:
-    """Neovim 0.11 pulls at every edit without ``previousResultId`` and cannot be asked to pull
-    again: typing keeps what it shows, and a save shows at the next edit."""
+    """Neovim 0.11 pulls at every edit without ``previousResultId`` (and VS Code after a pull it
+    cancelled) and cannot be asked to pull again: typing gets the findings last shown, moved
+    with the text; a save shows at the next pull."""
     uri = editor.open("on-save-nvim.md", TEXT)
     assert (await _report(editor, uri, None))[1] == ["recieved"]
-    editor.set_text(uri, TYPED)
-    assert (await _shown(editor, uri)) == ["(unchanged)"]
+    typed = "Notes.\n\n" + TYPED
+    editor.set_text(uri, "Notes.\n\n" + TEXT)  # typed before the finding: it moves
+    editor.set_text(uri, typed)
+    assert (await _shown(editor, uri)) == ["recieved"]
+    editor.set_text(uri, typed.replace("recieved", "got"))  # its words changed: it goes
+    assert (await _shown(editor, uri)) == []
     _save(editor, uri)
-    editor.set_text(uri, TYPED + "\n")  # the next edit after the save
+    editor.set_text(uri, typed + "\n")  # the next edit after the save
     assert (await _shown(editor, uri)) == ["recieved", "untill"]
-    editor.set_text(uri, TYPED + "\nIt was teh end.\n")
-    assert (await _shown(editor, uri)) == ["(unchanged)"]
+    editor.set_text(uri, typed + "\nIt was teh end.\n")
+    assert (await _shown(editor, uri)) == ["recieved", "untill"]
 
 
 @pytest.mark.profiles(PULL)

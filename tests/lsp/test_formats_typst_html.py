@@ -112,3 +112,59 @@ async def test_ignore_this_paragraph_writes_the_switches_in_the_formats_comments
         uri, lambda d: bool(d) and all(x.data["version"] == 2 for x in d)
     )
     assert [covered(editor.text(uri), d.range) for d in after] == ["Thier"]
+
+
+# -- the document's language from its own setting ---------------------------------------------
+
+AMERICAN = "We need to organize the colors of this page before the meeting.\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "language_id"),
+    [
+        pytest.param(
+            "british.typ", f'#set text(lang: "en", region: "gb")\n\n{AMERICAN}', "typst",
+            id="typst",
+        ),
+        pytest.param(
+            "british.html", f'<html lang="en-GB">\n<body>\n<p>{AMERICAN}</p>\n</body></html>\n',
+            "html", id="html",
+        ),
+    ],
+)  # fmt: skip
+async def test_the_documents_own_language_setting_is_its_language(
+    editor: Editor, name: str, text: str, language_id: str
+) -> None:
+    # American spellings, but the document says it is British: it is improved as en-GB
+    uri = editor.open(name, text, language_id=language_id)
+    listed = await editor.command("rephrase.listStyles", uri)
+    assert (listed["language"], listed["languageSource"]) == ("en-GB", "document")
+    actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+    await editor.run_action(actions["Improve document"])
+    await wait_for(lambda: editor.text(uri) != text)
+    assert editor.text(uri) == text.replace("organize the colors", "organise the colours")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "language_id", "language"),
+    [
+        ("german.typ", '#set text(\n  font: "Libertinus",\n  lang: "de",\n)\n', "typst", "de"),
+        ("austrian.typ", '#set text(lang: "de", region: "at")\n', "typst", "de"),
+        ("german.htm", '<!DOCTYPE html>\n<html lang="de-DE">\n', "plaintext", "de"),
+    ],
+)  # fmt: skip
+async def test_the_language_setting_of_typst_and_html_by_language_id_and_extension(
+    editor: Editor, name: str, text: str, language_id: str, language: str
+) -> None:
+    uri = editor.open(name, f"{text}\n{AMERICAN}", language_id=language_id)
+    listed = await editor.command("rephrase.listStyles", uri)
+    assert (listed["language"], listed["languageSource"]) == (language, "document")
+
+
+async def test_another_formats_language_setting_in_a_markdown_code_block_is_not_read(
+    editor: Editor,
+) -> None:
+    text = f'{AMERICAN}\n```html\n<html lang="de">\n```\n\n```typst\n#set text(lang: "de")\n```\n'
+    uri = editor.open("page-howto.md", text)
+    listed = await editor.command("rephrase.listStyles", uri)
+    assert (listed["language"], listed["languageSource"]) == ("en-US", "detected")

@@ -239,3 +239,33 @@ async def test_words_that_are_not_a_list_are_refused_unchanged(editor: Editor) -
         await _edit_project(editor, before, "rephrase.addWord", "teh")
     assert editor.text(editor.uri(".rephrase.toml")) == before
     assert not editor.applied
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+async def test_a_new_key_is_inserted_at_the_end_of_the_last_line(
+    editor: Editor, newline: str
+) -> None:
+    """Not on the line after the last line break: Neovim 0.11 applies that with an extra empty
+    line at the end of the file."""
+    old = f'language = "en-GB"{newline}'
+    (editor.root / ".rephrase.toml").write_text(old, encoding="utf-8", newline="")
+    uri = editor.open("a.md", TEXT)
+    result = await editor.command("rephrase.setStyle", uri, "business")
+    assert result["applied"] is True, result
+    change = editor.applied[-1].edit
+    edits = [
+        e
+        for d in change.document_changes or []
+        if isinstance(d, types.TextDocumentEdit)
+        for e in d.edits
+    ] or [e for es in (change.changes or {}).values() for e in es]
+    assert [(e.range.start, e.range.end, e.new_text) for e in edits] == [
+        (
+            types.Position(0, 18),
+            types.Position(0, 18),
+            f'{newline}writingStyle = "business"',
+        )
+    ]
+    if newline == "\n":  # (this test editor reads and writes files with universal newlines)
+        written = (editor.root / ".rephrase.toml").read_text(encoding="utf-8")
+        assert written == f'{old}writingStyle = "business"{newline}'

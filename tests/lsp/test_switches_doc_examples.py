@@ -1,7 +1,8 @@
 """The in-document switch examples of docs/configuration.md, one per format, read from the doc:
 each example's switched-off prose gets no diagnostic and **Improve document** leaves it, while
-the same text without the switch lines is flagged (the switches are what silence it), and a
-paragraph after the example is still reviewed."""
+the same text without the switch lines is flagged (the switches are what silence it); a
+paragraph after the example is still reviewed, in the language its ``rephrase: language=``
+line sets."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from .review_support import PUSH, covered
 from .test_actions import by_title, wait_for
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
-#: A paragraph after the example, in prose the switches do not take out.
-CHECKED = "The reply came untill noon, and we read it twice."
+#: A paragraph after the example, in prose the switches do not take out: ``color`` is flagged
+#: only in the British English the examples' ``rephrase: language=en-GB`` asks for.
+CHECKED = "The reply came untill noon, and we chose the color of the cover."
 #: Each documented format: the fence's info string → languageId, file name, the checked
 #: paragraph as that format writes it.
 FORMATS: dict[str, tuple[str, str, str]] = {
@@ -69,11 +71,11 @@ async def test_the_documented_switches_work(editor: Editor, fence: str) -> None:
     bare = "".join(line for line in text.splitlines(keepends=True) if "rephrase:" not in line)
     slips = await _findings(editor, editor.open(f"bare/{name}", bare, language_id))
     written = {word for word in ("teh", "recieved") if word in example}
-    assert written and written | {"untill"} <= set(slips), slips
-    # With them, only the paragraph after the example.
+    assert written and written | {"untill"} <= set(slips) and "color" not in slips, slips
+    # With them, only the paragraph after the example, in British English.
     uri = editor.open(name, text, language_id)
-    assert await _findings(editor, uri) == ["untill"]
+    assert await _findings(editor, uri) == ["untill", "color"]
     actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
     await editor.run_action(actions["Improve document"])
     await wait_for(lambda: editor.text(uri) != text)
-    assert editor.text(uri) == text.replace("untill", "until")
+    assert editor.text(uri) == text.replace("untill", "until").replace("color", "colour")

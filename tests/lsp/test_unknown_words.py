@@ -136,3 +136,23 @@ async def test_hover_explains_an_unknown_word(editor: Editor) -> None:
     value = contents.value if isinstance(contents, types.MarkupContent) else str(contents)
     assert "unknown-word" in value and "no dictionary" in value
     assert 'disabledRules = ["unknown-word"]' in value and "Add ‘wurd’ to my words" in value
+
+
+@pytest.mark.profiles(PUSH)
+async def test_a_sentences_first_word_gets_a_hint_and_names_and_code_words_do_not(
+    editor: Editor,
+) -> None:
+    # "Wiich" starts a sentence and no web page has it: a slip, not a name; "Frobnicator"
+    # inside a sentence is a name, and "dict's" is the possessive of a word written in code
+    text = (
+        "We stayed in. Wiich way was it? Ask the Frobnicator team, as `dict` gives dict's keys.\n"
+    )
+    uri = editor.open("a.md", text)
+    found = await editor.diagnostics(uri, lambda d: len(d) >= 1)
+    assert [(covered(text, d.range), d.code) for d in found] == [("Wiich", "unknown-word")]
+    assert found[0].severity == types.DiagnosticSeverity.Hint
+    assert found[0].data["suggestions"] == ["Which", "Witch", "Winch"]
+    actions = by_title(await editor.actions(uri, found[0].range, found, only=["quickfix"]))
+    await editor.run_action(actions["Replace with ‘Which’"])
+    assert editor.text(uri) == text.replace("Wiich", "Which")
+    assert await editor.diagnostics(uri, lambda d: not d) == []

@@ -47,6 +47,7 @@ from rephrase_ls.service.errors import (
 from rephrase_ls.service.models import Kind, UnknownName, names_of
 from rephrase_ls.text.diff import apply_edits
 from rephrase_ls.text.language import normalize_language
+from rephrase_ls.text.markup import format_for
 
 #: The variants ``--convert`` converts to.
 CONVERSIONS = ("en-US", "en-GB", "pt-BR", "pt-PT")
@@ -265,7 +266,8 @@ async def _check_language(args: argparse.Namespace, backends: Backends) -> None:
 def _language_source(choice: LanguageChoice, flag: str | None, settings: Settings) -> str:
     """Which language a file is improved as, and why (for ``--verbose``)."""
     why = {
-        "document": "from its 'rephrase: language=' comment",
+        "document": "set in the file: a 'rephrase: language=' comment, its front matter or "
+        "its format's own setting",
         "settings": "from --language" if flag else "from the language setting",
         "detected": "detected",
         "service": "as the service detected it",
@@ -454,7 +456,10 @@ async def _run(args: argparse.Namespace) -> int:
                 print(f"rephrase-ls: {name}: {exc}. The file was not changed.", file=sys.stderr)
                 failed += 1
                 continue
-            choice = resolve_language(text, settings, caps, default_english=True)
+            choice = resolve_language(
+                text, settings, caps, default_english=True,
+                fmt=format_for(language_id, uri, text),
+            )  # fmt: skip
             if args.verbose and choice.language is not None:
                 print(
                     f"rephrase-ls: {name}: {_language_source(choice, args.language, settings)}",

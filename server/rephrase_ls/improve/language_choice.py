@@ -1,8 +1,9 @@
 """The document's language and what the service offers for it (styles, tones, variants).
 
-Decided from, in order: a ``rephrase: language=xx`` comment in the document, the ``language``
-setting, offline detection of the prose, the language the service detected; then looked up in
-the write product's capability list.
+Decided from, in order: a ``rephrase: language=xx`` comment in the document (or its front
+matter, or its format's own setting such as ``<html lang="de">``), the ``language`` setting,
+offline detection of the prose, the language the service detected; then looked up in the
+write product's capability list.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def resolve_language(
     sample: str | None = None,
     detected_variant: str | None = None,
     default_english: bool = False,
+    fmt: str | None = None,
 ) -> LanguageChoice:
     """Decide the language: in-document override, setting, offline detection, the service's view.
 
@@ -90,8 +92,12 @@ def resolve_language(
     script and is too short to detect or leans to English (:func:`may_be_english`), take
     English in the configured variant (source ``default``) rather than leave it unknown (the
     command line: a commit message's one line).
+
+    ``fmt``: the document's format (a languageId of :mod:`rephrase_ls.text.markup`), whose own
+    language setting is read (``:lang:``, ``#+LANGUAGE:``, ``#set text(lang: …)``, ``<html
+    lang>``); None reads each format's.
     """
-    override = document_override(text)
+    override = document_override(text, fmt)
     language: str | None
     if override:
         language, source = override, "document"

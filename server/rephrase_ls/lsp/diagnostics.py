@@ -134,9 +134,10 @@ class ReviewState:
     checked: dict[str, int | None] = field(default_factory=dict)
     """The version of each document to review when ``diagnosticsOn`` is ``save`` or ``open``
     (the version opened or last saved): a pull for a later version keeps what was shown."""
-    answered: dict[str, str] = field(default_factory=dict)
-    """The result id of the last full report pulled for each document (Neovim 0.11 sends no
-    ``previousResultId``: a pull that keeps what was shown is answered with this one)."""
+    shown: dict[str, Reviewed] = field(default_factory=dict)
+    """The findings of the last full report pulled for each document: with ``diagnosticsOn``
+    ``save`` or ``open``, a pull without ``previousResultId`` for a version typed since (Neovim
+    0.11 never sends one; VS Code after a cancelled pull) gets them again, moved with the text."""
     due: set[str] = field(default_factory=set)
     """Documents reviewed again (saved, or their words or settings changed) whose next pull
     gets the review of its own version, whatever was typed since: a client that cannot be asked
@@ -521,7 +522,7 @@ def forget(ls: RephraseServer, uri: str) -> None:
     rs.service.pop(uri, None)
     rs.changed_at.pop(uri, None)
     rs.checked.pop(uri, None)
-    rs.answered.pop(uri, None)
+    rs.shown.pop(uri, None)
     rs.due.discard(uri)
     pending = rs.pending.pop(uri, None)
     if pending is not None:
@@ -565,6 +566,9 @@ def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> 
     doc = ls.workspace.text_documents.get(uri)
     if doc is not None and uri in rs.service:
         service_findings(ls, uri, doc.source)  # carried through each edit, one at a time
+    shown = rs.shown.get(uri)
+    if doc is not None and shown is not None:
+        rs.shown[uri] = _moved(shown, doc.version, doc.source)  # the same, for diagnosticsOn
     schedule(ls, uri)
 
 
@@ -606,13 +610,15 @@ async def on_diagnostic(
     if doc is not None and uri in rs.due:
         rs.due.discard(uri)
         rs.checked[uri] = doc.version
-    shown = params.previous_result_id or rs.answered.get(uri)
-    if doc is not None and shown and doc.version != rs.checked.get(uri):
+    if doc is not None and doc.version != rs.checked.get(uri):
         settings = await ls.settings.for_uri(uri)
         if settings.diagnostics_on != "type":
-            # Reviewed on open or save only: the client keeps what it shows (also a client
-            # that sends no previous result id: Neovim 0.11 keeps it on an unchanged report).
-            return types.UnchangedDocumentDiagnosticReport(result_id=shown)
+            # Reviewed on open or save only: the client keeps what it shows.
+            if params.previous_result_id:
+                return types.UnchangedDocumentDiagnosticReport(result_id=params.previous_result_id)
+            last = rs.shown.get(uri)
+            if last is not None:
+                return await _shown_again(ls, uri, last, settings)
     while (wait := rs.changed_at.get(uri, 0.0) + DEBOUNCE - time.monotonic()) > 0:
         await asyncio.sleep(wait)
     reviewed = await current(ls, uri)
@@ -637,5 +643,36 @@ async def on_diagnostic(
         if ls.settings.excluded(uri, settings)
         else await _in_thread(diagnostics, ls, ls.state(doc), reviewed, settings)
     )
-    rs.answered[uri] = result_id
+    if settings.diagnostics_on == "type":
+        rs.shown.pop(uri, None)
+    else:
+        rs.shown[uri] = reviewed
     return {"kind": "full", "resultId": result_id, "items": items}
+
+
+def _moved(last: Reviewed, version: int | None, text: str) -> Reviewed:
+    """``last``'s findings on ``text`` (one edit later): moved with the text, a finding whose
+    words changed dropped."""
+    from rephrase_ls.review.carry import carry
+
+    if last.text == text:
+        return Reviewed(version, text, last.offline, last.service)
+    return Reviewed(
+        version, text, carry(last.offline, last.text, text), carry(last.service, last.text, text)
+    )
+
+
+async def _shown_again(
+    ls: RephraseServer, uri: str, last: Reviewed, settings: Settings
+) -> dict[str, Any]:
+    """A full report of the findings last shown, moved with the text typed since (a finding
+    whose words changed is dropped), for a pull that keeps what was shown but names no
+    previous result."""
+    doc = ls.workspace.text_documents[uri]
+    moved = review_state(ls).shown[uri] = _moved(last, doc.version, doc.source)
+    items = (
+        []
+        if ls.settings.excluded(uri, settings)
+        else await _in_thread(diagnostics, ls, ls.state(doc), moved, settings)
+    )
+    return {"kind": "full", "resultId": f"{doc.version}:kept", "items": items}

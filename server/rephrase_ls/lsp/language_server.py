@@ -302,6 +302,7 @@ class RephraseServer(LanguageServer):
         if state.language is not None and state.language[0] == key:
             return state.language[1]
         from rephrase_ls.improve.language_choice import resolve_language
+        from rephrase_ls.text.markup import format_for
 
         choice = resolve_language(
             state.text,
@@ -310,6 +311,7 @@ class RephraseServer(LanguageServer):
             service_detected=detected,
             sample=self.prose_sample(state),
             detected_variant=before,
+            fmt=format_for(doc.language_id, doc.uri, state.text),
         )
         state.language = (key, choice)
         return choice

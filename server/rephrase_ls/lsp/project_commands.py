@@ -37,6 +37,17 @@ async def _set_project_keys(
     return await edit_project_file(ls, uri, change, label)
 
 
+def _at_last_line(old: str, start: int, end: int, text: str) -> tuple[int, int, str]:
+    """An edit of ``old`` that appends lines after its final line break, as the same
+    insertion at the end of its last line: Neovim 0.11 applies an insertion on the line after
+    the last with an extra empty line at the end of the file."""
+    newline = "\r\n" if old.endswith("\r\n") else "\n"
+    if start == end == len(old) and old.endswith(newline) and text.endswith(newline):
+        at = len(old) - len(newline)
+        return at, at, newline + text[: -len(newline)]
+    return start, end, text
+
+
 async def edit_project_file(
     ls: RephraseServer, uri: str, change: Callable[[str | None], str | None], label: str
 ) -> dict[str, Any]:
@@ -103,12 +114,13 @@ async def edit_project_file(
         index = LineIndex(old)
         edits = []
         for e in word_edits(old, new):
-            sl, sc = index.position(e.start, ls.encoding)
-            el, ec = index.position(e.end, ls.encoding)
+            start, end, text = _at_last_line(old, e.start, e.end, e.new_text)
+            sl, sc = index.position(start, ls.encoding)
+            el, ec = index.position(end, ls.encoding)
             edits.append(
                 types.TextEdit(
                     range=types.Range(types.Position(sl, sc), types.Position(el, ec)),
-                    new_text=e.new_text,
+                    new_text=text,
                 )
             )
     if ls.supports_document_changes:

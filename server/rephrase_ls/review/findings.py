@@ -47,6 +47,7 @@ from rephrase_ls.review.changes import change_groups
 from rephrase_ls.review.codes import SPELLING, UNKNOWN_WORD, VARIANT, classify, describe
 from rephrase_ls.review.unknown import WordList, suggestions, unknown_words
 from rephrase_ls.review.unknown import message as unknown_message
+from rephrase_ls.review.unknown import stem as unknown_stem
 from rephrase_ls.text.diff import TextEdit, word_edits
 from rephrase_ls.text.language import detect
 from rephrase_ls.text.paragraphs import Paragraph
@@ -485,6 +486,7 @@ def findings(
                 replace(f, start=start + f.start, end=start + f.end)
                 for f in unknown
                 if f.original.lower() not in facts.code
+                and unknown_stem(f.original.lower()) not in facts.code  # ``dict``: ``dict's``
             ]
         if not result:
             continue

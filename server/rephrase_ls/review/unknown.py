@@ -2,29 +2,37 @@
 not confidently correct, with up to three suggestions.
 
 A word is *known* when pyspellchecker's list for the language knows it or a regular
-inflection of it (:meth:`~rephrase_ls.offline.engine.spelling.Speller.known`); or wordfreq's
-large list has it at least :data:`MIN_KNOWN_ZIPF` (:data:`MIN_KNOWN_ZIPF_OTHER` outside
+inflection of it (:meth:`~rephrase_ls.offline.engine.spelling.Speller.known`; in English, a
+short inflection only when wordfreq has seen it: :data:`MIN_INFLECTED_ZIPF`, ``semed`` is not
+``seme`` + ``d``); or wordfreq's large list has it at least :data:`MIN_KNOWN_ZIPF`
+(:data:`MIN_KNOWN_ZIPF_SHORT` for a short English word, :data:`MIN_KNOWN_ZIPF_OTHER` outside
 English; :func:`~rephrase_ls.offline.engine.lexicon.zipf`: ``config``, ``namespace``) and
 codespell's list of common misspellings does not; or it is a technical stem wordfreq lists
 with a regular ending (``structs``), two common words written together (``typehint``), a common
-word after ``sub``, ``auto``, ``multi`` and the like (``subdomains``), a verb form the lists
-lack (Spanish ``declararías``, ``reiniciándola``), or, outside English, a word English knows
-(a loan: ``codebase``). Rarer technical words (``stdin``, ``refactor``) are not known: the
-writer lists them in ``words``.
+word after ``sub``, ``auto``, ``multi`` and the like, or in English ``re``, ``un``, ``de``
+(``subdomains``, ``reimplement``), a verb form the lists lack (Spanish ``declararías``,
+``reiniciándola``), or, outside English, a word English knows (a loan: ``codebase``). In
+English, a word with an apostrophe is known when it is a known word with an ending (``'s``,
+``n't``, ``'ll``…: ``people's``, ``isn't``; not ``wha't``), and a contraction written without
+its apostrophe (:data:`CONTRACTIONS`: ``dont``, ``thats``) never is. Rarer technical words
+(``stdin``, ``symlink``) are not known: the writer lists them in ``words``.
 
 What is never an unknown word, as no finding ever touches it (the same guards): the protected
 text of the tokenizer (code, URLs, paths, e-mail addresses, words with digits or underscores,
-camelCase, all-caps words, quoted spans) and of the markup (inline code, links' addresses);
-a word the document writes in code (:attr:`rephrase_ls.guards.chain.DocumentFacts.code`);
-a capitalised word (a name, or a sentence's first word: names start sentences too); a word the
-writer listed (:class:`WordList`, with its case rules); a word two paragraphs of the document
-write (a term: the engine's context words; a slip repeated within one paragraph is still
-marked, as learners repeat theirs); a word glued to code punctuation (``@name``,
-``--verify``, ``argv[0]``, ``ifpdf*``); a hyphenated word; a word without a vowel (an
-abbreviation or a command: ``gpg``); a word in a paragraph of fewer than :data:`MIN_WORDS`
-words (a list item naming something) or in one that reads as another language
-or a list of names (:data:`FOREIGN_SHARE`); and a word the engine corrects (its ``spelling``
-finding is the diagnostic).
+camelCase, all-caps words, quoted terms: a quoted span of fewer than
+:data:`MIN_QUOTED_WORDS` words) and of the markup (inline code, links' addresses); a word the
+document writes in code (:attr:`rephrase_ls.guards.chain.DocumentFacts.code`; ``dict's`` when
+it writes ``dict``); a capitalised word (a name) except an English sentence's first word that
+no web page has (:func:`_unseen`: ``Wiich``; a name the web knows, ``Django``, starts a
+sentence unmarked); a word the writer listed (:class:`WordList`, with its case rules); a word
+two paragraphs of the document write, with its apostrophe ending or not (a term: the engine's
+context words; a slip repeated within one paragraph is still marked, as learners repeat
+theirs); a word glued to code punctuation (``@name``, ``--verify``, ``argv[0]``, ``ifpdf*``);
+a hyphenated word; a word without a vowel (an abbreviation or a command: ``gpg``) unless, in
+English, no web page has it (``frmh``); a word in a paragraph of fewer than :data:`MIN_WORDS`
+words (a list item naming something) or in one that reads as another language or a list of
+names (:data:`FOREIGN_SHARE`); and a word the engine corrects (its ``spelling`` finding is the
+diagnostic).
 
 Suggestions (:func:`suggestions`): the listed words within two edits, the dictionary's words
 one edit away (a letter left out, added, changed, or two neighbours swapped), likeliest first
@@ -45,7 +53,7 @@ from typing import Final
 from rephrase_ls.offline.engine import lexicon, spelling
 from rephrase_ls.offline.engine.edit_shapes import strip_accents
 from rephrase_ls.offline.engine.misspellings import known_misspellings
-from rephrase_ls.text.tokens import WORD, iter_tokens
+from rephrase_ls.text.tokens import QUOTED, WORD, iter_tokens
 
 __all__ = [
     "MAX_SUGGESTIONS",
@@ -53,6 +61,7 @@ __all__ = [
     "WordList",
     "known",
     "message",
+    "stem",
     "suggestions",
     "unknown_words",
 ]
@@ -64,9 +73,10 @@ __all__ = [
 MIN_KNOWN_ZIPF: Final = 2.5
 #: An English word of at most :data:`SHORT_WORD` letters needs more: web text is full of short
 #: strings that are a slip elsewhere (``lod``, ``hom``, ``sed`` are names and abbreviations, Zipf
-#: 2.7 to 2.9, and children's slips in Holbrook's corpus).
+#: 2.7 to 2.9, and children's slips in Holbrook's corpus). Technical short words are mostly
+#: more common (``repo`` 3.1, ``diff`` 3.2) or written in code (``json`` 2.8, ``init`` 2.7).
 SHORT_WORD: Final = 4
-MIN_KNOWN_ZIPF_SHORT: Final = 2.5
+MIN_KNOWN_ZIPF_SHORT: Final = 3.0
 #: Outside English the lists are thinner (pyspellchecker's lack many verb forms: Spanish
 #: ``implementarás``), so any word wordfreq lists at all is taken as known.
 MIN_KNOWN_ZIPF_OTHER: Final = 1.0
@@ -84,6 +94,17 @@ MIN_WORDS: Final = 4
 _VOWEL = re.compile(r"[aeiouyàáâãäåæèéêëìíîïòóôõöøœùúûü]", re.IGNORECASE)
 _BEFORE_CODE = frozenset("@#-/.=$\\<:~")
 _AFTER_CODE = frozenset("[(*/=<>{:_@")
+#: An English word of at most :data:`SHORT_INFLECTION` letters the dictionary knows only as an
+#: inflection of a listed word (``semed``: ``seme`` + ``d``; ``joged``, ``dowing``) is a word
+#: only when wordfreq has seen it at least this often: the inflection rules are the spelling
+#: engine's, which lets a slip pass as a form of a rare word; a short form of a real word is on
+#: the web (a long one may be rare there: ``dependables``, ``lowercased``).
+MIN_INFLECTED_ZIPF: Final = 1.0
+SHORT_INFLECTION: Final = 8
+#: A word wordfreq has seen less often than this is on no web page: the guards that spare
+#: words without a vowel (``gpg``) and capitalised words (names) do not spare it
+#: (``frmh``, ``Pollce``).
+UNSEEN_ZIPF: Final = 1.0
 #: Words shorter than this are not checked (abbreviations, units: ``ms``, ``px``).
 MIN_LENGTH: Final = 3
 #: The most suggestions one unknown word gets.
@@ -133,11 +154,38 @@ def _forms(word: str) -> Iterator[str]:
                 yield word[:-2]
 
 
+#: English contractions written without their apostrophe, which no dictionary word spells
+#: (``cant``, ``wont``, ``its``, ``lets``, ``were``, ``well``, ``hell``, ``shell``, ``ill``
+#: are words, and not here), with the word meant: wordfreq's web text has them often
+#: (``dont`` Zipf 4.7) and pyspellchecker's list takes ``thats`` for a plural.
+CONTRACTIONS: Final[dict[str, str]] = {
+    bare: full
+    for full in (
+        "don't", "doesn't", "didn't", "isn't", "wasn't", "weren't", "aren't", "hasn't",
+        "haven't", "hadn't", "couldn't", "wouldn't", "shouldn't", "mustn't", "needn't",
+        "mightn't", "ain't", "that's", "there's", "what's", "where's", "who's", "she's",
+        "you're", "they're", "i've", "you've", "we've", "they've", "could've", "would've",
+        "should've", "you'll", "they'll", "it'll", "that'll", "you'd", "they'd",
+    )
+    for bare in (full.replace("'", ""),)
+}  # fmt: skip
+
+
 def known(word: str, lang: str) -> bool:
     """Whether the lower-case ``word`` is a word of ``lang`` (see the module's docstring);
-    a hyphenated or elided word when each of its parts is."""
+    a hyphenated or elided word when each of its parts is; in English, a word with an
+    apostrophe when it is a known word with an ending (``pytest's``, ``isn't``: not
+    ``wha't``), and never a contraction written without its apostrophe (:data:`CONTRACTIONS`)."""
+    if lang == "en" and word in CONTRACTIONS:
+        return False
     if _known_one(word, lang):
         return True
+    if lang == "en" and "'" in word:
+        head, _, tail = word.rpartition("'")
+        if tail in _ENDINGS:
+            if tail == "t":  # only "n't": "isn't", "doesn't"
+                return head.endswith("n") and _known_one(head[:-1], lang)
+            return bool(head) and known(head, lang)
     parts = [p for p in _PARTS.split(word) if p]
     if len(parts) < 2:
         return False
@@ -149,7 +197,7 @@ def known(word: str, lang: str) -> bool:
 
 def _known_one(word: str, lang: str) -> bool:
     checker = spelling.speller(lang)
-    if checker.known(word):
+    if checker.known(word) and not _unseen_inflection(word, lang, checker):
         return True
     if _listed_misspelling(word, lang):
         return False
@@ -165,6 +213,18 @@ def _known_one(word: str, lang: str) -> bool:
         or _prefixed(word, checker)
         or _with_clitic(word, lang)
         or _verb_form(word, lang)
+    )
+
+
+def _unseen_inflection(word: str, lang: str, checker: spelling.Speller) -> bool:
+    """Whether the English ``word``, which the dictionary knows, is known only as an
+    inflection of a listed word and wordfreq has hardly seen it (:data:`MIN_INFLECTED_ZIPF`)."""
+    return (
+        lang == "en"
+        and len(word) <= SHORT_INFLECTION
+        and word not in checker.freq
+        and word not in checker.extra
+        and lexicon.zipf(lang, word) < MIN_INFLECTED_ZIPF
     )
 
 
@@ -187,6 +247,9 @@ _EN_SUFFIXES = ("s", "es", "ed", "ing")
 MIN_STEM: Final = 4
 #: The least Zipf of a technical stem wordfreq lists (``tuple`` 2.4, ``struct`` 2.5).
 STEM_ZIPF: Final = 2.0
+#: The least Zipf of the stem of a word longer than :data:`SHORT_INFLECTION` letters
+#: (``refactoring``: ``refactor`` 1.9): a long slip rarely leaves a stem the web knows.
+LONG_STEM_ZIPF: Final = 1.5
 #: The least Zipf each part of a compound has (``subfolder`` is not, ``typehint`` is).
 COMPOUND_ZIPF: Final = 3.0
 
@@ -204,7 +267,8 @@ def _derived(word: str, lang: str) -> bool:
             if (
                 len(candidate) >= MIN_STEM
                 and not checker.known(candidate)
-                and lexicon.zipf("en", candidate) >= STEM_ZIPF
+                and lexicon.zipf("en", candidate)
+                >= (STEM_ZIPF if len(word) <= SHORT_INFLECTION else LONG_STEM_ZIPF)
                 and not _listed_misspelling(candidate, "en")
             ):
                 return True
@@ -213,16 +277,21 @@ def _derived(word: str, lang: str) -> bool:
 
 #: Beginnings that make a word of a common word (``subdomains``, ``preconstruidas``).
 _PREFIXES = ("sub", "auto", "multi", "micro", "meta", "pre", "post", "non")
+#: English's commonest beginnings, which make words of common words of at least
+#: :data:`MIN_STEM` + 1 letters (``reimplement``, ``unmounts``, ``declutter``; not ``remine``).
+_EN_PREFIXES = ("re", "un", "de")
 
 
 def _prefixed(word: str, checker: spelling.Speller) -> bool:
     """Whether ``word`` is a common word the dictionary knows with a beginning of
-    :data:`_PREFIXES` (its rest of at least :data:`MIN_STEM` letters)."""
-    for prefix in _PREFIXES:
+    :data:`_PREFIXES` (its rest of at least :data:`MIN_STEM` letters) or, in English,
+    :data:`_EN_PREFIXES`."""
+    english = _EN_PREFIXES if checker.lang == "en" else ()
+    for prefix in (*_PREFIXES, *english):
         rest = word[len(prefix) :]
         if (
             word.startswith(prefix)
-            and len(rest) >= MIN_STEM
+            and len(rest) >= (MIN_STEM + 1 if prefix in english else MIN_STEM)
             and checker.known(rest)
             and lexicon.zipf(checker.lang, rest) >= COMPOUND_ZIPF
         ):
@@ -331,27 +400,32 @@ def unknown_words(
     found: list[tuple[int, int, str]] = []
     words = 0
     for start, end in spans:
-        position = start
-        for kind, value in iter_tokens(text[start:end]):
-            at = position
-            position += len(value)
-            if kind != WORD or not value[0].isalpha():
+        for at, value in _words(text, start, end):
+            position = at + len(value)
+            if not value[0].isalpha():
                 continue
             words += 1
-            if len(value) < MIN_LENGTH or not value.islower():
-                continue  # a capital: a name, or a sentence's first word
+            if len(value) < MIN_LENGTH:
+                continue
+            capital = not value.islower()
+            if capital and not (_capitalised(value) and _sentence_start(text, at)):
+                continue  # a name, an abbreviation, camelCase: never reported
             word = value.strip("-'’")
             if "-" in word:
                 continue  # a compound of the writer's making, or a name (``tufte-book``)
-            if len(word) < MIN_LENGTH or word in skip or listed.accepts(word):
+            lower = word.lower()
+            bare = stem(lower)  # without its apostrophe ending: ``tufte's``
+            if len(word) < MIN_LENGTH or bare in skip or lower in skip or listed.accepts(word):
                 continue
             if at > 0 and text[at - 1] in _BEFORE_CODE:
                 continue  # a handle, a tag, an option, a path: ``@name``, ``--verify``
             if text[position : position + 1] in _AFTER_CODE:
                 continue  # a call, an index, a glob: ``argv[0]``, ``ifpdf*``
-            if not _VOWEL.search(word):
+            if not _VOWEL.search(word) and not _unseen(bare, lang):
                 continue  # no vowel: an abbreviation or a command (``gpg``, ``ls``), not a slip
-            if not known(word.replace("’", "'"), lang):
+            if capital and not _unseen(bare, lang):
+                continue  # a sentence's first word, which may be a name: one the web knows
+            if not known(lower.replace("’", "'"), lang):
                 offset = at + value.index(word)
                 found.append((offset, offset + len(word), word))
     if words < MIN_WORDS:
@@ -359,6 +433,62 @@ def unknown_words(
     if len(found) >= FOREIGN_MIN_UNKNOWN and len(found) >= FOREIGN_SHARE * words:
         return []
     return found
+
+
+#: A quoted span of at least this many words is speech or a sentence cited, whose words are
+#: checked (``"Stop thif," he said``); a shorter one is a term, a value or a title.
+MIN_QUOTED_WORDS: Final = 3
+
+
+def _words(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
+    """The words of ``text[start:end]`` with their offsets in ``text``, those of a quoted span
+    of :data:`MIN_QUOTED_WORDS` words or more included."""
+    position = start
+    for kind, value in iter_tokens(text[start:end]):
+        at = position
+        position += len(value)
+        if kind == WORD:
+            yield at, value
+        elif kind == QUOTED and len(value) > 2:
+            inner = [(k, v) for k, v in iter_tokens(value[1:-1])]
+            if sum(k == WORD for k, _ in inner) >= MIN_QUOTED_WORDS:
+                yield from _words(text, at + 1, position - 1)
+
+
+#: What ends a sentence: the next word's capital is the sentence's, not a name's.
+_SENTENCE_END = frozenset(".!?")
+#: What may stand between a sentence's end and its first word (quotes, brackets, emphasis).
+_OPENERS = "\"'“‘„«([*_ \t\n"
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """Whether the word at ``at`` begins the paragraph ``text`` or a sentence in it."""
+    before = text[:at].rstrip(_OPENERS)
+    return not before or before[-1] in _SENTENCE_END
+
+
+def _capitalised(word: str) -> bool:
+    """Whether ``word`` is written with a capital first letter and the rest in lower case."""
+    rest = word[1:]
+    return word[0].isupper() and (not rest or rest == rest.lower())
+
+
+def _unseen(word: str, lang: str) -> bool:
+    """Whether the lower-case English ``word`` is on no web page: wordfreq has (nearly) never
+    seen it (:data:`UNSEEN_ZIPF`), nor its stem without a regular ending (``navbars``:
+    ``navbar`` is seen). Only English: the rules that use it were measured on English alone."""
+    if lang != "en":
+        return False
+    stems = [word]
+    for suffix in _EN_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM:
+            stems.append(word[: -len(suffix)])
+    return all(lexicon.zipf(lang, stem) < UNSEEN_ZIPF for stem in stems)
+
+
+def stem(word: str) -> str:
+    """``word`` without its apostrophe ending (``Tufte's``: ``Tufte``), as written."""
+    return min(_forms(word), key=len)
 
 
 @lru_cache(maxsize=4096)
@@ -380,8 +510,12 @@ def suggestions(word: str, lang: str, listed: WordList) -> tuple[str, ...]:
         for listed_word in (listing.get(lower), *sorted(listing.alternatives(lower))):
             if listed_word and listed_word not in found:
                 found[listed_word] = 50.0
-    ranked = sorted(found, key=lambda c: (-found[c], c))
-    return tuple(ranked[:MAX_SUGGESTIONS])
+    if lang == "en" and lower in CONTRACTIONS:
+        found[CONTRACTIONS[lower]] = 200.0
+    ranked = sorted(found, key=lambda c: (-found[c], c))[:MAX_SUGGESTIONS]
+    if _capitalised(word):  # ``Pollce``: ``Police``, not ``police``
+        ranked = [c if c in listed.exact else c[:1].upper() + c[1:] for c in ranked]
+    return tuple(ranked)
 
 
 def message(word: str, offered: tuple[str, ...]) -> str:

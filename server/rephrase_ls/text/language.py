@@ -39,34 +39,133 @@ _COMMENT = re.compile(
 
 # The document's own language setting, on a line of its own: AsciiDoc's `:lang: de` attribute
 # entry, Org's `#+LANGUAGE: de` keyword.
-_NATIVE_KEY = re.compile(
-    rf"(?:^|(?<=[\r\n]))(?::lang:|#\+(?i:language):)[ \t]*{_CODE}[ \t]*(?=[\r\n]|\Z)"
+_ASCIIDOC_LANG = re.compile(rf"(?:^|(?<=[\r\n])):lang:[ \t]*{_CODE}[ \t]*(?=[\r\n]|\Z)")
+_ORG_LANG = re.compile(rf"(?:^|(?<=[\r\n]))#\+(?i:language):[ \t]*{_CODE}[ \t]*(?=[\r\n]|\Z)")
+# Typst's `#set text(lang: "de", region: "at")` (also `set text(…)` in code, a template's body):
+# the rule's head, then its arguments (strings, and groups one deep, read up to
+# _TYPST_ARGS_LIMIT characters), and the two arguments that say the language.
+_TYPST_SET_TEXT = re.compile(r"(?:^|(?<=[\r\n{;]))[ \t]*#?set[ \t]+text[ \t]*\(")
+_TYPST_STRING = r'"(?:[^"\\]|\\.)*+"'
+_TYPST_ARGS = re.compile(
+    rf"(?:[^()\"]|{_TYPST_STRING}|\((?:[^()\"]|{_TYPST_STRING})*+\))*+\)", re.DOTALL
+)
+_TYPST_ARGS_LIMIT = 2000
+_TYPST_LANG = re.compile(r'(?<![\w-])lang\s*:\s*"(?P<code>[A-Za-z]{2,3})"')
+_TYPST_REGION = re.compile(r'(?<![\w-])region\s*:\s*"(?P<region>[A-Za-z]{2})"')
+#: Languages whose regional variants rephrase tells apart (en-GB/en-US, pt-PT/pt-BR): a Typst
+#: ``region`` is kept for them and dropped for the others (``de`` in Austria is ``de``).
+_REGIONAL = frozenset(("en", "pt"))
+# HTML's `<html lang="de">` (or `xml:lang`): the root element's attributes, read up to
+# _HTML_TAG_LIMIT characters.
+_HTML_ROOT = re.compile(r"<html(?=[\s>/])", re.IGNORECASE)
+_HTML_ATTRIBUTES = re.compile(r"(?:[^>\"']|\"[^\"]*+\"|'[^']*+')*+>")
+_HTML_TAG_LIMIT = 4000
+_HTML_LANG = re.compile(
+    r"(?<![\w:-])(?:xml:)?lang\s*=\s*(?:\"(?P<q>[^\"]*)\"|'(?P<a>[^']*)'|(?P<u>[^\s>\"']+))",
+    re.IGNORECASE,
 )
 
 
-def document_override(text: str) -> str | None:
+def _asciidoc_language(text: str) -> str | None:
+    match = _ASCIIDOC_LANG.search(text) if ":lang:" in text else None
+    return None if match is None else match.group("code")
+
+
+def _org_language(text: str) -> str | None:
+    match = _ORG_LANG.search(text) if "#+" in text else None
+    return None if match is None else match.group("code")
+
+
+def _typst_language(text: str) -> str | None:
+    """The language of the first ``set text(…)`` rule that gives one, with its region for the
+    languages of :data:`_REGIONAL`."""
+    if "text" not in text:
+        return None
+    for head in _TYPST_SET_TEXT.finditer(text):
+        start = head.end()
+        args = _TYPST_ARGS.match(text, start, start + _TYPST_ARGS_LIMIT)
+        if args is None:  # never closed, or nested deeper than read: not a rule to trust
+            continue
+        lang = _TYPST_LANG.search(text, start, args.end())
+        if lang is None:
+            continue
+        code = lang.group("code").lower()
+        region = _TYPST_REGION.search(text, start, args.end())
+        if region is not None and code in _REGIONAL:
+            return f"{code}-{region.group('region').upper()}"
+        return code
+    return None
+
+
+def _html_language(text: str) -> str | None:
+    """The ``lang`` (or ``xml:lang``) of the document's ``<html>`` element."""
+    root = _HTML_ROOT.search(text)
+    if root is None:
+        return None
+    start = root.end()
+    tag = _HTML_ATTRIBUTES.match(text, start, start + _HTML_TAG_LIMIT)
+    if tag is None:
+        return None
+    lang = _HTML_LANG.search(text, start, tag.end() - 1)
+    if lang is None:
+        return None
+    value = (lang.group("q") or lang.group("a") or lang.group("u") or "").strip()
+    if LANGUAGE_CODE.fullmatch(value) is None:
+        return None
+    return _without_region(value.replace("_", "-"))
+
+
+def _without_region(code: str) -> str:
+    """``code`` without its region (``de-AT`` → ``de``, ``zh-Hant-TW`` → ``zh-Hant``) unless
+    its language is one of :data:`_REGIONAL` (``en-GB`` stays)."""
+    parts = code.split("-")
+    if parts[0].lower() in _REGIONAL:
+        return code
+    return "-".join(part for i, part in enumerate(parts) if i == 0 or len(part) == 4)
+
+
+#: Each format's own language setting, by format name (a languageId of text.markup).
+_NATIVE_SETTINGS = {
+    "asciidoc": _asciidoc_language,
+    "org": _org_language,
+    "typst": _typst_language,
+    "html": _html_language,
+}
+
+
+def document_override(text: str, fmt: str | None = None) -> str | None:
     """The language a document asks for, or ``None``.
 
     A ``rephrase: language=de`` comment (in any comment syntax, on its own line, anywhere)
     wins; otherwise ``lang:`` / ``language:`` of YAML front matter (``---``) or ``lang =`` /
-    ``language =`` of TOML front matter (``+++``), or an AsciiDoc ``:lang: de`` attribute entry
-    or an Org ``#+LANGUAGE: de`` keyword. The code is returned as written, ``_`` turned into
-    ``-``; pass it through :func:`normalize_language`.
+    ``language =`` of TOML front matter (``+++``), or the format's own setting: an AsciiDoc
+    ``:lang: de`` attribute entry, an Org ``#+LANGUAGE: de`` keyword, a Typst ``#set
+    text(lang: "de")`` rule (with ``region: "gb"``, ``en-GB``), an HTML ``<html lang="de">``.
+    ``fmt`` is the document's format (see :func:`rephrase_ls.text.markup.format_for`): only its
+    own setting is read; without it, each format's. The code is returned as written, ``_``
+    turned into ``-``; pass it through :func:`normalize_language`.
     """
     match = _COMMENT.search(text)
-    if match is None:
-        front = _YAML_FRONT_MATTER.match(text)
-        key = _YAML_KEY
-        if front is None:
-            front = _TOML_FRONT_MATTER.match(text)
-            key = _TOML_KEY
-        if front is not None:
-            match = key.search(front.group("body"))
-        elif ":lang:" in text or "#+" in text:
-            match = _NATIVE_KEY.search(text)
-    if match is None:
-        return None
-    return match.group("code").replace("_", "-")
+    if match is not None:
+        return match.group("code").replace("_", "-")
+    front = _YAML_FRONT_MATTER.match(text)
+    key = _YAML_KEY
+    if front is None:
+        front = _TOML_FRONT_MATTER.match(text)
+        key = _TOML_KEY
+    if front is not None:
+        match = key.search(front.group("body"))
+        return None if match is None else match.group("code").replace("_", "-")
+    if fmt is None:
+        readers = tuple(_NATIVE_SETTINGS.values())
+    else:
+        reader = _NATIVE_SETTINGS.get(fmt)
+        readers = () if reader is None else (reader,)
+    for read in readers:
+        code = read(text)
+        if code is not None:
+            return code.replace("_", "-")
+    return None
 
 
 def _variant(value: str, base: str, name: str) -> str:

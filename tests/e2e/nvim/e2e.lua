@@ -963,6 +963,8 @@ local CONTROLS = {
   '<!-- rephrase: off -->',
   'So the end came untill now, I beleive.',
   '<!-- rephrase: on -->',
+  '',
+  'The notes are definately ready for the team.',
 }
 
 --- The words under the buffer's rephrase diagnostics, each with its code: { word = code }.
@@ -1072,7 +1074,8 @@ function cases.review_controls()
   local excluded = open_file('vendor/notes.md', CONTROLS)
   local buf = open_file('controls.md', CONTROLS)
   -- "was was" is a kind turned off, "Thier" on an ignored line, "untill" in a region switched off.
-  wait_findings(buf, { recieved = 'spelling', wurd = 'unknown-word', teh = 'spelling' }, 'findings')
+  wait_findings(buf, { recieved = 'spelling', wurd = 'unknown-word', teh = 'spelling', definately = 'spelling' },
+    'findings')
   vim.wait(1000)
   eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md')
   local hint
@@ -1102,7 +1105,8 @@ function cases.review_controls()
   end)
   eq(vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1],
     'I recieved the word from the team, and it was was clear to everyone.', 'the line after the suggestion')
-  wait_findings(buf, { recieved = 'spelling', teh = 'spelling' }, 'findings after the suggestion')
+  wait_findings(buf, { recieved = 'spelling', teh = 'spelling', definately = 'spelling' },
+    'findings after the suggestion')
 
   -- "Add ‘teh’ to my words": the server appends it to words.txt in the user config folder.
   cursor_on(buf, 'teh')
@@ -1113,11 +1117,41 @@ function cases.review_controls()
   end)
   eq(read_file(words), 'teh\n', 'words.txt')
   edit_to_pull(buf)
-  wait_findings(buf, { recieved = 'spelling' }, 'findings after adding teh')
+  wait_findings(buf, { recieved = 'spelling', definately = 'spelling' }, 'findings after adding teh')
+
+  -- "Ignore this paragraph" writes the switches around it, in Markdown's comment syntax.
+  line = cursor_on(buf, 'recieved')
+  choose_code_action('Ignore this paragraph')
+  wait('the switches around the paragraph', function()
+    return vim.api.nvim_buf_get_lines(buf, line - 1, line, false)[1] == '<!-- rephrase: off -->'
+  end)
+  eq(vim.api.nvim_buf_get_lines(buf, line - 1, line + 2, false), { '<!-- rephrase: off -->',
+    'I recieved the word from the team, and it was was clear to everyone.', '<!-- rephrase: on -->' },
+    'the paragraph between the switches')
+  wait_findings(buf, { definately = 'spelling' }, 'findings after Ignore this paragraph')
+
+  -- "Add ‘definately’ to the project's words": an edit of .rephrase.toml through the editor,
+  -- saved as a writer would.
+  cursor_on(buf, 'definately')
+  choose_code_action('Add ‘definately’ to the project\'s words')
+  local toml = project .. '/.rephrase.toml'
+  local toml_buf
+  wait('the word in the project file', function()
+    toml_buf = vim.fn.bufnr(toml)
+    return toml_buf > 0 and vim.api.nvim_buf_is_loaded(toml_buf)
+      and table.concat(vim.api.nvim_buf_get_lines(toml_buf, 0, -1, false), '\n'):find('definately') ~= nil
+  end)
+  vim.api.nvim_buf_call(toml_buf, function()
+    vim.cmd('silent write')
+  end)
+  eq(vim.fn.readfile(toml), { 'disabledRules = ["doubled-word"]', 'exclude = ["vendor/**"]',
+    'words = ["definately"]' }, 'the project file')
+  edit_to_pull(buf)
+  wait_findings(buf, {}, 'findings after adding definately to the project')
   eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md at the end')
 end
 
--- diagnosticsOn = "save": reviewed when opened and saved, not while typing.
+-- diagnosticsOn = "save": reviewed when opened and saved, not while typing; then "open".
 function cases.diagnostics_on_save()
   vim.g.rephrase = { cmd = { server }, settings = {} }
   rephrase.setup({ settings = { diagnosticsOn = 'save' } })
@@ -1130,6 +1164,45 @@ function cases.diagnostics_on_save()
   vim.cmd('silent write')
   edit_to_pull(buf)
   wait_findings(buf, { recieved = 'spelling', untill = 'spelling' }, 'findings after :write')
+  -- diagnosticsOn = "open": not even a save reviews again.
+  rephrase.setup({ settings = { diagnosticsOn = 'open' } })
+  edit_to_pull(buf) -- the new settings review again, once
+  vim.wait(1000)
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'It was teh end of the day.' })
+  vim.cmd('silent write')
+  edit_to_pull(buf)
+  vim.wait(1500)
+  eq(findings(buf).teh, nil, 'a finding on "teh" with diagnosticsOn = "open"')
+  eq(findings(buf), { recieved = 'spelling', untill = 'spelling' }, 'findings with diagnosticsOn = "open"')
+end
+
+-- Settings from the files a writer keeps them in, as the server started by Neovim reads them:
+-- the user config file (per-language words and disabledRules), words.txt beside it, and the
+-- project's enabledRules and wordFiles; editor settings from setup{} (unknownWordSeverity).
+function cases.settings_from_files()
+  local user = os.getenv('XDG_CONFIG_HOME') .. '/rephrase-ls'
+  vim.fn.mkdir(user, 'p')
+  vim.fn.writefile({ 'words = { en = ["Thier"] }', 'disabledRules = { en = ["doubled-word"] }' },
+    user .. '/config.toml')
+  vim.fn.writefile({ 'recieved' }, user .. '/words.txt')
+  vim.fn.mkdir(project .. '/docs', 'p')
+  vim.fn.writefile({ '# ours', 'wurd' }, project .. '/docs/words.txt')
+  vim.fn.writefile({ 'enabledRules = ["spacing"]', 'wordFiles = ["docs/words.txt"]' }, project .. '/.rephrase.toml')
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({ settings = { unknownWordSeverity = 'warning' } })
+  local buf = open_file('settings.md', {
+    'I recieved teh letter, and the wurd came  late.',
+    '',
+    'Thier reply was was short, and the zorb was clear to everyone.',
+  })
+  -- Listed words and the kind turned off give nothing; two spaces (off by default in Markdown)
+  -- are flagged; an unknown word is a warning.
+  wait_findings(buf, { teh = 'spelling', ['came  late.'] = 'spacing', zorb = 'unknown-word' }, 'findings')
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.code == 'unknown-word' then
+      eq(d.severity, vim.diagnostic.severity.WARN, 'severity of unknown-word from unknownWordSeverity')
+    end
+  end
 end
 
 local name = os.getenv('REPHRASE_TEST_CASE')

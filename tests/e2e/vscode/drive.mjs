@@ -10,6 +10,10 @@
 //   REPHRASE_FILE        the file to open (name inside the workspace)
 //   REPHRASE_REVIEW_FILE the file whose misspellings the first start fixes from their
 //                        diagnostics (name inside the workspace)
+//   REPHRASE_CONTROLS_FILE the file whose review controls the second start exercises: the
+//                        project's disabledRules, the in-document switches, hover, quick fixes,
+//                        diagnosticsOn = "save" (name inside the workspace)
+//   REPHRASE_EXCLUDED_FILE a file the project's `exclude` names (name inside the workspace)
 //   REPHRASE_ARTIFACTS   folder for the result (result.json), screenshots and the page's log
 // Every wait is bounded; on a failure the script saves failure.png there and exits 1.
 import { createRequire } from 'node:module';
@@ -23,6 +27,8 @@ const URL = process.env.REPHRASE_URL;
 const SCENARIO = process.env.REPHRASE_SCENARIO;
 const FILE = process.env.REPHRASE_FILE;
 const REVIEW_FILE = process.env.REPHRASE_REVIEW_FILE;
+const CONTROLS_FILE = process.env.REPHRASE_CONTROLS_FILE;
+const EXCLUDED_FILE = process.env.REPHRASE_EXCLUDED_FILE;
 const OUT = process.env.REPHRASE_ARTIFACTS;
 const STEP_TIMEOUT = 60_000;
 
@@ -558,8 +564,175 @@ async function second() {
   result.stylePicker = { title: picker.title, rows: picker.rows };
   await closeQuickInput();
 
+  await controls();
+
   step('no notice during a few seconds more');
   await sleep(5000);
+}
+
+/** The text of the hover widget shown over the editor, or null. */
+async function hoverText() {
+  return page.evaluate(() => {
+    const hover = [...document.querySelectorAll('.part.editor .monaco-hover')].find(
+      (el) => el.offsetParent !== null && !el.classList.contains('hidden'),
+    );
+    return hover ? hover.innerText : null;
+  });
+}
+
+/**
+ * The squiggles as [word, kind] pairs on each line: {line: [[word, kind], ...]}. A hint's
+ * dots lie under the start of its word only: the word they start is taken.
+ */
+async function squigglesByLine() {
+  const out = {};
+  const shown = await lines();
+  for (const q of (await squiggles()) ?? []) {
+    let text = q.text;
+    if (q.kind === 'squiggly-hint' && text) {
+      const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      text = (shown[q.line - 1] ?? '').match(new RegExp(`\\b${escaped}\\w*`))?.[0] ?? text;
+    }
+    (out[q.line] ??= []).push([text, q.kind]);
+  }
+  for (const key of Object.keys(out)) {
+    out[key].sort();
+  }
+  return out;
+}
+
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Waits until the squiggles are exactly `expected` ({line: [[word, kind], ...]}, sorted). */
+async function squigglesAre(expected, what) {
+  let last;
+  try {
+    return await until(what, async () => {
+      last = await squigglesByLine();
+      return sameJson(last, expected) ? last : null;
+    });
+  } catch (err) {
+    throw new Error(`${err.message}; shown: ${JSON.stringify(last)}`);
+  }
+}
+
+/** Ctrl+. on `word` (first found on line n) and `title` chosen; returns the menu's titles. */
+async function fixOnWord(n, word, title) {
+  const text = await line(n);
+  await goToPosition(n, text.indexOf(word) + 2);
+  const rows = await openActionMenu(
+    () => page.keyboard.press('Control+Period'),
+    title,
+    `"${title}" in the Ctrl+. menu on "${word}"`,
+  );
+  await chooseAction(title);
+  return rows.map((r) => r.title);
+}
+
+/**
+ * The second start's review controls, with the project's disabledRules and exclude and
+ * rephrase.diagnosticsOn = "save" in the user settings.
+ */
+async function controls() {
+  const c = (result.controls = {});
+
+  step('an excluded file gets no squiggles');
+  await openFile(EXCLUDED_FILE);
+  c.excludedLines = await lines();
+
+  step('the controls file: the squiggles the controls leave');
+  await openFile(CONTROLS_FILE);
+  c.original = await lines();
+  const info = (word) => [word, 'squiggly-info'];
+  // Two spaces (spacing, turned on in the user settings) and "teh"; none on "was was" (a kind
+  // turned off), "Thier" (on an ignored line), "untill" (in a region switched off), "zorb" and
+  // "glorp" (listed words).
+  const spacing = info('report  before');
+  c.squiggles = await squigglesAre(
+    { 3: [info('recieved'), ['wurd', 'squiggly-hint']], 5: [spacing, info('teh')], 14: [info('definately')] },
+    'the squiggles of the controls file',
+  );
+  // The excluded file, opened first, had as long to be reviewed: still nothing there.
+  await openFile(EXCLUDED_FILE);
+  await sleep(1500);
+  c.excludedSquiggles = await squiggles();
+  await openFile(CONTROLS_FILE);
+
+  step('hover on a finding');
+  await goToPosition(3, c.original[2].indexOf('recieved') + 3);
+  await palette('Show or Focus Hover');
+  c.hover = await until('the hover on "recieved"', async () => {
+    const text = await hoverText();
+    return text && text.includes('rephrase: spelling') ? text : null;
+  });
+  await page.keyboard.press('Escape');
+  await focusEditor();
+
+  // diagnosticsOn = "save": each edit below is saved (Ctrl+S) before its squiggles are read.
+  step('Ctrl+. Replace with ‘word’ on the unknown word');
+  c.unknownMenu = await fixOnWord(3, 'wurd', 'Replace with ‘word’');
+  c.unknownFixed = await lineChanged(3, c.original[2], 'the suggestion to change line 3');
+  await page.keyboard.press('Control+s');
+  c.afterSuggestion = await squigglesAre(
+    { 3: [info('recieved')], 5: [spacing, info('teh')], 14: [info('definately')] },
+    'the hint on "wurd" to go',
+  );
+
+  step('Ctrl+. Add ‘teh’ to my words');
+  c.addMenu = await fixOnWord(5, 'teh', 'Add ‘teh’ to my words');
+  c.afterAdd = await squigglesAre(
+    { 3: [info('recieved')], 5: [spacing], 14: [info('definately')] },
+    'the squiggle on "teh" to go',
+  );
+
+  step('diagnosticsOn = "save": typing is not reviewed, a save is');
+  const last = (await lines()).length;
+  await goToLine(last);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('We will meet agian next week.');
+  c.typed = await until('the typed line', async () => {
+    const all = await lines();
+    return all.some((l) => l.includes('We will meet agian')) ? all : null;
+  });
+  await sleep(2500); // long past the 300 ms pause after typing
+  c.squigglesBeforeSave = await squigglesByLine();
+  await page.keyboard.press('Control+s');
+  const typedLine = c.typed.findIndex((l) => l.includes('We will meet agian')) + 1;
+  c.typedLine = typedLine;
+  c.squigglesAfterSave = await squigglesAre(
+    { 3: [info('recieved')], 5: [spacing], 14: [info('definately')], [typedLine]: [info('agian')] },
+    'the squiggle on "agian" after the save',
+  );
+
+  step('Ctrl+. Ignore this paragraph');
+  c.ignoreMenu = await fixOnWord(3, 'recieved', 'Ignore this paragraph');
+  await lineChanged(3, c.unknownFixed, 'the switch before the paragraph');
+  await page.keyboard.press('Control+s');
+  c.afterIgnore = await squigglesAre(
+    { 7: [spacing], 16: [info('definately')], [typedLine + 2]: [info('agian')] },
+    'the squiggle on "recieved" to go',
+  );
+  c.linesAfterIgnore = await lines();
+
+  step("Ctrl+. Add ‘agian’ to the project's words");
+  await fixOnWord(typedLine + 2, 'agian', "Add ‘agian’ to the project's words");
+  c.afterProjectWord = await squigglesAre(
+    { 7: [spacing], 16: [info('definately')] },
+    'the squiggle on "agian" to go',
+  );
+
+  step('Ctrl+. Turn off ‘spelling’ in this project');
+  c.turnOffMenu = await fixOnWord(16, 'definately', 'Turn off ‘spelling’ in this project');
+  c.afterTurnOff = await squigglesAre({ 7: [spacing] }, 'every spelling squiggle to go');
+
+  step('File: Save All (the project file the quick fixes edited)');
+  await palette('File: Save All');
+  await until('no unsaved editor', () =>
+    page.evaluate(() => document.querySelectorAll('.part.editor .tab.dirty').length === 0),
+  );
+  c.linesAtEnd = await lines();
 }
 
 async function main() {

@@ -355,6 +355,42 @@ def test_org_unclosed_drawer_is_not_a_drawer() -> None:
     assert joined(text, org(text)) == ["Heading", "A paragraph.", "Next", "Text."]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a source block never closed: its begin line is an ordinary line, the text after it prose
+        (
+            "Before.\n\n#+BEGIN_SRC python\nprint(1)\n\nAfter the block.\n",
+            ["Before.", "#+BEGIN_SRC python print(1)", "After the block."],
+        ),
+        # its end line comes after the next headline: Org looks no further than the section
+        (
+            "* One\n#+begin_example\nA line.\n* Two\n#+end_example\nText.\n",
+            ["One", "#+begin_example A line.", "Two", "Text."],
+        ),
+        # a dynamic block and a LaTeX environment never closed
+        ("#+BEGIN: clocktable :scope file\nA line.\n", ["#+BEGIN: clocktable :scope file A line."]),
+        ("\\begin{equation}\nx = 1\n\nAfter.\n", ["\\begin{equation} x = 1", "After."]),
+        # another block's end line does not close it
+        ("#+BEGIN_SRC sh\nls\n#+END_EXAMPLE\nAfter.\n", ["#+BEGIN_SRC sh ls", "After."]),
+        # closed blocks are skipped as before, the second begin line never closed
+        (
+            "#+BEGIN_SRC sh\nls\n#+END_SRC\nText.\n\n#+BEGIN_SRC sh\nrm\n\nMore.\n",
+            ["Text.", "#+BEGIN_SRC sh rm", "More."],
+        ),
+        ("\\begin{align}\na\n\\end{align}\nText.\n", ["Text."]),
+        ("#+BEGIN_QUOTE\nQuoted.\n#+END_QUOTE\n", ["Quoted."]),
+    ],
+)
+def test_org_block_never_closed_is_an_ordinary_line(text: str, expected: list[str]) -> None:
+    blocks = org(text)
+    assert joined(text, blocks) == expected
+    # the begin word is kept as it is
+    for begin in ("#+BEGIN_SRC", "#+begin_example", "#+BEGIN:"):
+        if begin in " ".join(expected):
+            assert begin not in sent(text, blocks)
+
+
 # -- documents of real projects -----------------------------------------------------------------
 
 

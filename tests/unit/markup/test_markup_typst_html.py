@@ -431,6 +431,56 @@ def test_the_language_directive_in_typst_and_html_comments(text: str, language: 
 
 
 @pytest.mark.parametrize(
+    ("text", "fmt", "language"),
+    [
+        ('#set text(lang: "de")\n= Titel\n\nEin Satz.\n', "typst", "de"),
+        # arguments over lines, another rule before it, nested groups and strings in them
+        (
+            '#set page(numbering: "1")\n#set text(\n  font: ("Libertinus", "New CM"),\n'
+            '  fill: rgb("#222"),\n  lang: "en", region: "gb",\n)\nText.\n',
+            "typst",
+            "en-GB",
+        ),
+        ('#set text(region: "BR", lang: "pt")\n', "typst", "pt-BR"),
+        # a region rephrase does not tell apart is dropped
+        ('#set text(lang: "de", region: "at")\n', "typst", "de"),
+        # a template's body, in code
+        ('#let conf(doc) = {\n  set text(lang: "fr")\n  doc\n}\n', "typst", "fr"),
+        ('#show: doc => { set text(size: 11pt); set text(lang: "es"); doc }\n', "typst", "es"),
+        # the first rule that gives a language decides
+        ('#set text(size: 11pt)\n#set text(lang: "it")\n#set text(lang: "de")\n', "typst", "it"),
+        # not a rule: prose, a rule never closed, another argument, another function
+        ('Write `#set text(lang: "de")` at the top.\n', "typst", None),
+        ('#set text(lang: "de"\n\nText.\n', "typst", None),
+        ('#set text(slang: "de")\n#set par(lang: "de")\n', "typst", None),
+        # a comment directive wins
+        ('// rephrase: language=en-US\n#set text(lang: "de")\n', "typst", "en-US"),
+        ('<!DOCTYPE html>\n<html lang="de">\n<body><p>Ein Satz.</p></body></html>\n', "html", "de"),
+        ("<HTML LANG=fr>\n", "html", "fr"),
+        ('<html xml:lang="pt-PT" lang="pt-PT">\n', "html", "pt-PT"),
+        ("<html class=\"a>b\" lang='en-gb'>\n", "html", "en-gb"),
+        ('<html lang="de-AT">\n', "html", "de"),
+        ('<html lang="zh-Hant-TW">\n', "html", "zh-Hant"),
+        ('<html data-lang="de">\n<p lang="fr">Une phrase.</p>\n', "html", None),
+        ('<html lang="">\n', "html", None),
+        ('<!-- rephrase: language=en-GB -->\n<html lang="de">\n', "html", "en-GB"),
+        # a format's own setting is read in that format only
+        ('Use this page:\n\n```html\n<html lang="fr">\n```\n', "markdown", None),
+        ('```typst\n#set text(lang: "de")\n```\n', "markdown", None),
+        (":lang: de\n\nText.\n", "markdown", None),
+        (":lang: de\n\nText.\n", "asciidoc", "de"),
+        ("#+LANGUAGE: fr\n\nText.\n", "org", "fr"),
+    ],
+)
+def test_the_document_language_from_typst_and_html_settings(
+    text: str, fmt: str, language: str | None
+) -> None:
+    from rephrase_ls.text.language import document_override
+
+    assert document_override(text, fmt) == language
+
+
+@pytest.mark.parametrize(
     ("text", "language_id", "kept"),
     [
         (

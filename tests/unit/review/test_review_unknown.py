@@ -98,3 +98,79 @@ def test_another_language_and_lists_of_names_get_none() -> None:
     assert unknown(latin) == []
     names = "The tools are xifthen, ifpdf, chngpage, optparams and placeins, all of them.\n"
     assert unknown(names) == []
+
+
+@pytest.mark.parametrize("word", ["semed", "joged", "dowing", "wated", "whating"])
+def test_a_short_inflection_no_web_page_has_is_not_a_word(word: str) -> None:
+    # pyspellchecker's inflection rules take "semed" for "seme" + "d"; the web has no "semed"
+    assert not known(word, "en")
+
+
+@pytest.mark.parametrize(
+    "word", ["walked", "configured", "dependables", "lowercased", "refactoring", "subclassed"]
+)
+def test_real_inflections_and_long_rare_ones_stay_known(word: str) -> None:
+    assert known(word, "en")
+
+
+@pytest.mark.parametrize("word", ["wha't", "use't", "in'sen't", "pytest's"])
+def test_an_apostrophe_needs_a_known_word_and_an_ending(word: str) -> None:
+    assert not known(word, "en")
+
+
+@pytest.mark.parametrize("word", ["isn't", "doesn't", "people's", "o'clock", "teacher's"])
+def test_known_words_with_their_apostrophe_endings_are_known(word: str) -> None:
+    assert known(word, "en")
+
+
+def test_contractions_without_their_apostrophe_are_unknown_and_suggest_it() -> None:
+    for word, meant in (("dont", "don't"), ("thats", "that's"), ("theres", "there's")):
+        assert not known(word, "en")
+        assert suggestions(word, "en", WordList.of([]))[0] == meant
+    for word in ("cant", "wont", "its", "lets", "were", "well", "shell"):
+        assert known(word, "en")  # words in their own right
+
+
+def test_short_words_need_to_be_common_and_prefixes_make_words() -> None:
+    assert not known("lod", "en") and not known("sed", "en") and not known("hom", "en")
+    assert known("repo", "en") and known("diff", "en")
+    assert known("reimplement", "en") and known("unmounts", "en") and known("declutter", "en")
+    assert not known("remine", "en")  # "re" on a short word: as often a slip
+
+
+def test_a_sentences_first_word_no_web_page_has_is_reported_and_keeps_its_capital() -> None:
+    text = "We stayed in. Wiich way was it? Then we went to the shop and bought some bread.\n"
+    assert unknown(text) == ["Wiich"]
+    found = findings(text, prose_blocks(text, "markdown"), target_lang="en-us", unknown_words=True)
+    assert found[0].suggestions[0] == "Which"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a name inside a sentence, unseen or not
+        "Then the Frobnicator tool does the work for the team in a few short steps.\n",
+        "We use Pydantic models to check the data the team sends in every day.\n",
+        # a name the web knows starts a sentence
+        "Django runs the site, and the team keeps it up to date every week.\n",
+        # a name the document writes twice starts a sentence
+        "Frobnicator runs the checks for the team.\n\nThe frobnicator reads the files.\n",
+        # the possessive of a term the document writes twice
+        "Tufte's style is plain and clear.\n\nThe books of Tufte show it in each chapter.\n",
+        # the possessive of a word the document writes in code
+        "A ``dict``-like object, as dict's ``copy`` gives it to the caller.\n",
+    ],
+)
+def test_names_terms_and_code_words_stay_guarded(text: str) -> None:
+    fmt = "restructuredtext" if "``" in text else "markdown"
+    assert unknown(text, fmt) == []
+
+
+def test_a_word_without_a_vowel_is_reported_only_when_no_web_page_has_it() -> None:
+    assert unknown("We went to the frmh and saw the cows in the field by the gate.\n") == ["frmh"]
+    assert unknown("Then check the release with gpg before you sign it for the team.\n") == []
+
+
+def test_quoted_speech_is_checked_and_quoted_terms_are_not() -> None:
+    assert unknown('He shouted "stop the thif now" and ran to the house by the road.\n') == ["thif"]
+    assert unknown('Press "frobnicate now" to start the work for the whole team.\n') == []

@@ -21,6 +21,11 @@ source blocks and calls (``src_python{…}``, ``call_f()``), macros (``{{{name(�
 ``\\alpha``), export snippets (``@@html:…@@``), timestamps, statistics cookies (``[2/3]``),
 checkboxes, TODO keywords, priorities and tags of headlines, the emphasis marks (``*``, ``/``,
 ``_``, ``+``) and a line break's ``\\\\`` are protected.
+
+A block (``#+BEGIN_…``, ``#+BEGIN:``) or LaTeX environment whose end line does not follow before
+the next headline is none, as Org reads it: its first line is an ordinary line (its
+``#+BEGIN_…`` word protected) and the lines after it are read as they are. The end lines are
+found in the first pass over the lines, so this costs a look-up per begin line.
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ _TODO_KEYWORDS = re.compile(
 )
 _COMMENT = re.compile(r"[ \t]*#(?:[ \t]|$)")
 _BEGIN = re.compile(r"[ \t]*#\+BEGIN(?:_(?P<name>\S+)|:)", re.IGNORECASE)
+# the end line of a block: `#+END_name`, `#+END:` or `#+END` (a dynamic block's)
+_END = re.compile(r"[ \t]*#\+END(?:_(?P<name>\S+)|:?)[ \t]*$", re.IGNORECASE)
+_LATEX_END = re.compile(r"\\end\{(?P<env>[A-Za-z0-9*]+)\}")
 _DRAWER = re.compile(r"[ \t]*:[\w-]+:[ \t]*$")
 _DRAWER_END = re.compile(r"[ \t]*:END:[ \t]*$", re.IGNORECASE)
 _PLANNING = re.compile(r"[ \t]*(?:SCHEDULED|DEADLINE|CLOSED|CLOCK):")
@@ -90,6 +98,8 @@ _INLINE = re.compile(
             r"\\\((?:[^\\\n]|\\[^()\n])*\\\)|\\\[(?:[^\\\n]|\\[^\[\]\n])*\\\]",  # math
             r"\\[A-Za-z]+(?:\{\})?(?:\[[^\[\]\n]*\])?(?:\{[^{}\n]*\})*",  # LaTeX and entities
             r"\\\\",  # line break
+            # the first word of a block's begin line that no end line closes (an ordinary line)
+            r"#(?<!\S#)\+(?i:begin)(?:_\S+|:)",
             # a file path (~/.emacs.d/init.el, $DOOMDIR/config.el, {a,b}/c.el, and/or)
             r"(?<!\S)(?:~|\.{1,2}|\$\w+|\{[^{}\s]*\}|[\w.-]+)/[^\s]*",
             r"(?<![\w@.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+",  # e-mail address
@@ -191,6 +201,10 @@ class _Scanner:
         self.skip_to = -1  # skipping a drawer: the index of its :END: line
         self.headlines: list[int] = []  # indices of the headline lines
         self.drawer_ends: list[int] = []  # indices of the :END: lines
+        # indices of the lines that end blocks, by the block's name (lower case; ":" for a
+        # dynamic block's), and of the lines holding a LaTeX environment's \end{…}, by its name
+        self.block_ends: dict[str, list[int]] = {}
+        self.env_ends: dict[str, list[int]] = {}
 
     def flush(self) -> None:
         if self.para:
@@ -217,6 +231,14 @@ class _Scanner:
                 self.headlines.append(i)
             elif _DRAWER_END.match(line):
                 self.drawer_ends.append(i)
+            elif "#+" in line and (end := _END.match(line)) is not None:
+                name = end.group("name")
+                self.block_ends.setdefault(":" if name is None else name.lower(), []).append(i)
+            if "\\end{" in line:
+                for env in _LATEX_END.finditer(line):
+                    ends = self.env_ends.setdefault(env.group("env"), [])
+                    if not ends or ends[-1] != i:
+                        ends.append(i)
         for i in range(len(lines)):
             if i <= self.skip_to:
                 continue
@@ -266,11 +288,14 @@ class _Scanner:
         block and starts skipping a block or drawer when it opens one."""
         begin = _BEGIN.match(line)
         if begin is not None:
-            self.flush()
             name = begin.group("name")
+            key = ":" if name is None else name.lower()
+            if not self._closed(self.block_ends.get(key), index):
+                return False  # a block never closed is none: an ordinary line, as Org reads it
+            self.flush()
             if name is None:  # a dynamic block
                 self.closing = re.compile(r"[ \t]*#\+END:?[ \t]*$", re.IGNORECASE)
-            elif name.lower() in VERBATIM_BLOCKS:
+            elif key in VERBATIM_BLOCKS:
                 self.closing = re.compile(rf"[ \t]*#\+END_{re.escape(name)}[ \t]*$", re.IGNORECASE)
             return True  # the contents of other blocks are read as prose
         if line.lstrip().lower().startswith("#+end"):
@@ -294,12 +319,27 @@ class _Scanner:
             return True
         env = _LATEX_ENV.match(line)
         if env is not None:
-            self.flush()
             env_end = rf".*\\end\{{{re.escape(env.group('env'))}\}}"
-            if re.match(env_end, line[env.end() :]) is None:
-                self.closing = re.compile(env_end)
+            if re.match(env_end, line[env.end() :]) is not None:  # on one line
+                self.flush()
+                return True
+            if not self._closed(self.env_ends.get(env.group("env")), index):
+                return False  # never closed: an ordinary line
+            self.flush()
+            self.closing = re.compile(env_end)
             return True
         return False
+
+    def _closed(self, ends: list[int] | None, index: int) -> bool:
+        """Whether one of the lines ``ends`` (indices, in order) closes what opens on line
+        ``index``: it comes after it and before the next headline (Org looks no further)."""
+        if not ends:
+            return False
+        following = bisect_right(ends, index)
+        if following == len(ends):
+            return False
+        heading = bisect_right(self.headlines, index)
+        return heading == len(self.headlines) or self.headlines[heading] > ends[following]
 
     def _headline(self, s: int, e: int, line: str, m: re.Match[str]) -> None:
         """A headline: its title is prose; keyword, priority, cookies and tags are not."""

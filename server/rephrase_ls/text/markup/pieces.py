@@ -1,23 +1,30 @@
 """Prose blocks from a stream of pieces: what the Typst and HTML scanners produce.
 
-A scanner walks a document once and yields, in document order, pieces ``(start, end, kind)``:
+A scanner walks a document once and gives, in document order, pieces ``(start, end, kind)``:
 ``PROSE`` (text to send), ``PROTECT`` (markup inside a sentence, sent as a placeholder) and
 ``BREAK`` (markup between paragraphs: everything since the last break is one paragraph). Text no
 piece covers (comments, line breaks, list markers) is kept as it is: outside the segments when it
 is at a line's edge, protected when it lies between two pieces of one line.
+
+:class:`Paragraphs` takes the pieces as the scanner finds them and builds each paragraph's block
+at its break, so no list of pieces is kept; :func:`blocks_from_pieces` does the same for pieces
+given as a sequence.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 from rephrase_ls.text.markup.block import ProseBlock
 from rephrase_ls.text.markup.lines import Lines, build_block, make_block, trim
 
-__all__ = ["BREAK", "PROSE", "PROTECT", "Inline", "Piece", "blocks_from_pieces"]
+__all__ = ["BREAK", "PROSE", "PROTECT", "Inline", "Paragraphs", "Piece", "blocks_from_pieces"]
 
 PROSE, PROTECT, BREAK = range(3)
+_LINE_BREAK = re.compile(r"[\r\n]")
+_WORD_CHAR = re.compile(r"[^\W_]")  # a letter or a digit: what makes a block prose
 Piece = tuple[int, int, int]
 
 
@@ -27,63 +34,120 @@ Inline = Callable[[str, int, int], list[tuple[int, int]]]
 paragraph, markup pieces included: a span it finds there is protected already."""
 
 
-def _paragraph(
-    text: str, lines: Lines, pieces: list[Piece], inline: Inline | None
-) -> ProseBlock | None:
-    """A block from the prose and protected pieces of one paragraph (in document order)."""
-    protected: list[tuple[int, int]] = []
-    covered: list[list[int]] = []  # the pieces' spans, those that touch merged
-    for start, end, kind in pieces:
-        if kind == PROTECT:
-            protected.append((start, end))
-        if covered and covered[-1][1] >= start:
-            if end > covered[-1][1]:
-                covered[-1][1] = end
-        else:
-            covered.append([start, end])
-    if inline is not None:
-        # one search over the whole paragraph: what it finds in protected markup or between
-        # the lines is protected already or outside the segments
-        found = inline(text, pieces[0][0], pieces[-1][1])
-        if found:
-            protected.extend(found)
-            protected.sort()
-    if len(covered) == 1:  # the common short paragraph: one run of pieces on one line
-        start, end = covered[0]
-        if lines.line_of(start) == lines.line_of(max(start, end - 1)):
-            while end > start and text[end - 1] in " \t\r\n":  # the line break it may end with
-                end -= 1
-            start, end = trim(text, start, end)
-            if start >= end:
-                return None
-            return build_block(text, [(start, end)], protected)
-    per_line: dict[int, list[int]] = {}
-    for start, end in covered:
-        first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
-        for i in range(first, last + 1):
-            s = max(start, lines.starts[i])
-            e = min(end, lines.ends[i])
-            while s < e and text[s] in " \t":
-                s += 1
-            while e > s and text[e - 1] in " \t\r\n":
-                e -= 1
-            if s >= e:
-                continue
-            bounds = per_line.get(i)
-            if bounds is None:
-                per_line[i] = [s, e]
+class Paragraphs:
+    """The blocks of a document, built paragraph by paragraph from its pieces in order: each
+    piece widens the paragraph's covered spans (those that touch merged) and a protected one is
+    kept; a break makes the block."""
+
+    __slots__ = ("_covered", "_inline", "_lines", "_protected", "_text", "blocks")
+
+    def __init__(self, text: str, inline: Inline | None = None) -> None:
+        self._text = text
+        self._lines: Lines | None = None  # made for the first paragraph over several lines
+        self._inline = inline
+        self._covered: list[list[int]] = []  # the pieces' spans, those that touch merged
+        self._protected: list[tuple[int, int]] = []
+        self.blocks: list[ProseBlock] = []
+
+    def prose(self, start: int, end: int) -> None:
+        """Text to send, ``[start, end)`` (nothing if empty)."""
+        if end > start:
+            covered = self._covered
+            if covered and covered[-1][1] >= start:
+                if end > covered[-1][1]:
+                    covered[-1][1] = end
             else:
-                bounds[1] = e
-    if not per_line:
-        return None
-    segments = [(b[0], b[1]) for _, b in sorted(per_line.items())]
-    # what lies inside a segment and no piece covers (a comment between two words) and is not
-    # white space is protected rather than sent
-    for (_, end), (start, _) in pairwise(covered):
-        if text[end:start].strip():
-            protected.append((end, start))
-    protected.sort()
-    return make_block(text, segments, protected)
+                covered.append([start, end])
+
+    def protect(self, start: int, end: int) -> None:
+        """Markup inside a sentence, ``[start, end)``, kept as it is (nothing if empty)."""
+        if end > start:
+            protected = self._protected
+            if protected and protected[-1][1] == start:  # one span for a run of markup
+                protected[-1] = (protected[-1][0], end)
+            else:
+                protected.append((start, end))
+            covered = self._covered
+            if covered and covered[-1][1] >= start:
+                if end > covered[-1][1]:
+                    covered[-1][1] = end
+            else:
+                covered.append([start, end])
+
+    def piece(self, start: int, end: int, kind: int) -> None:
+        """One piece of any kind."""
+        if kind == BREAK:
+            self.brk()
+        elif kind == PROTECT:
+            self.protect(start, end)
+        else:
+            self.prose(start, end)
+
+    def brk(self) -> None:
+        """The paragraph ends here: its block (if it has prose) joins :attr:`blocks`."""
+        if self._covered:
+            block = self._block()
+            if block is not None:
+                self.blocks.append(block)
+            self._covered = []
+            self._protected = []
+
+    def finish(self) -> list[ProseBlock]:
+        """The blocks, the last paragraph ended by the end of the text."""
+        self.brk()
+        return self.blocks
+
+    def _block(self) -> ProseBlock | None:
+        text, covered, protected = self._text, self._covered, self._protected
+        if self._inline is not None:
+            # one search over the whole paragraph: what it finds in protected markup or between
+            # the lines is protected already or outside the segments
+            found = self._inline(text, covered[0][0], covered[-1][1])
+            if found:
+                protected.extend(found)
+                protected.sort()
+        if len(covered) == 1:  # the common short paragraph: one run of pieces on one line
+            start, end = covered[0]
+            if _LINE_BREAK.search(text, start, end - 1) is None:
+                while end > start and text[end - 1] in " \t\r\n":  # the line break it may end with
+                    end -= 1
+                start, end = trim(text, start, end)
+                if start >= end:
+                    return None
+                if not protected:  # plain text: prose if it holds a letter or a digit
+                    found_word = _WORD_CHAR.search(text, start, end)
+                    return None if found_word is None else ProseBlock(((start, end),))
+                return build_block(text, [(start, end)], protected)
+        lines = self._lines
+        if lines is None:
+            lines = self._lines = Lines(text)
+        per_line: dict[int, list[int]] = {}
+        for start, end in covered:
+            first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
+            for i in range(first, last + 1):
+                s = max(start, lines.starts[i])
+                e = min(end, lines.ends[i])
+                while s < e and text[s] in " \t":
+                    s += 1
+                while e > s and text[e - 1] in " \t\r\n":
+                    e -= 1
+                if s >= e:
+                    continue
+                bounds = per_line.get(i)
+                if bounds is None:
+                    per_line[i] = [s, e]
+                else:
+                    bounds[1] = e
+        if not per_line:
+            return None
+        segments = [(b[0], b[1]) for _, b in sorted(per_line.items())]
+        # what lies inside a segment and no piece covers (a comment between two words) and is not
+        # white space is protected rather than sent
+        for (_, end), (start, _) in pairwise(covered):
+            if text[end:start].strip():
+                protected.append((end, start))
+        protected.sort()
+        return make_block(text, segments, protected)
 
 
 def blocks_from_pieces(
@@ -91,20 +155,7 @@ def blocks_from_pieces(
 ) -> list[ProseBlock]:
     """The prose blocks of ``text`` from its pieces (see the module docstring), in order;
     ``inline`` protects what it finds inside each paragraph."""
-    lines = Lines(text)
-    blocks: list[ProseBlock] = []
-    paragraph: list[Piece] = []
-    for piece in pieces:
-        if piece[2] == BREAK:
-            if paragraph:
-                block = _paragraph(text, lines, paragraph, inline)
-                if block is not None:
-                    blocks.append(block)
-                paragraph = []
-        elif piece[1] > piece[0]:
-            paragraph.append(piece)
-    if paragraph:
-        block = _paragraph(text, lines, paragraph, inline)
-        if block is not None:
-            blocks.append(block)
-    return blocks
+    paragraphs = Paragraphs(text, inline)
+    for start, end, kind in pieces:
+        paragraphs.piece(start, end, kind)
+    return paragraphs.finish()
