@@ -31,6 +31,15 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    with its first letter whose Zipf less the misspelling's cost (:func:`learner_cost`) leads
    every other by ``LIKELIEST_LEAD`` (:meth:`Speller._likeliest`: "trobel" -> "trouble").
 
+8. (German, Spanish, ``NEIGHBOUR_LANGUAGES``) a word wordfreq has hardly seen: its neighbour
+   one edit away that wordfreq writes far more often than any other, when the edit is a
+   learner's slip (:meth:`Speller._neighbour`, :func:`_german_slip`, :func:`_spanish_slip`:
+   "vorstelung" -> "vorstellung", "hosptal" -> "hospital").
+9. (Spanish) the spelling of the word's letters with the accents wordfreq writes most
+   (:meth:`Speller._spanish_accents`: "habia" -> "había"; pyspellchecker's Spanish list lacks
+   such forms), also for a form the lists take for a regular one
+   (:meth:`Speller._spanish_form_accent`: "jovenes" -> "jóvenes", "estan" -> "están").
+
 Before the tiers (English): a contraction without its apostrophe (``APOSTROPHE_LEFT_OUT``:
 "dont" -> "don't") and an impossible inflection ("companys" -> "companies",
 :meth:`Speller._regular_form`). :meth:`Speller.sure_slip` says which corrections hold however
