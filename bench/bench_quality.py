@@ -23,8 +23,11 @@ The measures (data and licences: ``bench/data/README.md``):
   ``spell-testset2.txt``, the test split; see the README), each misspelling alone as a text.
   Non-words, recall and precision as for Holbrook.
 
-* **learner misspellings in Spanish, Italian and Portuguese** (``--cows DIR``, ``--valico
-  FILE``, ``--ugc DIR``; any of them prints only these): COWS-L2H's Spanish learner essays
+* **learner misspellings in German, Spanish, Italian and Portuguese** (``--falko-merlin DIR``,
+  ``--cows DIR``, ``--valico FILE``, ``--ugc DIR``; any of them prints only these): the
+  Falko-MERLIN GEC corpus's German learner sentences with their target hypotheses (M2 files;
+  non-words: one-word corrections whose written word Hunspell de_DE and de_AT reject; Boyd's
+  dev and test files are the splits), COWS-L2H's Spanish learner essays
   with instructors' corrections (non-words: aligned single-word corrections that Hunspell
   es_ES/es_MX rejects), UD Italian-Valico's learner sentences with their marked corrections
   (non-words: Hunspell it_IT rejects them) and UGCNormal's Brazilian Portuguese product
@@ -37,12 +40,14 @@ Run (from the repository root, with the project's venv)::
         [--birkbeck DIR] [--peers]
         [--split test] [--show-changes N] [--sample FILE]
     .venv/bin/python bench/bench_quality.py --cows DIR --valico FILE --ugc DIR [--split test]
+    .venv/bin/python bench/bench_quality.py --falko-merlin DIR [--split test]
 
 ``--peers`` also runs codespell (``pip install codespell``) and harper.js
 (``npm install --prefix .peers harper.js``; first suggestion of each Spelling/Typo lint).
 The non-word test needs ``spylls`` (pip) and Hunspell's en_US/en_GB dictionaries
 (Debian ``hunspell-en-us hunspell-en-gb``, or ``--hunspell DIR``); ``--cows`` es_ES/es_MX
-(Debian ``hunspell-es``), ``--valico`` it_IT (``hunspell-it``).
+(Debian ``hunspell-es``), ``--valico`` it_IT (``hunspell-it``), ``--falko-merlin`` de_DE/de_AT
+(``hunspell-de-de hunspell-de-at``).
 """
 
 from __future__ import annotations
@@ -335,6 +340,66 @@ def parse_valico(path: Path) -> Lines:
     return out
 
 
+_GLUE_LEFT = frozenset(".,;:!?)]}»“")
+_GLUE_RIGHT = frozenset("([{„«")
+
+
+def parse_m2(path: Path) -> Lines:
+    """A corpus in M2 form (``S`` a tokenized sentence, ``A start end|||type|||correction|||…``
+    its edits; annotator 0 only): each sentence as one text, its tokens joined as a writer
+    would (no space before ``. , ; : ! ? )``, none inside quotes), and its errors the edits of
+    one word to one word, capitals aside."""
+    out: Lines = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        lines = block.strip().splitlines()
+        if not lines or not lines[0].startswith("S "):
+            continue
+        tokens = lines[0][2:].split(" ")
+        parts: list[str] = []
+        starts: list[int] = []  # word index of each token
+        open_quote = False
+        glue_next = True
+        for token in tokens:
+            quote = token in ('"', "''", "``")
+            if quote:
+                token = '"'
+            glue = glue_next or token in _GLUE_LEFT or (quote and open_quote)
+            if quote:
+                open_quote = not open_quote
+            if parts and not glue:
+                parts.append(" ")
+            starts.append(len(_WORD.findall("".join(parts))))
+            parts.append(token)
+            glue_next = token in _GLUE_RIGHT or (quote and open_quote)
+        text = "".join(parts)
+        errors: list[tuple[int, str, str]] = []
+        for line in lines[1:]:
+            fields = line[2:].split("|||")
+            if len(fields) < 6 or fields[5].strip() != "0":
+                continue
+            span, target = fields[0].split(), fields[2].strip()
+            first, last = int(span[0]), int(span[1])
+            if last - first != 1:
+                continue
+            written = tokens[first]
+            if (
+                _WORD.fullmatch(written)
+                and _WORD.fullmatch(target)
+                and written.lower() != target.lower()
+            ):
+                errors.append((starts[first], written, target))
+        if len(_WORD.findall(text)) >= 3:
+            out.append((text, errors))
+    return out
+
+
+def parse_falko_merlin(root: Path, split: str) -> Lines:
+    """The Falko-MERLIN GEC corpus (German learner sentences and their target hypotheses, as
+    Boyd 2018 split it): ``fm-dev.m2`` is the dev split, ``fm-test.m2`` the test split."""
+    names = {"dev": ("fm-dev.m2",), "test": ("fm-test.m2",), "all": ("fm-dev.m2", "fm-test.m2")}
+    return [line for name in names[split] for line in parse_m2(root / name)]
+
+
 def hunspell(directory: Path, names: tuple[str, ...]) -> Callable[[str], bool]:
     """Whether any of the named Hunspell dictionaries accepts a word."""
     from spylls.hunspell import Dictionary
@@ -357,11 +422,15 @@ def other_learners(args: argparse.Namespace) -> None:
     if args.valico is not None:
         is_word = hunspell(args.hunspell, ("it_IT",))
         sets.append(("it", "UD Italian-Valico sentences", parse_valico(args.valico), is_word))
+    if args.falko_merlin is not None:
+        is_word = hunspell(args.hunspell, ("de_DE", "de_AT"))
+        lines = parse_falko_merlin(args.falko_merlin, args.split)
+        sets.append(("de", "Falko-MERLIN sentences", lines, is_word))
     if args.ugc is not None:
         # The annotators' "O" tag marks the non-words; no dictionary decides.
         sets.append(("pt", "UGCNormal reviews", parse_ugc(args.ugc), lambda _word: False))
     for lang, title, lines, is_word in sets:
-        if args.split != "all":
+        if args.split != "all" and lang != "de":  # Falko-MERLIN comes split
             lines = lines[args.split == "test" :: 2]
         print(f"\nLearner misspellings, {lang} ({title}, {args.split} split, {len(lines)} texts)")
         print(f"{'tool':14}{'non-words':>10}{'fixed':>9}{'changes':>9}{'precision':>11}")
@@ -390,10 +459,12 @@ def main() -> None:
                         help="a checkout of COWS-L2H (Spanish learner essays, the README)")
     parser.add_argument("--ugc", type=Path,
                         help="a checkout of UGCNormal (Portuguese reviews, the README)")
+    parser.add_argument("--falko-merlin", type=Path,
+                        help="folder of fm-dev.m2 and fm-test.m2 (German learners, the README)")
     parser.add_argument("--valico", type=Path,
                         help="UD Italian-Valico's it_valico-ud-test.conllu (the README)")
     args = parser.parse_args()
-    if args.cows is not None or args.ugc is not None or args.valico is not None:
+    if any(x is not None for x in (args.cows, args.ugc, args.valico, args.falko_merlin)):
         other_learners(args)
         return
     tools: dict[str, Fixer] = {"rephrase-ls": engine_fix}

@@ -22,7 +22,7 @@ from rephrase_ls.text.tokens import PLACEHOLDER, PROTECTED, QUOTED, Token, iter_
 from rephrase_ls.text.variant_detect import EN_BOTH, detect_variant
 
 from . import lexicon, rules, spelling, styles
-from .edit_shapes import strip_accents
+from .edit_shapes import edit_distance, plain_slip, strip_accents
 from .spelling import LANGUAGES, match_case, speller
 
 __all__ = [
@@ -289,6 +289,11 @@ def _spelling(
             if corrected is not None and lang == "fr" and _rectified(word, corrected):
                 return None
             return corrected
+        if lang == "de" and word[1:] == lower[1:]:
+            corrected = _german_capitalised(checker, lower)
+            if corrected is not None and not _foreign_context(checker, s, start, end, lower):
+                return match_case(word, corrected)
+            return None
         # A capital: a name, or a sentence's first word (names start sentences too): only a
         # listed misspelling there ("Teh").
         if word[1:] == lower[1:] and rules.is_sentence_start(s, start, lang):
@@ -296,6 +301,7 @@ def _spelling(
             if corrected is not None and (
                 checker.listed_misspelling(lower) == corrected
                 or checker.sure_slip(lower, corrected)
+                or _spanish_accents_added(lang, lower, corrected)
             ):
                 return match_case(word, corrected)
         return None
@@ -317,6 +323,37 @@ def _spelling(
     return rules.words(s, fix, only=maybe)
 
 
+# German capitalises every noun, so a capitalised word is mostly a noun, not a name; one that
+# wordfreq has seen at most this often (names are written: "Köhler" 2.6) is checked.
+_GERMAN_CAPITAL_MAX_ZIPF = 2.0
+
+
+def _german_capitalised(checker: spelling.Speller, lower: str) -> str | None:
+    """The correction of a capitalised German word (given in lower case), mid-sentence or at
+    a sentence start: a noun ("Vorstelung" -> "Vorstellung") when the word is unknown in any
+    case and wordfreq has hardly seen it (a name is written: ``_GERMAN_CAPITAL_MAX_ZIPF``)."""
+    if lexicon.zipf("de", lower) > _GERMAN_CAPITAL_MAX_ZIPF or checker.known(lower):
+        return None
+    return checker.correction(lower)
+
+
+# A Spanish name without its accents is how English writes it ("Jose" 4.2, "Gomez" 3.6,
+# "Beyonce" 3.5 in English); a common word is not ("despues" 1.3, "asi" 2.9).
+_SPANISH_NAME_ENGLISH_ZIPF = 3.0
+
+
+def _spanish_accents_added(lang: str, lower: str, corrected: str) -> bool:
+    """Whether ``corrected`` is the Spanish word ``lower`` with accents it left out, and
+    ``lower`` is not how English writes a name (``_SPANISH_NAME_ENGLISH_ZIPF``): a slip at a
+    sentence start too ("Despues", "Tambien"; "Jose" and "Gomez" are left)."""
+    return (
+        lang == "es"
+        and lower.isascii()
+        and strip_accents(corrected) == lower
+        and lexicon.zipf("en", lower) < _SPANISH_NAME_ENGLISH_ZIPF
+    )
+
+
 def _rectified(word: str, corrected: str) -> bool:
     """Whether ``word`` is the French 1990 rectified spelling of ``corrected``: the same but
     for the circumflex of i and u (``apparait``, ``connaitre``, ``cout``), which the
@@ -333,7 +370,7 @@ def _slip_however_often(checker: spelling.Speller, lang: str, word: str) -> bool
     neighbours swapped or a doubled letter in a word wordfreq has hardly seen
     (:meth:`.Speller.sure_slip`): ``untill``, ``dont``, ``rigth``, ``companys``. A term or a
     name a document repeats is no such slip of a common word."""
-    if _accents_left_out(checker, lang, word):
+    if _accents_left_out(checker, lang, word) or _learner_slip(checker, lang, word):
         return True
     if word != word.lower():
         return False
@@ -343,11 +380,33 @@ def _slip_however_often(checker: spelling.Speller, lang: str, word: str) -> bool
     )
 
 
+def _learner_slip(checker: spelling.Speller, lang: str, word: str) -> bool:
+    """(German, Spanish) whether the lower-case ``word`` is a word wordfreq has never seen
+    one plain slip from its correction (:func:`.edit_shapes.plain_slip`: a letter left out,
+    two swapped, a vowel for a vowel: ``famila``, ``Gesellschat``): a slip even when written
+    twice, as learners repeat theirs. A term a document repeats is rarely one plain slip from
+    a common word."""
+    lower = word.lower()
+    if lang not in spelling.NEIGHBOUR_LANGUAGES or lexicon.zipf(lang, lower) > 0.0:
+        return False
+    corrected = checker.correction(lower)
+    return (
+        corrected is not None
+        and edit_distance(lower, corrected) == 1
+        and plain_slip(lower, corrected)
+    )
+
+
 def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:
     """Whether ``word`` (not English) is a common word written without its accents
     (``tambien``, ``musica``): a slip even when written twice, as learners repeat it. A term
-    or a name a document repeats has letters of its own, not another word's."""
-    if lang == "en" or word != word.lower() or not word.isascii():
+    or a name a document repeats has letters of its own, not another word's. In Spanish a
+    capitalised one too (``Despues`` at two sentence starts; :func:`_spelling` changes it
+    only at a sentence start)."""
+    lower = word.lower()
+    if lang == "es" and word[1:] == lower[1:]:
+        word = lower
+    if lang == "en" or word != lower or not word.isascii():
         return False
     corrected = checker.correction(word)
     return corrected is not None and strip_accents(corrected) == word

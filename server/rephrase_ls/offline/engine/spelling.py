@@ -32,10 +32,17 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 7. (English, ``LIKELIEST_MIN_LENGTH``+ letters) a word wordfreq has never seen: the listed word
    with its first letter whose Zipf less the misspelling's cost (:func:`learner_cost`) leads
    every other by ``LIKELIEST_LEAD`` (:meth:`Speller._likeliest`: "trobel" -> "trouble").
-
 8. (English, ``NEAREST_MIN_LENGTH``+ letters) a word wordfreq has never seen: the likeliest
    listed word up to two edits of any kind away (:meth:`Speller._nearest_long`:
    "magnifiscant" -> "magnificent").
+9. (German, Spanish, ``NEIGHBOUR_LANGUAGES``) a word wordfreq has hardly seen: its neighbour
+   one edit away that wordfreq writes far more often than any other, when the edit is a
+   learner's slip (:meth:`Speller._neighbour`, :func:`_german_slip`, :func:`_spanish_slip`:
+   "vorstelung" -> "vorstellung", "hosptal" -> "hospital").
+10. (Spanish) the spelling of the word's letters with the accents wordfreq writes most
+   (:meth:`Speller._spanish_accents`: "habia" -> "había"; pyspellchecker's Spanish list lacks
+   such forms), also for a form the lists take for a regular one
+   (:meth:`Speller._spanish_form_accent`: "jovenes" -> "jóvenes", "estan" -> "están").
 
 Before the tiers (English): a contraction without its apostrophe (``APOSTROPHE_LEFT_OUT``:
 "dont" -> "don't") and an impossible inflection ("companys" -> "companies",
@@ -72,6 +79,8 @@ from typing import Final
 from rephrase_ls.offline.engine.edit_shapes import (
     COST_LEFT_OUT,
     COST_TAIL,
+    SOUND_ALIKE,
+    VOWELS,
     base_letter,
     edit_cost,
     edit_distance,
@@ -193,6 +202,25 @@ def _letter_mask(word: str) -> int:
         if 0 <= k < 26:
             mask |= 1 << k
     return mask
+# German and Spanish (Speller._neighbour): a word nobody writes (wordfreq Zipf up to 2.5) one
+# slip (_german_slip, _spanish_slip) from a common word that wordfreq writes ten times more
+# often than any other word one edit away. pyspellchecker's lists are too thin there: the
+# German one holds most nouns 50 times ("vorstellung"), the Spanish one lacks "había", "niños".
+NEIGHBOUR_LANGUAGES: Final = frozenset({"de", "es"})
+NEIGHBOUR_MIN_LENGTH: Final = 5
+NEIGHBOUR_MAX_WORD_ZIPF: Final = 2.5
+NEIGHBOUR_MIN_ZIPF: Final = 3.0
+NEIGHBOUR_RIVAL_ZIPF: Final = 1.0
+NEIGHBOUR_ZIPF_MARGIN: Final = 2.0
+# A word one edit away by another edit than a slip is a rival as if it were this much rarer.
+NEIGHBOUR_UNLIKE_COST: Final = 1.0
+# Spanish technical prose borrows rare words ("triaje", 2.2): a word wordfreq has seen needs a
+# candidate this much commoner still.
+SPANISH_EXTRA_MARGIN: Final = 0.5
+# A candidate English writes this much more often (Zipf) is English ("commons").
+NEIGHBOUR_ENGLISH_LEAD: Final = 0.5
+# Spanish words that wordfreq has seen at all are words (a term such as "triaje", triage).
+SPANISH_NEIGHBOUR_MAX_WORD_ZIPF: Final = 2.5
 # Speller.sure_slip: one edit of at most this cost (a letter left out) in a word of at most
 # this Zipf (web text holds common slips a little: "rigth" 1.7, "siad" 2.1, "frends" 1.5).
 SURE_SLIP_COST: Final = 0.5
@@ -407,7 +435,14 @@ class Speller:
         return found
 
     def _correct(self, word: str) -> str | None:
-        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha() or self._verb_form(word):
+        if not 3 <= len(word) <= MAX_LENGTH or not word.isalpha():
+            return None
+        if self.lang == "es" and word not in self.freq:
+            if self._verb_form(word):
+                return self._spanish_form_accent(word, final_only=True)
+            if self.known(word):
+                return self._spanish_form_accent(word, final_only=False)
+        if self._verb_form(word):
             return None
         apostrophe = APOSTROPHE_LEFT_OUT.get(self.lang, {}).get(word)
         if apostrophe is not None:
@@ -440,6 +475,9 @@ class Speller:
         if word.isascii() and word in self._unaccented:
             accented = set(self._unaccented[word])
             found = self._pick(accented)
+            margin = accent_margin(self.lang)
+        if found is None and self.lang == "es":
+            found = self._spanish_accents(word)
             margin = accent_margin(self.lang)
         if found is None and self.lang == "de":
             umlauts = umlaut_spellings(word)
@@ -486,6 +524,9 @@ class Speller:
         if found is None and len(word) >= SKELETON_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._by_skeleton(word, edits)
             margin = MIN_ZIPF_MARGIN
+        if found is None and self.lang in NEIGHBOUR_LANGUAGES:
+            found = self._neighbour(word, edits)
+            margin = NEIGHBOUR_ZIPF_MARGIN + (SPANISH_EXTRA_MARGIN if self.lang == "es" else 0.0)
         if found is not None and self._accepted(word, found, margin, listing):
             return found
         # Tier 7 also when an earlier tier's candidate was refused ("sorces": tier 6's
@@ -621,7 +662,7 @@ class Speller:
             z = lexicon.zipf(lang, cand)
             if z < ONLY_WORD_RIVAL_ZIPF:
                 continue
-            if z > best:
+            if z > best and cand in freq:
                 found, best, second = cand, z, best
             elif z > second:
                 second = z
@@ -636,6 +677,101 @@ class Speller:
             or _drops_inner_y(word, found)
         ):
             return None
+        return found
+
+    def _neighbour(self, word: str, edits: set[str]) -> str | None:
+        """(German, Spanish) the word one edit away that wordfreq writes
+        ``NEIGHBOUR_MIN_ZIPF``+ and ``DOMINANCE_ZIPF`` more often than every other word one
+        edit away it has seen (``NEIGHBOUR_RIVAL_ZIPF``+), for a word of
+        ``NEIGHBOUR_MIN_LENGTH``+ letters that wordfreq has seen at most
+        ``NEIGHBOUR_MAX_WORD_ZIPF``, when the edit is a learner's slip (:func:`_german_slip`,
+        :func:`_spanish_slip`): "vorstelung" -> "vorstellung", "unternehnen" ->
+        "unternehmen", "hosptal" -> "hospital". A German candidate must also be in
+        pyspellchecker's list (at any count); the Spanish list lacks too many forms."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        lang = self.lang
+        if len(word) < NEIGHBOUR_MIN_LENGTH or lexicon.zipf(lang, word) > NEIGHBOUR_MAX_WORD_ZIPF:
+            return None
+        if "ß" in word and lexicon.zipf(lang, word.replace("ß", "ss")) > 0.0:
+            return None  # the spelling before 1996 ("Schluß", "daß"), not a slip of "Schlug"
+        if lang == "es" and (lexicon.zipf(lang, word) > SPANISH_NEIGHBOUR_MAX_WORD_ZIPF
+                             or _spanish_derived(word)):
+            return None
+        listed = self.freq if lang == "de" else None
+        slip = _german_slip if lang == "de" else _spanish_slip
+        found, best, second = None, 0.0, 0.0
+        for cand in edits:
+            z = lexicon.zipf(lang, cand)
+            if z < NEIGHBOUR_RIVAL_ZIPF:
+                continue
+            if not slip(word, cand):
+                # a rival all the same, if a less likely one ("jontos": "juntos", "tontos")
+                second = max(second, z - NEIGHBOUR_UNLIKE_COST)
+            elif z > best and (listed is None or cand in listed):
+                if found is not None:
+                    second = max(second, best)
+                found, best = cand, z
+            else:
+                second = max(second, z)
+        if found is None or best < NEIGHBOUR_MIN_ZIPF or best - second < DOMINANCE_ZIPF:
+            return None
+        if lang == "es" and found.isascii():
+            # wordfreq's web text drops accents: "todovia" is "todavía", not "todavia"
+            accented = self._spanish_accents(found)
+            if accented is not None and self.trusted(found, accented, accent_margin(lang)):
+                found = accented
+        if lexicon.zipf("en", found) - lexicon.zipf(lang, found) >= NEIGHBOUR_ENGLISH_LEAD:
+            return None  # an English word: "commonjs" is a term, not a slip of "commons"
+        return found
+
+    def _spanish_form_accent(self, word: str, *, final_only: bool) -> str | None:
+        """(Spanish) the accented spelling of a word the lists take for a regular form
+        (a plural: "jovenes" -> "jóvenes", "dolares" -> "dólares"; a present-tense form:
+        then only an accent on its last vowel, "estan" -> "están", "empezo" -> "empezó",
+        since "publico" and "ultimo" are verbs too), when wordfreq writes it
+        ``SPANISH_FORM_ACCENT_LEAD`` more often."""
+        found = self._spanish_accents(word)
+        if found is None or not self.trusted(word, found, SPANISH_FORM_ACCENT_LEAD):
+            return None
+        if final_only:
+            last = max(i for i, c in enumerate(found) if base_letter(c) in VOWELS)
+            if found[last] == base_letter(found[last]):
+                return None
+        return found
+
+    def _spanish_accents(self, word: str) -> str | None:
+        """(Spanish) ``word`` with its accents as wordfreq writes it most (one acute accent on
+        a vowel, ñ for n), ``DOMINANCE_ZIPF`` ahead of every other such spelling and Zipf
+        ``MIN_CANDIDATE_ZIPF``+: "habia" -> "había", "ninos" -> "niños", "comunicacíon" ->
+        "comunicación" (pyspellchecker's Spanish list lacks these forms)."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        lang = self.lang
+        accents = sum(1 for c in word if c in _SPANISH_ACUTE)
+        if accents and lexicon.zipf(lang, word) > 0.0:
+            return None  # written with accents that are words too ("cómo", "esté", "qué")
+        tildes = [i for i, c in enumerate(word) if c == "ñ"]
+        if any(c in _SPANISH_GRAVE for c in word):
+            # Spanish has no grave accent: the writer meant the acute ("trabajò": "trabajó")
+            acute = "".join(_SPANISH_GRAVE.get(c, c) for c in word)
+            return acute if lexicon.zipf(lang, acute) >= MIN_CANDIDATE_ZIPF else None
+        found, best, second = None, 0.0, 0.0
+        for cand in _spanish_accent_spellings(word):
+            if sum(1 for c in cand if c in _SPANISH_ACUTE) < accents:
+                continue  # an accent is never dropped
+            if any(cand[i] != "ñ" for i in tildes):
+                continue  # nor a tilde
+            z = lexicon.zipf(lang, cand)
+            if z > best:
+                found, best, second = cand, z, best
+            elif z > second:
+                second = z
+        if found is None or best < MIN_CANDIDATE_ZIPF or best - second < DOMINANCE_ZIPF:
+            return None
+        future = _SPANISH_FUTURE.search(found)
+        if future and strip_accents(found) == word and word.endswith(("a", "an", "as")):
+            return None  # "ayudara", "jugaran" (imperfect subjunctive) beside the future
         return found
 
     def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
@@ -1069,6 +1205,130 @@ def _too_many_inside(word: str, found: str) -> bool:
         and len(found) == len(word) - 1
         and first_difference(word, found) < len(word) - 2
     )
+
+
+# German consonants written for one another by sound (SOUND_ALIKE, w for v: "Wisum", z for the
+# t of -tion: "Situazion").
+_GERMAN_SOUND_ALIKE: Final = SOUND_ALIKE | {frozenset("vw"), frozenset("sß"), frozenset("tz")}
+
+
+def _german_slip(word: str, found: str) -> bool:
+    """Whether ``word`` is ``found`` (one edit away) with a learner's slip: a letter left
+    out, too many or two swapped after the first letter, a vowel for a vowel, or a consonant
+    for one that sounds alike (``_GERMAN_SOUND_ALIKE``; also as the first letter: "Fater",
+    "Wisum"), an umlaut left out or added ("ubersehen"). Another consonant ("Swimmen" is not
+    "Stimmen", "Grüze" not "Grüne") or a first letter left out or added ("Equalität" is not
+    "Qualität") is as often another word meant (Falko-MERLIN's dev split)."""
+    i = first_difference(word, found)
+    if len(word) != len(found) or word[i + 1 :] != found[i + 1 :]:
+        return i > 0  # a letter left out, too many, or two swapped
+    a, b = base_letter(word[i]), base_letter(found[i])
+    if a in VOWELS and b in VOWELS:
+        return i > 0 or a == b  # "ubersehen": an umlaut left out
+    return frozenset((a, b)) in _GERMAN_SOUND_ALIKE
+
+
+
+# Spanish consonants written for one another by sound (b/v, c/s/z, g/j, y/ll's y...).
+_SPANISH_SOUND_ALIKE: Final = SOUND_ALIKE | {frozenset("bv"), frozenset("cz")}
+
+
+def _spanish_slip(word: str, found: str) -> bool:
+    """Whether ``word`` is ``found`` (one edit away) with a learner's slip, as
+    :func:`_german_slip` says with Spanish sound-alike consonants (``_SPANISH_SOUND_ALIKE``:
+    "bolver" -> "volver")."""
+    i = first_difference(word, found)
+    if len(word) == len(found) + 1 and word[:-1] == found:
+        return False  # a last letter too many is an ending ("desmontará", "detectará")
+    if any(c in _SPANISH_ACUTE for c in word[i : i + 2]):
+        return False  # an accented letter: the writer chose it
+    if len(word) != len(found) or word[i + 1 :] != found[i + 1 :]:
+        return i > 0  # a letter left out, too many, or two swapped
+    a, b = base_letter(word[i]), base_letter(found[i])
+    if a == b:
+        return True  # an accent or a tilde added
+    if a in VOWELS and b in VOWELS:
+        return i > 0
+    return frozenset((a, b)) in _SPANISH_SOUND_ALIKE
+
+
+# A Spanish word nobody writes may be a form of a verb wordfreq knows (learners' and
+# documentation's verbs alike: "migren", "mutarlos", "memoizar"), or a prefix on a known word
+# ("recompilar"): not a slip of another word.
+_SPANISH_CLITICS: Final = ("los", "las", "les", "nos", "lo", "la", "le", "me", "te", "se")
+_SPANISH_VERB_ENDINGS: Final = (
+    "ar", "er", "ir", "o", "a", "as", "amos", "áis", "an", "e", "es", "emos", "éis", "en",
+    "imos", "ís", "é", "aste", "ó", "asteis", "aron", "í", "iste", "ió", "isteis", "ieron",
+    "aba", "abas", "ábamos", "aban", "ía", "ías", "íamos", "ían", "ando", "iendo", "ado",
+    "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ará", "erá", "irá", "arán", "erán",
+    "irán", "aría", "ería", "iría", "ara", "iera", "aran", "ieran",
+)  # fmt: skip
+_SPANISH_VERB_ZIPF: Final = 2.0
+_SPANISH_PREFIXES: Final = ("re", "des", "pre", "sub", "auto", "multi", "micro", "super",
+                            "anti", "inter", "co", "sobre", "contra", "in", "im")
+_SPANISH_PREFIX_STEM_ZIPF: Final = 2.5
+# Verbs coined with -izar/-ificar ("memoizar", "renderizar") and their forms.
+_SPANISH_COINED: Final = re.compile("(?:iz|ific)(?:ar|a|an|ado|ada|ados|adas|ando|o|e|en)$")
+
+
+def _spanish_derived(word: str) -> bool:
+    """Whether ``word`` is a form of a verb whose infinitive wordfreq writes
+    (``_SPANISH_VERB_ZIPF``+), a clitic pronoun or two after one ("mutarlos"), or a prefix on
+    a word of Zipf ``_SPANISH_PREFIX_STEM_ZIPF``+ ("recompilar"), or a verb coined with
+    -izar or -ificar ("memoizar")."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if _SPANISH_COINED.search(word):
+        return True
+    forms = [word]
+    for clitic in _SPANISH_CLITICS:
+        if word.endswith(clitic) and len(word) - len(clitic) >= 4:
+            forms.append(strip_accents(word[: -len(clitic)]))
+    for form in forms:
+        for ending in _SPANISH_VERB_ENDINGS:
+            if form.endswith(ending) and len(form) - len(ending) >= 2:
+                stem = form[: -len(ending)]
+                if any(
+                    lexicon.zipf("es", stem + inf) >= _SPANISH_VERB_ZIPF
+                    for inf in ("ar", "er", "ir")
+                ):
+                    return True
+    return any(
+        word.startswith(prefix)
+        and lexicon.zipf("es", word[len(prefix) :]) >= _SPANISH_PREFIX_STEM_ZIPF
+        for prefix in _SPANISH_PREFIXES
+    )
+
+
+# The future's accented endings; without the accent they are the imperfect subjunctive.
+_SPANISH_FUTURE: Final = re.compile("[aei]rá[ns]?$")
+
+_SPANISH_ACUTE: Final = frozenset("áéíóú")
+_SPANISH_GRAVE: Final = {"à": "á", "è": "é", "ì": "í", "ò": "ó", "ù": "ú"}
+# How much more often wordfreq must write the accented spelling of a regular form.
+SPANISH_FORM_ACCENT_LEAD: Final = 1.0
+
+_SPANISH_VOWEL_ACCENTS: Final = {"a": "á", "e": "é", "i": "í", "o": "ó", "u": "ú"}
+_MAX_SPANISH_N: Final = 3  # n that may be ñ: 2**3 spellings at most
+
+
+def _spanish_accent_spellings(word: str) -> set[str]:
+    """The spellings of ``word``'s letters with at most one acute accent and any n as ñ
+    (the first ``_MAX_SPANISH_N``), other than ``word``."""
+    base = strip_accents(word)
+    ns = [i for i, c in enumerate(base) if c == "n"][:_MAX_SPANISH_N]
+    stems = [base]
+    for i in ns:
+        stems += [stem[:i] + "ñ" + stem[i + 1 :] for stem in stems]
+    out: set[str] = set()
+    for stem in stems:
+        out.add(stem)
+        for i, c in enumerate(stem):
+            accented = _SPANISH_VOWEL_ACCENTS.get(c)
+            if accented is not None:
+                out.add(stem[:i] + accented + stem[i + 1 :])
+    out.discard(word)
+    return out
 
 
 def _derived(lang: str, word: str) -> bool:

@@ -1,0 +1,213 @@
+"""German and Spanish learner slips the engine fixes, and the look-alikes it leaves.
+
+The learner sentences are from the dev split of the Falko-MERLIN GEC corpus (German learner
+essays; Falko CC BY 3.0, MERLIN CC BY-SA 4.0; Boyd 2018, as github.com/spraakbanken/multiged-2023
+ships it) and of COWS-L2H (Spanish learner essays, Apache-2.0; github.com/ucdaviscl/cowsl2h),
+quoted as written. The published sentences are from bench/data/clean-de.txt (Vite's German
+documentation, MIT). Figures on the whole sets: docs/offline-engine.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rephrase_ls.offline.engine import improve, spelling
+
+GERMAN_FIXED = [
+    # A noun nobody writes, one slip from a common one: checked although capitalised.
+    (
+        "Aber die Arbeiter suchen nicht nur nach der gut bezahlten Arbeitstelle sondern auch "
+        "einer Position, wo sie Karrier machen können.",
+        "Aber die Arbeiter suchen nicht nur nach der gut bezahlten Arbeitsstelle sondern auch "
+        "einer Position, wo sie Karriere machen können.",
+    ),
+    # A consonant for one that sounds alike (m/n); an umlaut written on the wrong vowel.
+    # ("Arbeitestelle", a vowel for a consonant, is left; so is "Zwelt", a first letter
+    # too many.)
+    (
+        "Heutzutage bieten zahlreiche Unternehnen gute Arbeitestelle mit hohem Gehalt an.",
+        "Heutzutage bieten zahlreiche Unternehmen gute Arbeitestelle mit hohem Gehalt an.",
+    ),
+    (
+        "Im moment ist Arbeitslösigkeit die höchste seit des Endes des zweiten Zwelt Krieg.",
+        "Im moment ist Arbeitslosigkeit die höchste seit des Endes des zweiten Zwelt Krieg.",
+    ),
+    # Lower case: a word wordfreq has hardly seen, an umlaut left out.
+    (
+        "Die Kindern waren nicht in Deutschland, deswegen sollte ich auf die Eltern "
+        "aufpassen, die funfzig Jahre alt sind.",
+        "Die Kindern waren nicht in Deutschland, deswegen sollte ich auf die Eltern "
+        "aufpassen, die fünfzig Jahre alt sind.",
+    ),
+    # A name the learner misspelt, and a name-like noun at a sentence start.
+    (
+        "Die Drogen, die in Europa gekauft werden, kommen aus Staaten in Sudamerika order "
+        "Afganistan.",
+        "Die Drogen, die in Europa gekauft werden, kommen aus Staaten in Südamerika order "
+        "Afghanistan.",
+    ),
+    # Slips published in documentation (Vite's German docs).
+    # "Swimmen" is not "Stimmen" (a consonant for another); "Verschidene" is a slip.
+    (
+        "Meine Hobbies Sind Kochen, Swimmen, Verschidene Spielen mit Kinder und Musik.",
+        "Meine Hobbies Sind Kochen, Swimmen, Verschiedene Spielen mit Kinder und Musik.",
+    ),
+    (
+        "Sehen Sie sich die Dokumenation für unterstützte Glob-Muster an.",
+        "Sehen Sie sich die Dokumentation für unterstützte Glob-Muster an.",
+    ),
+]
+
+GERMAN_KEPT = [
+    # The spelling before 1996 is not a slip of another word ("Schlug").
+    "Und zum Schluß möchte ich Schiller zitieren:",
+    # A first letter added or left out, or a consonant for one that does not sound alike, is
+    # as often another word meant: "Equalität" is not "Qualität".
+    "Vor den Ersten Weltkrieg hat Frauen in westlichen Länder niedrige Menschenrechten und hat "
+    "in die Gesellschaft keine Equalität.",
+    # Names of products, which wordfreq has seen (clean-de.txt, Vite's documentation).
+    "Einige Fehler werden aufgrund der Abstraktionsebenen und der sandboxartigen Natur von "
+    "Vitest, Playwright und Chromium maskiert und versteckt.",
+    # Vue's German documentation: nouns of every kind in capitals (clean-de.txt).
+    "Der Block wird nur ausgegeben, wenn der in der Direktive angegebene Ausdruck `true` "
+    "zurückgibt.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GERMAN_FIXED)
+def test_german_slips_are_fixed(text: str, expected: str) -> None:
+    assert improve(text, "de") == expected
+
+
+@pytest.mark.parametrize("text", GERMAN_KEPT)
+def test_german_look_alikes_are_kept(text: str) -> None:
+    assert improve(text, "de") == text
+
+
+def test_german_slip_shapes() -> None:
+    """The edits a German candidate may be (``_german_slip``), on the dev split's words."""
+    slip = spelling._german_slip
+    assert slip("vorstelung", "vorstellung")  # a letter left out
+    assert slip("mensschen", "menschen")  # a letter too many
+    assert slip("fater", "vater") and slip("wisum", "visum")  # first letter, sounds alike
+    assert slip("situazion", "situation")  # z for the t of -tion
+    assert slip("ubersehen", "übersehen")  # an umlaut left out at the start
+    assert not slip("equalität", "qualität")  # a first letter too many
+    assert not slip("swimmen", "stimmen")  # a consonant for another
+    assert not slip("grüze", "grüne")
+
+
+SPANISH_FIXED = [
+    # Accents left out of forms pyspellchecker's Spanish list lacks ("había", "niños"): the
+    # spelling wordfreq writes most.
+    (
+        "Fue extraño pensar que, en poco tiempo, nuestra familia volveria a tener un bebe en "
+        "casa, ya que ese lugar no habia sido ocupado en nueve años, desde que mi hermanito "
+        "nacio.",
+        "Fue extraño pensar que, en poco tiempo, nuestra familia volvería a tener un bebe en "
+        "casa, ya que ese lugar no había sido ocupado en nueve años, desde que mi hermanito "
+        "nació.",
+    ),
+    # At a sentence start too, a common word ("Tambien"); a tilde left out ("ninos").
+    (
+        "Tambien ella fue a *PLACE* para ayudar en el bienestar de *PLACE* y ayudar a los ninos.",
+        "También ella fue a *PLACE* para ayudar en el bienestar de *PLACE* y ayudar a los niños.",
+    ),
+    # Learners repeat theirs: a common word without its accents at two sentence starts (two
+    # sentences of one essay).
+    (
+        "Despues de eso, lo seguía viendo pero nunca hablabamos. Despues de comenzar la "
+        "universidad, seguimos hablando y decidimos juntarnos.",
+        "Después de eso, lo seguía viendo pero nunca hablábamos. Después de comenzar la "
+        "universidad, seguimos hablando y decidimos juntarnos.",
+    ),
+    # A word nobody writes, one plain slip from a common one, is a slip however often the
+    # text writes it (two sentences of one essay).
+    (
+        "Ella era muy fascinada con sus músculos y entrenamento. Durante su entrenamento, "
+        "*FIRST_NAME* conoció a *FIRST_NAME*, un luchador que había viajado el mundo.",
+        "Ella era muy fascinada con sus músculos y entrenamiento. Durante su entrenamiento, "
+        "*FIRST_NAME* conoció a *FIRST_NAME*, un luchador que había viajado el mundo.",
+    ),
+    # One slip from a word wordfreq writes far more often than any other ("tontos" needs a
+    # first letter changed), and its accents given back ("todovia": "todavía"); a plural
+    # the list takes for a regular one ("anos") when wordfreq writes the tilde far more often.
+    (
+        "Hablaron sobre la banda y quieren tocar jontos.",
+        "Hablaron sobre la banda y quieren tocar juntos.",
+    ),
+    (
+        "Mas de viente anos y todovia se ven como una pareja recien casada.",
+        "Mas de viente años y todavía se ven como una pareja recién casada.",
+    ),
+    (
+        "El único lugar que estaba desponible fue una lavandería en una parte vaga de la ciudad.",
+        "El único lugar que estaba disponible fue una lavandería en una parte vaga de la ciudad.",
+    ),
+]
+
+SPANISH_KEPT = [
+    # The imperfect subjunctive is no future without its accent ("ayudará").
+    "Entonces le pidió que lo ayudara a cargar al bebé para atar los cordones de los zapatos.",
+    # So is "jugaran" no "jugarán" (COWS-L2H, test split: "Ella nunca dejaba que los niños
+    # jugaran.").
+    "Ella nunca dejaba que los niños jugaran.",
+    # A name as English writes it keeps its spelling.
+    "El Weeknd también es conocido por estar en una relación romántica con Bella Hadid y "
+    "Selena Gomez.",
+    # Published documentation (clean-es.txt: react.dev's and Vite's Spanish translations):
+    # forms of verbs ("mutarlos", "migren"), a coined verb ("memoizar") and a prefix on a
+    # verb ("recompilar") are no slips of "matarlos", "miren", "memorizar", "recopilar".
+    "Tal vez estés pensando que las refs parecen menos \"estrictas\" que el estado —puedes "
+    "mutarlos en lugar de siempre tener que utilizar una función asignadora del estado, por "
+    "ejemplo.",
+    "Tampoco hay un daño significativo en hacerlo, por lo que algunos equipos optan por no "
+    "pensar en casos individuales y memoizar tanto como sea posible.",
+    "Si estás desarrollando con Vite mismo, puedes ir a `packages/vite` y ejecutar `pnpm run "
+    "dev` para recompilar automáticamente Vite siempre que cambie el código.",
+    "Para permitir que los proyectos migren desde v2 en caso de un problema de compatibilidad, "
+    "se agregaron opciones heredadas para volver a las estrategias de Vite v2.",
+    # A rare word wordfreq has seen is a word ("triaje", triage), and a term whose
+    # neighbour is English is no slip of it ("commonjs" is not "commons").
+    "Una buena forma de comenzar es haciendo triaje en las incidencias, revisando PRs, "
+    "mandando PRs para pruebas basándose en las incidencias abiertas, y apoyando a otros en "
+    "Discusiones o en el foro de ayuda de Vite Land.",
+    "Consulta la documentación del plugin commonjs para más detalles.",
+    # Accents a writer put are words too: never taken off ("cómo", "qué").
+    "Entonces, aunque no es muy importante saber cómo funciona la concurrencia, puede valer la "
+    "pena saber qué es a grandes rasgos.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SPANISH_FIXED)
+def test_spanish_slips_are_fixed(text: str, expected: str) -> None:
+    assert improve(text, "es") == expected
+
+
+@pytest.mark.parametrize("text", SPANISH_KEPT)
+def test_spanish_look_alikes_are_kept(text: str) -> None:
+    assert improve(text, "es") == text
+
+
+def test_spanish_accent_spellings() -> None:
+    """Every spelling with one acute accent and ñ for n (``_spanish_accent_spellings``)."""
+    spellings = spelling._spanish_accent_spellings("ninos")
+    assert {"niños", "ninós", "níños", "ñinos"} <= spellings
+    assert "ninos" not in spellings
+    assert "comunicación" in spelling._spanish_accent_spellings("comunicacíon")
+
+
+def test_spanish_regular_forms_get_their_accents() -> None:
+    """A form the lists take for a regular one gets its accent when wordfreq writes that far
+    more often: a plural ("jovenes"), a present-tense look-alike with the accent on its last
+    vowel ("estan"); never an accent elsewhere on a verb ("publico", I publish)."""
+    checker = spelling.speller("es")
+    assert checker.correction("jovenes") == "jóvenes"
+    assert checker.correction("estan") == "están"
+    assert checker.correction("publico") is None
+    assert checker.correction("ultimo") is None
+    # Spanish has no grave accent: the acute was meant.
+    assert checker.correction("trabajò") == "trabajó"
+    # A doubled letter too many inside the word is a slip; a last letter too many is an ending.
+    assert checker.correction("princessa") == "princesa"
+    assert checker.correction("desmontará") is None
