@@ -118,11 +118,26 @@ class Paragraphs:
                     found_word = _WORD_CHAR.search(text, start, end)
                     return None if found_word is None else ProseBlock(((start, end),))
                 return build_block(text, [(start, end)], protected)
+        segments = _segments_within_lines(text, covered)
+        if segments is None:
+            segments = self._segments(covered)
+        if not segments:
+            return None
+        # what lies inside a segment and no piece covers (a comment between two words) and is not
+        # white space is protected rather than sent
+        for (_, end), (start, _) in pairwise(covered):
+            if text[end:start].strip():
+                protected.append((end, start))
+        protected.sort()
+        return build_block(text, segments, [p for p in protected if p[0] < p[1]])
+
+    def _segments(self, covered: list[list[int]]) -> list[tuple[int, int]]:
+        """The covered spans in order, cut at the line breaks: one segment per line, from the
+        first covered character of the line to the last."""
+        text = self._text
         lines = self._lines
         if lines is None:
             lines = self._lines = Lines(text)
-        # the covered spans in order, cut at the line breaks: one segment per line, from the
-        # first covered character of the line to the last
         starts, ends = lines.starts, lines.ends
         segments: list[tuple[int, int]] = []
         last_line = -1
@@ -142,15 +157,36 @@ class Paragraphs:
                 else:
                     segments.append((s, e))
                     last_line = i
-        if not segments:
+        return segments
+
+
+def _segments_within_lines(text: str, covered: list[list[int]]) -> list[tuple[int, int]] | None:
+    """:meth:`Paragraphs._segments` for the common paragraph whose covered spans hold no line
+    break (each lies on one line, and a line break between two spans starts a new line), without
+    the document's line table; ``None`` if a span crosses a line break."""
+    line_break = _LINE_BREAK.search
+    segments: list[tuple[int, int]] = []
+    line = 0  # which line the span is on, counted from the paragraph's first
+    last_line = -1  # the line of the last segment
+    previous_end = -1
+    for start, end in covered:
+        if line_break(text, start, end) is not None:
             return None
-        # what lies inside a segment and no piece covers (a comment between two words) and is not
-        # white space is protected rather than sent
-        for (_, end), (start, _) in pairwise(covered):
-            if text[end:start].strip():
-                protected.append((end, start))
-        protected.sort()
-        return build_block(text, segments, [p for p in protected if p[0] < p[1]])
+        if previous_end >= 0 and line_break(text, previous_end, start) is not None:
+            line += 1
+        previous_end = end
+        while start < end and text[start] in " \t":
+            start += 1
+        while end > start and text[end - 1] in " \t":
+            end -= 1
+        if start >= end:
+            continue
+        if line == last_line:
+            segments[-1] = (segments[-1][0], end)
+        else:
+            segments.append((start, end))
+            last_line = line
+    return segments
 
 
 def blocks_from_pieces(

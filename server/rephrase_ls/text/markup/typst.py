@@ -61,12 +61,13 @@ _GOES_ON = r"(?![ \t]*+(?:[\r\n#]|\Z|(?:=+|[-+/]|[0-9]+\.)(?:[ \t]|[\r\n]|\Z)))"
 _PROSE_LINES = re.compile(rf"(?:{_PROSE_CHAR}|(?:\r\n|\r|\n){_GOES_ON})*+")
 # What prose protects, found in each paragraph: labels, references, emphasis markers (a ``*`` or
 # ``_`` inside a word is a character of it), non-breaking spaces, soft hyphens.
-# (Each alternative starts with its mark, the look behind coming after it: the search then skips
-# the text between marks in C.)
+# (Each alternative starts with its mark, the look behind coming after it; the look ahead for the
+# marks comes first, so the search leaves any other character at once.)
 _INLINE = re.compile(
-    r"<[\w.:-]+>|@(?<![^\W_]@)[\w.:-]*[\w-]"
+    r"(?=[<@*_~\\-])"
+    r"(?:<[\w.:-]+>|@(?<![^\W_]@)[\w.:-]*[\w-]"
     r"|[*_](?:(?<![^\W_][*_])[*_]*|[*_]*(?![^\W_]))|~+|-\?"
-    r"|(?:\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|))+"
+    r"|(?:\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|))+)"
 )
 _MATHS = re.compile(r"(?:\$(?:[^$\\]|\\.)*+\$)+", re.DOTALL)
 _OPENING = re.compile(r"\[+")
