@@ -128,6 +128,11 @@ class Paragraphs:
         for (_, end), (start, _) in pairwise(covered):
             if text[end:start].strip():
                 protected.append((end, start))
+        if not protected:  # plain text: prose if a segment holds a letter or a digit
+            for start, end in segments:
+                if _WORD_CHAR.search(text, start, end) is not None:
+                    return ProseBlock(tuple(segments))
+            return None
         protected.sort()
         return build_block(text, segments, [p for p in protected if p[0] < p[1]])
 
