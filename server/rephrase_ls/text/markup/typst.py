@@ -69,6 +69,7 @@ _INLINE = re.compile(
     r"|[*_](?:(?<![^\W_][*_])[*_]*|[*_]*(?![^\W_]))|~+|-\?"
     r"|(?:\\(?:u\{[0-9A-Fa-f]{0,8}\}|\S|))+)"
 )
+_INLINE_MARK = re.compile(r"[<@*_~\\-]")  # the marks a match of _INLINE starts with
 _MATHS = re.compile(r"(?:\$(?:[^$\\]|\\.)*+\$)+", re.DOTALL)
 _OPENING = re.compile(r"\[+")
 _CLOSING = re.compile(r"\]+")
@@ -530,6 +531,8 @@ def typst_blocks(text: str) -> list[ProseBlock]:
 
 
 def _inline(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    if _INLINE_MARK.search(text, start, end) is None:  # a paragraph without marks: no search
+        return []
     return [m.span() for m in _INLINE.finditer(text, start, end)]
 
 
