@@ -1,16 +1,16 @@
 """Unknown words: a word no dictionary of the document's language knows, which the engine does
 not confidently correct, with up to three suggestions.
 
-A word is *known* when pyspellchecker's list for the language knows it or a regular
-inflection of it (:meth:`~rephrase_ls.offline.engine.spelling.Speller.known`; in English, a
-short inflection only when wordfreq has seen it: :data:`MIN_INFLECTED_ZIPF`, ``semed`` is not
+A word is *known* when pyspellchecker's list for the language knows it or a regular inflection
+of it (:meth:`~rephrase_ls.offline.engine.spelling.Speller.known`; in English, a short
+inflection only when wordfreq has seen it: :data:`MIN_INFLECTED_ZIPF`, ``semed`` is not
 ``seme`` + ``d``); or wordfreq's large list has it at least :data:`MIN_KNOWN_ZIPF`
 (:data:`MIN_KNOWN_ZIPF_SHORT` for a short English word, :data:`MIN_KNOWN_ZIPF_OTHER` outside
 English; :func:`~rephrase_ls.offline.engine.lexicon.zipf`: ``config``, ``namespace``) and
-codespell's list of common misspellings does not; or it is a technical stem wordfreq lists
-with a regular ending (``structs``), a software term of cspell's list
-(:func:`software_terms`: ``deserialization``, ``hashmaps``), two common words written
-together (``typehint``), a common word after ``sub``, ``auto``, ``multi`` and the like, or in English ``re``, ``un``, ``de``
+codespell's list of common misspellings does not; or it is a technical stem wordfreq lists with
+a regular ending (``structs``), a software term of cspell's list (:func:`software_terms`:
+``deserialization``, ``hashmaps``), two common words written together (``typehint``), a common
+word after ``sub``, ``auto``, ``multi`` and the like, or in English ``re``, ``un``, ``de``
 (``subdomains``, ``reimplement``), a verb form the lists lack (Spanish ``declararías``,
 ``reiniciándola``), or, outside English, a word English knows (a loan: ``codebase``). In
 English, a word with an apostrophe is known when it is a known word with an ending (``'s``,
