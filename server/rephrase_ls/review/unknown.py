@@ -15,8 +15,8 @@ word after ``sub``, ``auto``, ``multi`` and the like, or in English ``re``, ``un
 ``reiniciándola``), or, outside English, a word English knows (a loan: ``codebase``). In
 English, a word with an apostrophe is known when it is a known word with an ending (``'s``,
 ``n't``, ``'ll``…: ``people's``, ``isn't``; not ``wha't``), and a contraction written without
-its apostrophe (:data:`CONTRACTIONS`: ``dont``, ``thats``) never is. Rarer technical words
-(``stdin``, ``symlink``) are not known: the writer lists them in ``words``.
+its apostrophe (:data:`CONTRACTIONS`: ``dont``, ``thats``) never is. A technical word none of
+these lists has (a project's own terms) is not known: the writer lists it in ``words``.
 
 What is never an unknown word, as no finding ever touches it (the same guards): the protected
 text of the tokenizer (code, URLs, paths, e-mail addresses, words with digits or underscores,
