@@ -170,6 +170,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "help": None,
     "lsp_config": (7, 10),  # setup() where vim.lsp.config is simulated
     "lsp_enable": (11, 99),  # vim.lsp.enable('rephrase') with lsp/rephrase.lua, for real
+    "plain_config": (11, 99),  # vim.lsp.config of one's own, as docs/editors.md gives it
     "settings_reach_server": None,
     "command_while_starting": None,
     "short_notices": None,

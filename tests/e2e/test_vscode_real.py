@@ -9,12 +9,14 @@ service answers and the expected texts come from the same offline engine.
 
 The first start walks the writer's paths; a second start of the same installation (same user
 data and state folders) checks that user settings reach the server, that the no-API-key notice
-is not shown again, and the review controls (in-document switches, the project's and the user's
-settings and words, hover and each quick fix, ``diagnosticsOn = "save"``). On a failure the
-driver's screenshot path is in the message. The code-action menu's screenshot becomes the
-README's picture, docs/images/vscode-code-actions.png, and the quick-fix menu on a diagnostic
-docs/images/vscode-diagnostic-quick-fix.png, when ``REPHRASE_UPDATE_SCREENSHOTS=1`` (a run
-otherwise leaves the pictures as committed: pixels differ from run to run).
+is not shown again, and the review controls (in-document switches, the language switch, the
+project's and the user's settings and words, per-language ``disabledRules``,
+``unknownWordSeverity``, hover and each quick fix, ``diagnosticsOn = "save"`` then ``"open"``).
+On a failure the driver's screenshot path is in the message. The code-action menu's
+screenshot becomes the README's picture, docs/images/vscode-code-actions.png, and the quick-fix
+menu on a diagnostic docs/images/vscode-diagnostic-quick-fix.png, when
+``REPHRASE_UPDATE_SCREENSHOTS=1`` (a run otherwise leaves the pictures as committed: pixels
+differ from run to run).
 """
 
 from __future__ import annotations
@@ -70,6 +72,13 @@ CONTROLS = [
     "<!-- rephrase: on -->",
     "",
     "The notes are definately ready for the zorb and the glorp teams.",
+]
+#: german.md, for the second start: the in-document language switch makes it German (the user
+#: settings say en-GB), and the user's per-language disabledRules turn off its capitalisation.
+GERMAN = [
+    "<!-- rephrase: language=de -->",
+    "",
+    "Wir haben vieleicht das Haus gesehen. wir waren zu spät für die Führung.",
 ]
 
 
@@ -230,6 +239,8 @@ class Installation:
                 REPHRASE_REVIEW_FILE="review.md",
                 REPHRASE_CONTROLS_FILE="controls.md",
                 REPHRASE_EXCLUDED_FILE="excluded.md",
+                REPHRASE_GERMAN_FILE="german.md",
+                REPHRASE_USER_SETTINGS=str(self.user_data / "User" / "settings.json"),
                 REPHRASE_ARTIFACTS=str(artifacts),
             )
             proc = subprocess.run(
@@ -397,12 +408,17 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     text = "\n".join(CONTROLS) + "\n"
     (installation.workspace / "controls.md").write_text(text, encoding="utf-8")
     (installation.workspace / "excluded.md").write_text(text, encoding="utf-8")
+    (installation.workspace / "german.md").write_text(
+        "\n".join(GERMAN) + "\n", encoding="utf-8"
+    )
     # code-server saves after a second by default (files.autoSave): off, as in VS Code.
     installation.write_settings(
         {
             "rephrase.language": "en-GB",
             "rephrase.diagnosticsOn": "save",
             "rephrase.enabledRules": ["spacing"],
+            "rephrase.disabledRules": {"de": ["capitalisation"]},
+            "rephrase.unknownWordSeverity": "warning",
             "files.autoSave": "off",
         }
     )
@@ -461,3 +477,14 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
     assert written["words"] == ["agian"], written
     assert written["exclude"] == ["excluded.md"] and written["writingStyle"] == "academic"
     assert written["wordFiles"] == ["docs/words.txt"]
+
+    # The German file: German findings (the language switch), its capitalisation turned off
+    # by the user settings' disabledRules for German only.
+    assert controls["germanLines"][: len(GERMAN)] == GERMAN, controls
+    assert controls["germanSquiggles"] == {"3": [["vieleicht", "squiggly-info"]]}, controls
+    # diagnosticsOn = "open": the settings change reviewed the unsaved line (drive.mjs waits for
+    # it), a save afterwards nothing.
+    assert controls["beforeOpenSetting"] == {"7": [["report  before", "squiggly-info"]]}, controls
+    saved = controls["linesAfterOpen"]
+    assert any("They left  early" in line for line in saved), saved
+    assert controls["afterOpenSave"] == controls["afterOpenSetting"], controls

@@ -18,14 +18,14 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 ASCIIDOC = (
     "= Ecosystem notes\n"
     ":url-home: https://example.org/a-ecosystem\n\n"
-    "Asciidoctor gives you access to a ecosystem of extensions, with `a ecosystem` and\n"
+    "With Asciidoctor you get access to a ecosystem of extensions, with `a ecosystem` and\n"
     "kbd:[a ecosystem], link:https://example.org/a-ecosystem[the page] and stem:[a ecosystem].\n\n"
     "[source,ruby]\n----\nputs 'a ecosystem'\n----\n"
 )
 ORG = (
     "#+TITLE: Ecosystem notes a ecosystem\n\n"
     "* Notes\n"
-    "Asciidoctor gives you access to a ecosystem of extensions, with ~a ecosystem~ and\n"
+    "With Asciidoctor you get access to a ecosystem of extensions, with ~a ecosystem~ and\n"
     "=a ecosystem=, [[https://example.org/a ecosystem][the page]] and $a ecosystem$.\n\n"
     "#+BEGIN_SRC ruby\nputs 'a ecosystem'\n#+END_SRC\n"
 )

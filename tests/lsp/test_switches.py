@@ -81,3 +81,34 @@ async def test_ignore_this_paragraph_in_restructuredtext_keeps_comments_blocks(
         uri, lambda d: bool(d) and all(x.data["version"] == 2 for x in d)
     )
     assert [covered(editor.text(uri), d.range) for d in after] == ["Thier"]
+
+
+# "beleive" twice, once where the writer switched checking off: the copy outside is still a slip.
+TWICE = (
+    "I beleive the report is ready, and the team has read it twice this week.\n\n"
+    "<!-- rephrase: off -->\nSo the end came, I beleive, before the meeting on Friday.\n"
+    "<!-- rephrase: on -->\n\n"
+    "<!-- rephrase: ignore-next-line -->\nThey recieved it, as we all beleive they did.\n\n"
+    "We recieved the notes from the team on Monday morning.\n"
+)
+
+
+@pytest.mark.profiles(PUSH, PULL)
+async def test_switched_off_text_does_not_make_a_word_a_term(editor: Editor) -> None:
+    """A word counts as written twice (so meant: a term, a name) only by the text checked."""
+    uri = editor.open("twice.md", TWICE)
+    found = await editor.diagnostics(uri, lambda d: len(d) >= 2)
+    assert sorted(covered(TWICE, d.range) for d in found) == ["beleive", "recieved"]
+
+
+@pytest.mark.profiles(PUSH)
+async def test_improve_document_corrects_a_word_also_written_in_switched_off_text(
+    editor: Editor,
+) -> None:
+    uri = editor.open("twice-improve.md", TWICE)
+    actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+    await editor.run_action(actions["Improve document"])
+    await wait_for(lambda: editor.text(uri) != TWICE)
+    assert editor.text(uri) == TWICE.replace(
+        "I beleive the report", "I believe the report"
+    ).replace("We recieved", "We received")

@@ -20,6 +20,10 @@ return {
       -- Answered by the plugin's handler (Neovim 0.7 neither advertises nor answers it).
       configuration = true,
       didChangeConfiguration = { dynamicRegistration = false },
+      -- Answered by the plugin's handler, which pulls each buffer's diagnostics again (Neovim
+      -- 0.10 and 0.11 pull them but do not answer it): a save, a word added or a rule turned
+      -- off shows at once, not at the next edit. Neovim 0.7 to 0.9 are pushed diagnostics.
+      diagnostics = { refreshSupport = true },
     },
   },
   -- The settings go as launch options too: the server takes where text and the key go
@@ -36,6 +40,9 @@ return {
     end,
     ['window/showMessage'] = function(...)
       return require('rephrase.handlers').show_message(...)
+    end,
+    ['workspace/diagnostic/refresh'] = function(...)
+      return require('rephrase.handlers').diagnostic_refresh(...)
     end,
   },
 }

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rephrase_ls.text.align import opcodes
 from rephrase_ls.text.diff import word_edits
 from rephrase_ls.text.paragraphs import Paragraph
+from rephrase_ls.text.switches import switched_off
 
 if TYPE_CHECKING:
     from rephrase_ls.text.markup import ProseBlock
@@ -40,7 +41,10 @@ def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset
     identifiers, URLs and paths (everything outside the ``blocks``' prose, and their
     protected spans). A service never changes such a word in the prose either
     (:func:`keep_code_words`): it names the code (``recieve()`` defined, "then recieve
-    waits")."""
+    waits"). Text the in-document switches take out (``rephrase: off`` … ``on``,
+    ``rephrase: ignore-next-line``) is not looked at: the ``blocks`` leave its prose out, and
+    a slip written there is no code."""
+    off = switched_off(text)
     outside: list[str] = []
     pos = 0
     for block in blocks:
@@ -52,12 +56,26 @@ def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset
             inside = [text[start:end] for start, end in block.protected]
         for start, end in segments:
             if start >= pos:
-                outside.append(text[pos:start])
+                outside += _switched_on(text, pos, start, off)
                 pos = end
         outside.extend(inside)
-    outside.append(text[pos:])
+    outside += _switched_on(text, pos, len(text), off)
     runs = {run for piece in outside for run in _LETTER_RUN.findall(piece)}
     return frozenset(word for run in runs for word in _words_of(run))
+
+
+def _switched_on(text: str, start: int, end: int, off: Sequence[tuple[int, int]]) -> list[str]:
+    """The pieces of ``text[start:end]`` outside the switched-off spans ``off`` (sorted)."""
+    pieces: list[str] = []
+    for s, e in off:
+        if e <= start or s >= end:
+            continue
+        if s > start:
+            pieces.append(text[start:s])
+        start = max(start, e)
+    if start < end:
+        pieces.append(text[start:end])
+    return pieces
 
 
 _WORD_OR_NOT = re.compile(r"[^\W\d_]+|[\W\d_]+")

@@ -141,7 +141,7 @@ class ReviewState:
     due: set[str] = field(default_factory=set)
     """Documents reviewed again (saved, or their words or settings changed) whose next pull
     gets the review of its own version, whatever was typed since: a client that cannot be asked
-    to pull again (Neovim 0.10, 0.11) pulls only at the next edit."""
+    to pull again (Neovim 0.10, 0.11 without the rephrase plugin) pulls only at the next edit."""
 
 
 _switch_lock = threading.Lock()

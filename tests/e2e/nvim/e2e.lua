@@ -931,12 +931,8 @@ function cases.turn_off_rule()
     end)
   end
   eq(table.concat(vim.fn.readfile(toml), '\n'), 'disabledRules = ["spelling"]', 'the project file')
-  -- Neovim 0.11 pulls diagnostics but does not announce workspace/diagnostic/refresh, so the
-  -- server cannot ask it to pull again: the change shows at the document's next edit.
-  local caps = vim.lsp.protocol.make_client_capabilities()
-  if caps.textDocument.diagnostic and not (caps.workspace.diagnostics or {}).refreshSupport then
-    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '' })
-  end
+  -- No edit: the server asks Neovim 0.10+ to pull again (workspace/diagnostic/refresh, which
+  -- the plugin answers), and pushes to 0.7.
   wait('the spelling diagnostic to go', function()
     for _, d in ipairs(vim.diagnostic.get(buf)) do
       if d.code == 'spelling' then
@@ -984,19 +980,6 @@ local function wait_findings(buf, expected, what)
     return vim.deep_equal(findings(buf), expected)
   end, 20)
   check(ok, '%s: expected %s, shown %s', what, vim.inspect(expected), vim.inspect(findings(buf)))
-end
-
---- Neovim 0.10 and 0.11 pull diagnostics but do not announce workspace/diagnostic/refresh: a
---- change that is not an edit (a word added, a rule turned off, a save) shows at the next edit.
-local function pulls_without_refresh()
-  local caps = vim.lsp.protocol.make_client_capabilities()
-  return caps.textDocument.diagnostic ~= nil and not (caps.workspace.diagnostics or {}).refreshSupport
-end
-
-local function edit_to_pull(buf)
-  if pulls_without_refresh() then
-    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '' })
-  end
 end
 
 --- The cursor on `word` (its first line in the buffer), 1-based line as Neovim counts.
@@ -1116,7 +1099,6 @@ function cases.review_controls()
     return (read_file(words) or ''):find('teh') ~= nil
   end)
   eq(read_file(words), 'teh\n', 'words.txt')
-  edit_to_pull(buf)
   wait_findings(buf, { recieved = 'spelling', definately = 'spelling' }, 'findings after adding teh')
 
   -- "Ignore this paragraph" writes the switches around it, in Markdown's comment syntax.
@@ -1146,7 +1128,6 @@ function cases.review_controls()
   end)
   eq(vim.fn.readfile(toml), { 'disabledRules = ["doubled-word"]', 'exclude = ["vendor/**"]',
     'words = ["definately"]' }, 'the project file')
-  edit_to_pull(buf)
   wait_findings(buf, {}, 'findings after adding definately to the project')
   eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md at the end')
 end
@@ -1162,15 +1143,12 @@ function cases.diagnostics_on_save()
   vim.wait(1500)
   eq(findings(buf).untill, nil, 'a finding on "untill" before the save')
   vim.cmd('silent write')
-  edit_to_pull(buf)
   wait_findings(buf, { recieved = 'spelling', untill = 'spelling' }, 'findings after :write')
   -- diagnosticsOn = "open": not even a save reviews again.
   rephrase.setup({ settings = { diagnosticsOn = 'open' } })
-  edit_to_pull(buf) -- the new settings review again, once
   vim.wait(1000)
   vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'It was teh end of the day.' })
   vim.cmd('silent write')
-  edit_to_pull(buf)
   vim.wait(1500)
   eq(findings(buf).teh, nil, 'a finding on "teh" with diagnosticsOn = "open"')
   eq(findings(buf), { recieved = 'spelling', untill = 'spelling' }, 'findings with diagnosticsOn = "open"')
@@ -1178,7 +1156,8 @@ end
 
 -- Settings from the files a writer keeps them in, as the server started by Neovim reads them:
 -- the user config file (per-language words and disabledRules), words.txt beside it, and the
--- project's enabledRules and wordFiles; editor settings from setup{} (unknownWordSeverity).
+-- project's enabledRules and wordFiles; editor settings from setup{} (unknownWordSeverity, and
+-- disabledRules for German, checked on a document the `rephrase: language=de` switch makes German).
 function cases.settings_from_files()
   local user = os.getenv('XDG_CONFIG_HOME') .. '/rephrase-ls'
   vim.fn.mkdir(user, 'p')
@@ -1189,7 +1168,7 @@ function cases.settings_from_files()
   vim.fn.writefile({ '# ours', 'wurd' }, project .. '/docs/words.txt')
   vim.fn.writefile({ 'enabledRules = ["spacing"]', 'wordFiles = ["docs/words.txt"]' }, project .. '/.rephrase.toml')
   vim.g.rephrase = { cmd = { server }, settings = {} }
-  rephrase.setup({ settings = { unknownWordSeverity = 'warning' } })
+  rephrase.setup({ settings = { unknownWordSeverity = 'warning', disabledRules = { de = { 'capitalisation' } } } })
   local buf = open_file('settings.md', {
     'I recieved teh letter, and the wurd came  late.',
     '',
@@ -1203,6 +1182,40 @@ function cases.settings_from_files()
       eq(d.severity, vim.diagnostic.severity.WARN, 'severity of unknown-word from unknownWordSeverity')
     end
   end
+  -- A German document that says so (the in-document language switch): German findings, less
+  -- the lower-case sentence start the editor settings turn off for German only.
+  local german = open_file('german.md', {
+    '<!-- rephrase: language=de -->',
+    '',
+    'Wir haben vieleicht das Haus gesehen. wir waren zu spät für die Führung.',
+  })
+  wait_findings(german, { vieleicht = 'spelling' }, 'findings in the German document')
+end
+
+-- Neovim 0.11 without the plugin: a configuration of one's own, with the capability and the
+-- handler docs/editors.md gives (read from there), shows a save at once, without an edit.
+function cases.plain_config()
+  local doc = read_file(plugin .. '/../../docs/editors.md')
+  local after = doc:match('%*%*Without the plugin%*%*(.*)')
+  local fragment = after and after:match('```lua\n(.-)\n%s*```')
+  check(fragment ~= nil, 'no Lua block after "Without the plugin" in docs/editors.md')
+  local extra = assert(load('return {\n' .. fragment .. '\n}'))()
+  vim.lsp.config('plain', vim.tbl_extend('force', {
+    cmd = { server },
+    filetypes = { 'markdown' },
+    root_markers = { '.git' },
+    settings = { rephrase = { diagnosticsOn = 'save' } },
+  }, extra))
+  vim.lsp.enable('plain')
+  vim.fn.writefile({ 'I recieved the letter yesterday, and I read it twice before dinner.' }, project .. '/plain.md')
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/plain.md'))
+  local buf = vim.api.nvim_get_current_buf()
+  wait_findings(buf, { recieved = 'spelling' }, 'findings when opened')
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'We went there untill the evening and talked about the plans.' })
+  vim.wait(1500)
+  eq(findings(buf).untill, nil, 'a finding on "untill" before the save')
+  vim.cmd('silent write')
+  wait_findings(buf, { recieved = 'spelling', untill = 'spelling' }, 'findings after :write')
 end
 
 local name = os.getenv('REPHRASE_TEST_CASE')

@@ -14,6 +14,10 @@
 //                        project's disabledRules, the in-document switches, hover, quick fixes,
 //                        diagnosticsOn = "save" (name inside the workspace)
 //   REPHRASE_EXCLUDED_FILE a file the project's `exclude` names (name inside the workspace)
+//   REPHRASE_GERMAN_FILE a German file that says so (`rephrase: language=de`), for the user's
+//                        per-language disabledRules (name inside the workspace)
+//   REPHRASE_USER_SETTINGS the user settings.json (the second start edits it in VS Code to
+//                        diagnosticsOn = "open" and reads it back)
 //   REPHRASE_ARTIFACTS   folder for the result (result.json), screenshots and the page's log
 // Every wait is bounded; on a failure the script saves failure.png there and exits 1.
 import { createRequire } from 'node:module';
@@ -29,6 +33,8 @@ const FILE = process.env.REPHRASE_FILE;
 const REVIEW_FILE = process.env.REPHRASE_REVIEW_FILE;
 const CONTROLS_FILE = process.env.REPHRASE_CONTROLS_FILE;
 const EXCLUDED_FILE = process.env.REPHRASE_EXCLUDED_FILE;
+const GERMAN_FILE = process.env.REPHRASE_GERMAN_FILE;
+const USER_SETTINGS = process.env.REPHRASE_USER_SETTINGS;
 const OUT = process.env.REPHRASE_ARTIFACTS;
 const STEP_TIMEOUT = 60_000;
 
@@ -646,16 +652,23 @@ async function controls() {
   const info = (word) => [word, 'squiggly-info'];
   // Two spaces (spacing, turned on in the user settings) and "teh"; none on "was was" (a kind
   // turned off), "Thier" (on an ignored line), "untill" (in a region switched off), "zorb" and
-  // "glorp" (listed words).
+  // "glorp" (listed words); the unknown word a warning (unknownWordSeverity).
   const spacing = info('report  before');
   c.squiggles = await squigglesAre(
-    { 3: [info('recieved'), ['wurd', 'squiggly-hint']], 5: [spacing, info('teh')], 14: [info('definately')] },
+    { 3: [info('recieved'), ['wurd', 'squiggly-warning']], 5: [spacing, info('teh')], 14: [info('definately')] },
     'the squiggles of the controls file',
   );
   // The excluded file, opened first, had as long to be reviewed: still nothing there.
   await openFile(EXCLUDED_FILE);
   await sleep(1500);
   c.excludedSquiggles = await squiggles();
+
+  step('a German file (rephrase: language=de): German findings, capitalisation off for de');
+  await openFile(GERMAN_FILE);
+  c.germanLines = await lines();
+  // "vieleicht" (spelling); none on the lower-case "wir" starting a sentence: the user
+  // settings' disabledRules = { de: ["capitalisation"] }.
+  c.germanSquiggles = await squigglesAre({ 3: [info('vieleicht')] }, 'the squiggles of the German file');
   await openFile(CONTROLS_FILE);
 
   step('hover on a finding');
@@ -733,6 +746,59 @@ async function controls() {
     page.evaluate(() => document.querySelectorAll('.part.editor .tab.dirty').length === 0),
   );
   c.linesAtEnd = await lines();
+
+  step('diagnosticsOn = "open": new settings review once, a save does not');
+  // Typed and not saved: not reviewed (diagnosticsOn = "save").
+  await goToLine(c.linesAtEnd.length);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('We met  again on Monday.');
+  const typed = await until('the typed line', async () => {
+    const all = await lines();
+    const at = all.findIndex((l) => l.includes('We met  again'));
+    return at >= 0 ? at + 1 : null;
+  });
+  await sleep(2000);
+  c.beforeOpenSetting = await squigglesByLine();
+  // The writer edits the user settings.json in VS Code (Find and Replace there, then Ctrl+S):
+  // the new settings review the document once, the text typed since the last save included.
+  await palette('Preferences: Open User Settings (JSON)');
+  await until('settings.json in the editor', async () => (await activeTab()) === 'settings.json');
+  await focusEditor();
+  await page.keyboard.press('Control+h');
+  const find = page.locator('.part.editor .find-widget .find-part textarea').first();
+  const replaceWith = page.locator('.part.editor .find-widget .replace-part textarea').first();
+  await find.fill('"rephrase.diagnosticsOn": "save"');
+  await replaceWith.fill('"rephrase.diagnosticsOn": "open"');
+  await replaceWith.focus();
+  await page.keyboard.press('Control+Alt+Enter'); // Replace All
+  await page.keyboard.press('Escape');
+  await focusEditor();
+  await page.keyboard.press('Control+s');
+  c.userSettings = await until('diagnosticsOn = "open" saved in settings.json', () => {
+    const text = fs.readFileSync(USER_SETTINGS, 'utf8');
+    return text.includes('"rephrase.diagnosticsOn": "open"') ? text : null;
+  });
+  await openFile(CONTROLS_FILE);
+  c.afterOpenSetting = await squigglesAre(
+    { 7: [spacing], [typed]: [info('met  again')] },
+    'the typed line reviewed after the settings changed',
+  );
+  // Then a save reviews nothing.
+  await goToLine(typed);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('They left  early on Friday.');
+  await until('the second typed line', async () => (await lines()).some((l) => l.includes('They left  early')));
+  await page.keyboard.press('Control+s');
+  await until('the file saved', () =>
+    page.evaluate(() => document.querySelectorAll('.part.editor .tab.dirty').length === 0),
+  );
+  await sleep(3000); // long past a review of the save
+  c.afterOpenSave = await squigglesByLine();
+  c.linesAfterOpen = await lines();
 }
 
 async function main() {

@@ -103,3 +103,18 @@ def test_a_style_that_rewrites_the_words_after_a_lower_case_name_keeps_its_case(
     assert keep_lower_case_words(
         "It works. wget is not a browser.", "It works. Wget isn't a browser.", lower
     ) == "It works. Wget isn't a browser."
+
+
+def test_switched_off_text_is_not_code() -> None:
+    """Prose the in-document switches take out is left alone, not read as code: a slip written
+    there is still a slip in the prose checked; code outside it still counts."""
+    from rephrase_ls.improve.request import document_prose
+
+    text = (
+        "I beleive it, as `parse_recieve` says.\n\n"
+        "<!-- rephrase: off -->\nSo I beleive, untill now.\n<!-- rephrase: on -->\n\n"
+        "<!-- rephrase: ignore-next-line -->\nThier reply came.\n"
+    )
+    words = code_words(text, document_prose(text, "markdown", "file:///a.md"))
+    assert {"parse", "recieve"} <= words
+    assert not {"beleive", "untill", "thier", "rephrase", "off"} & words

@@ -1,5 +1,6 @@
 -- The handlers for what the server asks of the editor: settings (`workspace/configuration`),
--- edits (`workspace/applyEdit`) and messages (`window/showMessage`). lsp/rephrase.lua names them.
+-- edits (`workspace/applyEdit`), messages (`window/showMessage`) and a new pull of diagnostics
+-- (`workspace/diagnostic/refresh`). lsp/rephrase.lua names them.
 
 local compat = require('rephrase.compat')
 local notify = require('rephrase.notify')
@@ -117,6 +118,34 @@ function M.apply_edit(_, params, ctx)
     drop_new_buffer_line(vim.uri_to_bufnr(uri))
   end
   return { applied = true }
+end
+
+--- `workspace/diagnostic/refresh`: pulls the diagnostics of each buffer the client serves again,
+--- so a save, a word added or a setting changed shows at once. Neovim 0.10 and 0.11 pull
+--- diagnostics but neither announce nor answer this request; a Neovim that answers it itself
+--- (a default handler) is left to. Neovim 0.7 to 0.9 do not pull (the server pushes): nothing
+--- to do.
+---@param err lsp.ResponseError?
+---@param result any
+---@param ctx lsp.HandlerContext
+function M.diagnostic_refresh(err, result, ctx)
+  local own = vim.lsp.handlers['workspace/diagnostic/refresh']
+  if own ~= nil and own ~= M.diagnostic_refresh then
+    return own(err, result, ctx)
+  end
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local provider = client and client.server_capabilities and value(client.server_capabilities.diagnosticProvider)
+  if not provider then
+    return vim.NIL
+  end
+  for bufnr in pairs(client.attached_buffers or {}) do
+    if vim.api.nvim_buf_is_loaded(bufnr) then
+      -- No handler given: the client's own for textDocument/diagnostic shows the report.
+      compat.call(client, 'request', 'textDocument/diagnostic',
+        { textDocument = vim.lsp.util.make_text_document_params(bufnr) }, nil, bufnr)
+    end
+  end
+  return vim.NIL
 end
 
 return M
