@@ -1,21 +1,22 @@
 """Unknown words: a word no dictionary of the document's language knows, which the engine does
 not confidently correct, with up to three suggestions.
 
-A word is *known* when pyspellchecker's list for the language knows it or a regular
-inflection of it (:meth:`~rephrase_ls.offline.engine.spelling.Speller.known`; in English, a
-short inflection only when wordfreq has seen it: :data:`MIN_INFLECTED_ZIPF`, ``semed`` is not
+A word is *known* when pyspellchecker's list for the language knows it or a regular inflection
+of it (:meth:`~rephrase_ls.offline.engine.spelling.Speller.known`; in English, a short
+inflection only when wordfreq has seen it: :data:`MIN_INFLECTED_ZIPF`, ``semed`` is not
 ``seme`` + ``d``); or wordfreq's large list has it at least :data:`MIN_KNOWN_ZIPF`
 (:data:`MIN_KNOWN_ZIPF_SHORT` for a short English word, :data:`MIN_KNOWN_ZIPF_OTHER` outside
 English; :func:`~rephrase_ls.offline.engine.lexicon.zipf`: ``config``, ``namespace``) and
-codespell's list of common misspellings does not; or it is a technical stem wordfreq lists
-with a regular ending (``structs``), two common words written together (``typehint``), a common
+codespell's list of common misspellings does not; or it is a technical stem wordfreq lists with
+a regular ending (``structs``), a software term of cspell's list (:func:`software_terms`:
+``deserialization``, ``hashmaps``), two common words written together (``typehint``), a common
 word after ``sub``, ``auto``, ``multi`` and the like, or in English ``re``, ``un``, ``de``
 (``subdomains``, ``reimplement``), a verb form the lists lack (Spanish ``declararías``,
 ``reiniciándola``), or, outside English, a word English knows (a loan: ``codebase``). In
 English, a word with an apostrophe is known when it is a known word with an ending (``'s``,
 ``n't``, ``'ll``…: ``people's``, ``isn't``; not ``wha't``), and a contraction written without
-its apostrophe (:data:`CONTRACTIONS`: ``dont``, ``thats``) never is. Rarer technical words
-(``stdin``, ``symlink``) are not known: the writer lists them in ``words``.
+its apostrophe (:data:`CONTRACTIONS`: ``dont``, ``thats``) never is. A technical word none of
+these lists has (a project's own terms) is not known: the writer lists it in ``words``.
 
 What is never an unknown word, as no finding ever touches it (the same guards): the protected
 text of the tokenizer (code, URLs, paths, e-mail addresses, words with digits or underscores,
@@ -61,6 +62,7 @@ __all__ = [
     "WordList",
     "known",
     "message",
+    "software_terms",
     "stem",
     "suggestions",
     "unknown_words",
@@ -201,7 +203,7 @@ def _known_one(word: str, lang: str) -> bool:
         return True
     if _listed_misspelling(word, lang):
         return False
-    if _listed(word, lang):
+    if _listed(word, lang) or _software_term(word):
         return True
     if lang != "en" and (
         lexicon.zipf("en", word) >= spelling.LOAN_MIN_ENGLISH_ZIPF or _known_one(word, "en")
@@ -213,6 +215,31 @@ def _known_one(word: str, lang: str) -> bool:
         or _prefixed(word, checker)
         or _with_clitic(word, lang)
         or _verb_form(word, lang)
+    )
+
+
+#: Where the software terms are (:func:`software_terms`); ``bench/make_software_terms.py``
+#: makes the file from its npm package, its origin in its header, its licence beside it.
+SOFTWARE_TERMS: Final = "software-terms.txt"
+
+
+@lru_cache(maxsize=1)
+def software_terms() -> frozenset[str]:
+    """The lower-case software terms of cspell's ``@cspell/dict-software-terms`` (MIT), read
+    once, when review mode first checks a word: words of technical text in every language
+    (``iterable``, ``hashmap``, ``sdist``) that the general lists lack."""
+    from importlib import resources
+
+    text = resources.files(__package__).joinpath("data", SOFTWARE_TERMS).read_text("utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def _software_term(word: str) -> bool:
+    """Whether ``word`` is a software term (:func:`software_terms`), or one with a plural
+    ending (``hashmaps``, ``hashes``)."""
+    terms = software_terms()
+    return word in terms or any(
+        word.endswith(ending) and word[: -len(ending)] in terms for ending in ("s", "es")
     )
 
 

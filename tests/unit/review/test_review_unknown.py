@@ -3,11 +3,13 @@ guards, and the suggestions."""
 
 from __future__ import annotations
 
+from importlib import resources
+
 import pytest
 
 from rephrase_ls.config.settings import RULE_CODES
 from rephrase_ls.review import CODES, findings
-from rephrase_ls.review.unknown import WordList, known, suggestions
+from rephrase_ls.review.unknown import WordList, known, software_terms, suggestions
 from rephrase_ls.text.markup import prose_blocks
 
 
@@ -174,3 +176,25 @@ def test_a_word_without_a_vowel_is_reported_only_when_no_web_page_has_it() -> No
 def test_quoted_speech_is_checked_and_quoted_terms_are_not() -> None:
     assert unknown('He shouted "stop the thif now" and ran to the house by the road.\n') == ["thif"]
     assert unknown('Press "frobnicate now" to start the work for the whole team.\n') == []
+
+
+@pytest.mark.parametrize("word", ["transpiler", "monorepo", "serializer", "webhooks", "kubectl"])
+def test_software_terms_of_cspells_list_are_known(word: str) -> None:
+    assert word in software_terms() or word.removesuffix("s") in software_terms()
+    assert known(word, "en")
+
+
+def test_a_listed_software_term_gets_no_hint_and_a_slip_beside_it_does() -> None:
+    text = "The transpiler in our monorepo writes every serializer with a cashe we keep."
+    assert unknown(text) == ["cashe"]
+    # slips one letter from a listed term stay unknown words
+    assert not any(known(slip, "en") for slip in ("transpilr", "monorpo", "serailizer"))
+
+
+def test_the_software_terms_carry_their_origin_and_licence() -> None:
+    data = resources.files("rephrase_ls.review").joinpath("data")
+    header = data.joinpath("software-terms.txt").read_text("utf-8").splitlines()[:2]
+    assert header[0].startswith("# @cspell/dict-software-terms ")
+    assert "licence: MIT" in header[1]
+    licence = data.joinpath("software-terms.LICENSE").read_text("utf-8")
+    assert "MIT License" in licence and "Street Side Software" in licence
