@@ -170,6 +170,10 @@ SPANISH_KEPT = [
     "Mi cantante favorita es Selena Gomez y la escucho todos los días.",
     # A verb's accented preterite is a word, however rarely written (clean-es.txt, react.dev).
     "El usuario pulsó el botón y la aplicación maduró con el tiempo.",
+    # So is a rarer verb's ("apegarse") and one with ñ (COWS-L2H, test split).
+    "Tuvimos que cuidarlo para estar seguros de que iba a vivir, y en este tiempo se apegó a "
+    "nosotros.",
+    "Nuestro gato también extrañó su hermano mayor.",
     # The imperfect subjunctive is no future without its accent ("ayudará").
     "Entonces le pidió que lo ayudara a cargar al bebé para atar los cordones de los zapatos.",
     # So is "jugaran" no "jugarán" (COWS-L2H, test split: "Ella nunca dejaba que los niños

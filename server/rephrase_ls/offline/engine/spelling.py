@@ -1404,6 +1404,9 @@ def _spanish_ending_accent(word: str) -> str | None:
 # written as wordfreq writes them far more often ("también" 6.2).
 _SPANISH_MOVED_MAX_WORD_ZIPF: Final = 3.2
 _SPANISH_MOVED_LEAD: Final = 1.5
+# A word ending in an accented ó or é is a preterite when wordfreq has seen its -ar verb so.
+_SPANISH_PRETERITE_VERB_ZIPF: Final = 1.5
+_SPANISH_ACUTE_BASE: Final = {"á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u"}
 
 
 def _spanish_moved_accent(word: str, known: Callable[[str], bool]) -> str | None:
@@ -1419,8 +1422,17 @@ def _spanish_moved_accent(word: str, known: Callable[[str], bool]) -> str | None
     if sum(1 for c in word if c in _SPANISH_ACUTE) != 1:
         return None
     written = lexicon.zipf("es", word)
-    if written > _SPANISH_MOVED_MAX_WORD_ZIPF or _spanish_derived(strip_accents(word)):
+    bare = "".join(_SPANISH_ACUTE_BASE.get(c, c) for c in word)  # keeps ñ: "extrañó"
+    if written > _SPANISH_MOVED_MAX_WORD_ZIPF or _spanish_derived(bare):
         return None  # a verb's accented form is a word: "pulsó", "gradúo", "varías"
+    if word.endswith(("ó", "é")):
+        second_conjugation = word.endswith("ió")  # "-ió": -er and -ir verbs
+        stem = bare[:-2] if second_conjugation else bare[:-1]
+        infinitives = ("er", "ir") if second_conjugation else ("ar",)
+        if any(
+            lexicon.zipf("es", stem + inf) >= _SPANISH_PRETERITE_VERB_ZIPF for inf in infinitives
+        ):
+            return None  # a preterite of a rarer verb: "se apegó" (apegar)
     for ending, infinitive in (("qué", "car"), ("gué", "gar"), ("cé", "zar")):
         if word.endswith(ending) and (
             lexicon.zipf("es", word[: -len(ending)] + infinitive) >= _SPANISH_VERB_ZIPF
