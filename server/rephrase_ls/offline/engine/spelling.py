@@ -42,7 +42,10 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 10. (Spanish) the spelling of the word's letters with the accents wordfreq writes most
    (:meth:`Speller._spanish_accents`: "habia" -> "había"; pyspellchecker's Spanish list lacks
    such forms), also for a form the lists take for a regular one
-   (:meth:`Speller._spanish_form_accent`: "jovenes" -> "jóvenes", "estan" -> "están").
+   (:meth:`Speller._spanish_form_accent`: "jovenes" -> "jóvenes", "estan" -> "están"); the
+   accent a regular ending always carries (:func:`_spanish_ending_accent`: "cumpliria" ->
+   "cumpliría") and an accent on the wrong vowel (:func:`_spanish_moved_accent`: "tambíen"
+   -> "también").
 
 Before the tiers (English): a contraction without its apostrophe (``APOSTROPHE_LEFT_OUT``:
 "dont" -> "don't") and an impossible inflection ("companys" -> "companies",
