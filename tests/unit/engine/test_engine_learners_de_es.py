@@ -144,9 +144,36 @@ SPANISH_FIXED = [
         "El único lugar que estaba desponible fue una lavandería en una parte vaga de la ciudad.",
         "El único lugar que estaba disponible fue una lavandería en una parte vaga de la ciudad.",
     ),
+    # COWS-L2H essays: a country without its accent mid-sentence ("Japon"); regular endings
+    # that always carry their accent (the conditional, the imperfect, a gerund before a
+    # pronoun), forms too rare for wordfreq's list to say so; an accent on the wrong vowel.
+    (
+        "Cuando yo era un niño, siempre viajaba a Japon durante el verano todos los años.",
+        "Cuando yo era un niño, siempre viajaba a Japón durante el verano todos los años.",
+    ),
+    (
+        "Acababa de empezar el *NUMBER* grado y en pocos meses, cumpliria *AGE* años.",
+        "Acababa de empezar el *NUMBER* grado y en pocos meses, cumpliría *AGE* años.",
+    ),
+    (
+        "Baby terminó entregandose a la policía y sirvió su tiempo en la carcel.",
+        "Baby terminó entregándose a la policía y sirvió su tiempo en la cárcel.",
+    ),
+    (
+        "Yo estaba felíz después.",
+        "Yo estaba feliz después.",
+    ),
 ]
 
 SPANISH_KEPT = [
+    # A name as English writes it keeps its spelling mid-sentence too ("Gómez" in Spanish).
+    "Mi cantante favorita es Selena Gomez y la escucho todos los días.",
+    # A verb's accented preterite is a word, however rarely written (clean-es.txt, react.dev).
+    "El usuario pulsó el botón y la aplicación maduró con el tiempo.",
+    # So is a rarer verb's ("apegarse") and one with ñ (COWS-L2H, test split).
+    "Tuvimos que cuidarlo para estar seguros de que iba a vivir, y en este tiempo se apegó a "
+    "nosotros.",
+    "Nuestro gato también extrañó su hermano mayor.",
     # The imperfect subjunctive is no future without its accent ("ayudará").
     "Entonces le pidió que lo ayudara a cargar al bebé para atar los cordones de los zapatos.",
     # So is "jugaran" no "jugarán" (COWS-L2H, test split: "Ella nunca dejaba que los niños

@@ -304,6 +304,11 @@ def _spelling(
                 or _spanish_accents_added(lang, lower, corrected)
             ):
                 return match_case(word, corrected)
+        if lang == "es" and word[1:] == lower[1:]:
+            # Mid-sentence: a name or a word without its accents ("Japon", "Espanol").
+            corrected = checker.correction(lower)
+            if corrected is not None and _spanish_accents_added(lang, lower, corrected):
+                return match_case(word, corrected)
         return None
 
     # Most words are right: find the few that may change first (each distinct word once; a

@@ -42,7 +42,10 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 10. (Spanish) the spelling of the word's letters with the accents wordfreq writes most
    (:meth:`Speller._spanish_accents`: "habia" -> "había"; pyspellchecker's Spanish list lacks
    such forms), also for a form the lists take for a regular one
-   (:meth:`Speller._spanish_form_accent`: "jovenes" -> "jóvenes", "estan" -> "están").
+   (:meth:`Speller._spanish_form_accent`: "jovenes" -> "jóvenes", "estan" -> "están"); the
+   accent a regular ending always carries (:func:`_spanish_ending_accent`: "cumpliria" ->
+   "cumpliría") and an accent on the wrong vowel (:func:`_spanish_moved_accent`: "tambíen"
+   -> "también").
 
 Before the tiers (English): a contraction without its apostrophe (``APOSTROPHE_LEFT_OUT``:
 "dont" -> "don't") and an impossible inflection ("companys" -> "companies",
@@ -71,7 +74,7 @@ from __future__ import annotations
 import re
 import threading
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from itertools import pairwise
 from typing import Final
@@ -479,6 +482,13 @@ class Speller:
         if found is None and self.lang == "es":
             found = self._spanish_accents(word)
             margin = accent_margin(self.lang)
+            if found is None:
+                regular = _spanish_ending_accent(word)
+                if regular is not None:
+                    return regular
+                moved = _spanish_moved_accent(word, self.known)
+                if moved is not None:
+                    return moved
         if found is None and self.lang == "de":
             umlauts = umlaut_spellings(word)
             found = self._pick(umlauts)
@@ -1329,6 +1339,131 @@ def _spanish_accent_spellings(word: str) -> set[str]:
                 out.add(stem[:i] + accented + stem[i + 1 :])
     out.discard(word)
     return out
+
+
+# Regular endings that always carry their accent (the conditional, the imperfect, a gerund
+# before a pronoun), each with the infinitive endings its stem takes: "cumpliria" (cumplir +
+# "ía"), "cenabamos" (cen + "ábamos"), "entregandose" (entreg + "ándo" + "se").
+_SPANISH_ACCENTED_ENDINGS: Final = re.compile(
+    "(?P<cond>[aei]r)(?P<ia>ia|ias|iamos|ian)$"
+    "|(?P<abamos>abamos|aramos)$"
+    "|(?P<iamos>iamos|ieramos)$"
+    "|(?P<gerund>ando|iendo|yendo)(?P<clitics>(?:se|me|te|nos|os|lo|la|los|las|le|les)+)$"
+)
+_SPANISH_ENDING_ACCENTS: Final = {
+    "ia": "ía", "ias": "ías", "iamos": "íamos", "ian": "ían", "abamos": "ábamos",
+    "aramos": "áramos", "ieramos": "iéramos", "ando": "ándo", "iendo": "iéndo", "yendo": "yéndo",
+}  # fmt: skip
+# A learner's form is hardly written (the conditional "cumpliria" 1.8); the verb is common.
+_SPANISH_ENDING_MAX_WORD_ZIPF: Final = 2.5
+# Verbs whose future and conditional shorten their stem ("haría", "tendría", "podría"), with
+# their compounds ("mantener", "deshacer").
+_SPANISH_IRREGULAR_FUTURE: Final = (
+    "hacer", "decir", "poner", "tener", "salir", "venir", "poder", "saber", "caber", "haber",
+    "querer", "valer",
+)  # fmt: skip
+_SPANISH_ENDING_VERB_ZIPF: Final = 2.5
+
+
+def _spanish_ending_accent(word: str) -> str | None:
+    """(Spanish) ``word`` with the accent a regular ending always carries, when wordfreq has
+    hardly seen ``word`` (``_SPANISH_ENDING_MAX_WORD_ZIPF``) and its verb is common
+    (``_SPANISH_ENDING_VERB_ZIPF``): the conditional ("cumpliria" -> "cumpliría"), the
+    imperfect's first person plural ("cenabamos" -> "cenábamos", "divertiamos" ->
+    "divertíamos"), a gerund before a pronoun ("entregandose" -> "entregándose").
+    Such forms are too rare in wordfreq's list for :meth:`Speller._spanish_accents`."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if not word.isascii() or lexicon.zipf("es", word) > _SPANISH_ENDING_MAX_WORD_ZIPF:
+        return None
+    m = _SPANISH_ACCENTED_ENDINGS.search(word)
+    if m is None:
+        return None
+    stem = word[: m.start()]
+    if m.group("cond"):
+        verbs = [stem + m.group("cond")]  # the infinitive: "cumplir" + "ía"
+        ending = m.group("ia")
+        accented = stem + m.group("cond") + _SPANISH_ENDING_ACCENTS[ending]
+    else:
+        ending = next(g for g in ("abamos", "iamos", "gerund") if m.group(g))
+        ending = m.group(ending)
+        infinitives = ("ar",) if ending.startswith("a") else ("er", "ir")
+        verbs = [stem + inf for inf in infinitives]
+        accented = stem + _SPANISH_ENDING_ACCENTS[ending] + (m.group("clitics") or "")
+    if len(stem) < 2 and not m.group("cond"):
+        return None
+    verbs = [v for v in verbs if lexicon.zipf("es", v) >= _SPANISH_ENDING_VERB_ZIPF]
+    if not verbs or any(v.endswith(_SPANISH_IRREGULAR_FUTURE) for v in verbs):
+        return None  # no verb ("primer" is no infinitive), or "haría", not "hacería"
+    if len(stem) >= 2 and not any(
+        lexicon.zipf("es", v[:-2] + ("ando" if v.endswith("ar") else "iendo")) > 0.0
+        for v in verbs
+    ):
+        return None  # a verb has a gerund: "cumpliendo"; "primer", "quier" have none
+    return accented
+
+
+# A word with an accent no one writes there ("tambíen" 2.7, "felíz" 3.1), and its letters
+# written as wordfreq writes them far more often ("también" 6.2).
+_SPANISH_MOVED_MAX_WORD_ZIPF: Final = 3.2
+_SPANISH_MOVED_LEAD: Final = 1.5
+# A word ending in an accented ó or é is a preterite when wordfreq has seen its -ar verb so.
+_SPANISH_PRETERITE_VERB_ZIPF: Final = 1.5
+_SPANISH_ACUTE_BASE: Final = {"á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u"}
+
+
+def _spanish_moved_accent(word: str, known: Callable[[str], bool]) -> str | None:
+    """(Spanish) a word with one acute accent on the wrong vowel, or none needed, respelt
+    with its letters' accents as wordfreq writes them: "tambíen" -> "también", "felíz" ->
+    "feliz", "salío" -> "salió". The word is hardly written
+    (``_SPANISH_MOVED_MAX_WORD_ZIPF``), the respelling ``_SPANISH_MOVED_LEAD`` more often,
+    and ``DOMINANCE_ZIPF`` ahead of every other spelling of its letters; the letters without
+    any accent are a rival only if ``known`` says they are a word (web text drops accents:
+    "salio" is no word, "salió" is)."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if sum(1 for c in word if c in _SPANISH_ACUTE) != 1:
+        return None
+    written = lexicon.zipf("es", word)
+    bare = "".join(_SPANISH_ACUTE_BASE.get(c, c) for c in word)  # keeps ñ: "extrañó"
+    if written > _SPANISH_MOVED_MAX_WORD_ZIPF or _spanish_derived(bare):
+        return None  # a verb's accented form is a word: "pulsó", "gradúo", "varías"
+    if word.endswith(("ó", "é")):
+        second_conjugation = word.endswith("ió")  # "-ió": -er and -ir verbs
+        stem = bare[:-2] if second_conjugation else bare[:-1]
+        infinitives = ("er", "ir") if second_conjugation else ("ar",)
+        if any(
+            lexicon.zipf("es", stem + inf) >= _SPANISH_PRETERITE_VERB_ZIPF for inf in infinitives
+        ):
+            return None  # a preterite of a rarer verb: "se apegó" (apegar)
+    for ending, infinitive in (("qué", "car"), ("gué", "gar"), ("cé", "zar")):
+        if word.endswith(ending) and (
+            lexicon.zipf("es", word[: -len(ending)] + infinitive) >= _SPANISH_VERB_ZIPF
+        ):
+            return None  # a preterite that respells its stem: "enfoqué" (enfocar)
+    base = strip_accents(word)
+    keep_tildes = {i for i, c in enumerate(word) if c == "ñ"}
+    found, best, second = None, 0.0, 0.0
+    for cand in _spanish_accent_spellings(base) | {base}:
+        if cand == word or any(cand[i] != "ñ" for i in keep_tildes):
+            continue
+        if any(c == "ñ" for i, c in enumerate(cand) if i not in keep_tildes):
+            continue  # the accent moves; no tilde is added
+        if cand == base and not known(base):
+            continue
+        z = lexicon.zipf("es", cand)
+        if z > best:
+            found, best, second = cand, z, best
+        elif z > second:
+            second = z
+    if (
+        found is None
+        or best < MIN_CANDIDATE_ZIPF
+        or best - second < DOMINANCE_ZIPF
+        or best - written < _SPANISH_MOVED_LEAD
+    ):
+        return None
+    return found
 
 
 def _derived(lang: str, word: str) -> bool:
