@@ -76,6 +76,10 @@ def test_what_only_looks_like_front_matter_stays_prose(text: str) -> None:
         ("Text with `code`{.python} in it.\n", "{.python}"),
         ("::: {.warning}\nBe careful.\n:::\n", "::: {.warning}"),
         ("!!! note \"A title\"\n", "!!! note"),
+        # the space is optional (Python-Markdown; pydantic's docs/concepts/types.md)
+        ("!!!note\n    Not possible before 2.4.\n", "!!!note"),
+        ("???+ tip\n    Open by default.\n", "???+ tip"),
+        ("???tip\n    Folded.\n", "???tip"),
     ],
 )
 def test_attribute_lists_and_block_marks_are_protected(source: str, guarded: str) -> None:

@@ -43,7 +43,8 @@ _INLINE_ALTERNATIVES = (
     r"|!\[CDATA\[(?:(?!<!\[CDATA\[)" + _ANY + r")*?\]\]>"
     r"|/?[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*"
     r"""(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*/?>)""",  # inline HTML tag
-    r"!!!\+?[ \t]+[\w-]+" + _TYPE_END + ""  # an admonition's mark and type (!!! note "Title")
+    # an admonition's mark and type (!!! note "Title"; Python-Markdown also reads !!!note)
+    r"!!!\+?[ \t]*[\w-]+" + _TYPE_END + ""
     r"|!(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\(\s*" + _LINK_DEST + _LINK_TITLE + r"\s*\)"
     r"|\[[^\]\n]*\])?"  # image
     r"|(?=\[))",  # the mark of an image the pattern above could not read whole
@@ -59,7 +60,7 @@ _INLINE_ALTERNATIVES = (
     # cost linear time, not a scan to the end of the text each)
     r"\{(?:\{[^{}\x00]*\}\}|%[^{}\x00]*%\}|\*[^{}\x00]*\*\})",
     ATTRIBUTE_LIST,  # attribute list of Pandoc, kramdown, mkdocs, markdown-it-attrs
-    r"\?\?\?\+?[ \t]+[\w-]+" + _TYPE_END,  # a collapsible admonition's (??? note)
+    r"\?\?\?\+?[ \t]*[\w-]+" + _TYPE_END,  # a collapsible admonition's (??? note, ???note)
     r"///+(?:[ \t]*[\w-]+(?:[ \t]*\|)?)?",  # a block's fence and type (pymdownx: /// tip | Title)
     r":::+(?:[ \t]*\{[^{}\n]*\}|[ \t]*[\w-]+)?"  # a fenced div / container fence and its class
     r"|:[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)
