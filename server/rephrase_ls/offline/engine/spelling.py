@@ -74,7 +74,7 @@ from __future__ import annotations
 import re
 import threading
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from itertools import pairwise
 from typing import Final
@@ -205,6 +205,43 @@ def _letter_mask(word: str) -> int:
         if 0 <= k < 26:
             mask |= 1 << k
     return mask
+
+
+def _near_in_letters(
+    index: Mapping[tuple[str, int], _Bucket], initials: str, lengths: range, word: str
+) -> Iterator[tuple[str, float]]:
+    """The words of tier 7's ``index`` (and their Zipf) with one of ``initials`` as first letter
+    and a length in ``lengths`` that lack at most two of ``word``'s letters and add at most
+    two: more cannot fit under tiers 7 and 8's costs (a test of bits before an edit distance)."""
+    letters = _letter_mask(word)
+    for initial in initials:
+        for length in lengths:
+            bucket = index.get((initial, length))
+            if bucket is None:
+                continue
+            words, zipfs, masks = bucket
+            for k, cand in enumerate(words):
+                mask = masks[k]
+                if (letters & ~mask).bit_count() <= 2 and (mask & ~letters).bit_count() <= 2:
+                    yield cand, zipfs[k]
+
+
+def _never_seen(lang: str, word: str) -> bool:
+    """Whether the English ``word`` (no accents: "wörter" is not "writer") is one wordfreq has
+    never seen written, nor its stem (:func:`_seen_stem`), nor a coinage, a derivation or a
+    contraction without its apostrophe: a word tiers 6 and 8 may correct."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    return (
+        word.isascii()
+        and lexicon.zipf(lang, word) <= 0.0
+        and not _seen_stem(lang, word)
+        and not _coined(lang, word)
+        and not _derived(lang, word)
+        and not _contraction(lang, word)
+    )
+
+
 # German and Spanish (Speller._neighbour): a word nobody writes (wordfreq Zipf up to 2.5) one
 # slip (_german_slip, _spanish_slip) from a common word that wordfreq writes ten times more
 # often than any other word one edit away. pyspellchecker's lists are too thin there: the
@@ -794,14 +831,7 @@ class Speller:
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         lang = self.lang
-        if (
-            not word.isascii()  # an English word has no accent: "wörter" is not "writer"
-            or lexicon.zipf(lang, word) > 0.0
-            or _seen_stem(lang, word)
-            or _coined(lang, word)
-            or _derived(lang, word)
-            or _contraction(lang, word)
-        ):
+        if not _never_seen(lang, word):
             return None
         bucket = self._sound_index().get(sound_skeleton(word), ())
         shape = skeleton(word)
@@ -853,36 +883,23 @@ class Speller:
             or _contraction(lang, word)
         ):
             return None
-        index = self._by_initial()
         found, best, second = None, -9.0, -9.0
         n = len(word)
-        letters = _letter_mask(word)
         # A short word two edits from a listed one is as often another word meant ("fowd"
         # for "forward", not "flowed"; "apone" for "upon", not "alpine").
         max_edits = SKELETON_MAX_EDITS if n >= LIKELIEST_TWO_EDITS_LENGTH else 1
         # Only a doubled letter too many is cheap enough: a shorter candidate needs one.
         shortest = n - sum(1 for a, b in pairwise(word) if a == b)
-        for length in range(max(shortest, n - 2), n + 3):
-            bucket = index.get((word[0], length))
-            if bucket is None:
+        lengths = range(max(shortest, n - 2), n + 3)
+        for cand, z in _near_in_letters(self._by_initial(), word[0], lengths, word):
+            cost = learner_cost(word, cand, LIKELIEST_MAX_COST)
+            if cost > LIKELIEST_MAX_COST:
                 continue
-            words, zipfs, masks = bucket
-            for k, cand in enumerate(words):
-                # Each letter of the word that the candidate lacks, and each letter of the
-                # candidate that the word lacks, costs a change (0.5+): more than two cannot
-                # fit under the cost (cheap tests first).
-                mask = masks[k]
-                if (letters & ~mask).bit_count() > 2 or (mask & ~letters).bit_count() > 2:
-                    continue
-                z = zipfs[k]
-                cost = learner_cost(word, cand, LIKELIEST_MAX_COST)
-                if cost > LIKELIEST_MAX_COST:
-                    continue
-                score = z - cost
-                if score > best and edit_distance(word, cand) <= max_edits:
-                    found, best, second = cand, score, max(best, second)
-                elif score > second:
-                    second = score  # a rival however many edits away ("council")
+            score = z - cost
+            if score > best and edit_distance(word, cand) <= max_edits:
+                found, best, second = cand, score, max(best, second)
+            elif score > second:
+                second = score  # a rival however many edits away ("council")
         if (
             found is None
             or best - second < LIKELIEST_LEAD
@@ -908,42 +925,25 @@ class Speller:
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         lang = self.lang
-        if (
-            not word.isascii()
-            or lexicon.zipf(lang, word) > 0.0
-            or _seen_stem(lang, word)
-            or _coined(lang, word)
-            or _derived(lang, word)
-            or _contraction(lang, word)
-        ):
+        if not _never_seen(lang, word):
             return None
-        index = self._by_initial()
         n = len(word)
-        letters = _letter_mask(word)
         initials = _VOWELS if word[0] in _VOWELS else word[0]
+        lengths = range(n - NEAREST_MAX_EDITS, n + NEAREST_MAX_EDITS + 1)
         found, best, second = None, -9.0, -9.0
-        for initial in initials:
-            for length in range(n - NEAREST_MAX_EDITS, n + NEAREST_MAX_EDITS + 1):
-                bucket = index.get((initial, length))
-                if bucket is None:
-                    continue
-                words, zipfs, masks = bucket
-                for k, cand in enumerate(words):
-                    mask = masks[k]
-                    if (letters & ~mask).bit_count() > 2 or (mask & ~letters).bit_count() > 2:
-                        continue  # more than two letters of either missing in the other
-                    distance = edit_distance(word, cand)
-                    if distance > NEAREST_MAX_EDITS:
-                        continue
-                    score = zipfs[k] - NEAREST_EDIT_COST * distance
-                    if cand[-2:] != word[-2:]:
-                        score -= COST_TAIL  # another ending: "goegraphicaly" is not geographical
-                    if initial != word[0]:
-                        score -= NEAREST_INITIAL_COST
-                    if score > best:
-                        found, best, second = cand, score, best
-                    elif score > second:
-                        second = score
+        for cand, z in _near_in_letters(self._by_initial(), initials, lengths, word):
+            distance = edit_distance(word, cand)
+            if distance > NEAREST_MAX_EDITS:
+                continue
+            score = z - NEAREST_EDIT_COST * distance
+            if cand[-2:] != word[-2:]:
+                score -= COST_TAIL  # another ending: "goegraphicaly" is not geographical
+            if cand[0] != word[0]:
+                score -= NEAREST_INITIAL_COST
+            if score > best:
+                found, best, second = cand, score, best
+            elif score > second:
+                second = score
         if (
             found is None
             or best < NEAREST_MIN_SCORE
