@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 from rephrase_ls.text.markup.block import ProseBlock
-from rephrase_ls.text.markup.lines import Lines, build_block, trim
+from rephrase_ls.text.markup.lines import build_block, trim
 
 __all__ = ["BREAK", "PROSE", "PROTECT", "Inline", "Paragraphs", "Piece", "blocks_from_pieces"]
 
@@ -39,11 +39,10 @@ class Paragraphs:
     piece widens the paragraph's covered spans (those that touch merged) and a protected one is
     kept; a break makes the block."""
 
-    __slots__ = ("_covered", "_inline", "_lines", "_protected", "_text", "blocks")
+    __slots__ = ("_covered", "_inline", "_protected", "_text", "blocks")
 
     def __init__(self, text: str, inline: Inline | None = None) -> None:
         self._text = text
-        self._lines: Lines | None = None  # made for the first paragraph over several lines
         self._inline = inline
         self._covered: list[list[int]] = []  # the pieces' spans, those that touch merged
         self._protected: list[tuple[int, int]] = []
@@ -118,9 +117,7 @@ class Paragraphs:
                     found_word = _WORD_CHAR.search(text, start, end)
                     return None if found_word is None else ProseBlock(((start, end),))
                 return build_block(text, [(start, end)], protected)
-        segments = _segments_within_lines(text, covered)
-        if segments is None:
-            segments = self._segments(covered)
+        segments = _segments(text, covered)
         if not segments:
             return None
         # what lies inside a segment and no piece covers (a comment between two words) and is not
@@ -136,61 +133,37 @@ class Paragraphs:
         protected.sort()
         return build_block(text, segments, [p for p in protected if p[0] < p[1]])
 
-    def _segments(self, covered: list[list[int]]) -> list[tuple[int, int]]:
-        """The covered spans in order, cut at the line breaks: one segment per line, from the
-        first covered character of the line to the last."""
-        text = self._text
-        lines = self._lines
-        if lines is None:
-            lines = self._lines = Lines(text)
-        starts, ends = lines.starts, lines.ends
-        segments: list[tuple[int, int]] = []
-        last_line = -1
-        for start, end in covered:
-            first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
-            for i in range(first, last + 1):
-                s = max(start, starts[i])
-                e = min(end, ends[i])
-                while s < e and text[s] in " \t":
-                    s += 1
-                while e > s and text[e - 1] in " \t\r\n":
-                    e -= 1
-                if s >= e:
-                    continue
-                if i == last_line:
-                    segments[-1] = (segments[-1][0], e)
-                else:
-                    segments.append((s, e))
-                    last_line = i
-        return segments
 
-
-def _segments_within_lines(text: str, covered: list[list[int]]) -> list[tuple[int, int]] | None:
-    """:meth:`Paragraphs._segments` for the common paragraph whose covered spans hold no line
-    break (each lies on one line, and a line break between two spans starts a new line), without
-    the document's line table; ``None`` if a span crosses a line break."""
+def _segments(text: str, covered: list[list[int]]) -> list[tuple[int, int]]:
+    """The covered spans in order, cut at the line breaks: one segment per line, from the first
+    covered character of the line to the last, its white space trimmed. Lines are told apart by
+    the line breaks met on the way (within a span, or between two), so no line table is made."""
     line_break = _LINE_BREAK.search
     segments: list[tuple[int, int]] = []
-    line = 0  # which line the span is on, counted from the paragraph's first
+    line = 0  # grows with each line break met: equal numbers, the same line
     last_line = -1  # the line of the last segment
     previous_end = -1
     for start, end in covered:
-        if line_break(text, start, end) is not None:
-            return None
         if previous_end >= 0 and line_break(text, previous_end, start) is not None:
             line += 1
         previous_end = end
-        while start < end and text[start] in " \t":
-            start += 1
-        while end > start and text[end - 1] in " \t":
-            end -= 1
-        if start >= end:
-            continue
-        if line == last_line:
-            segments[-1] = (segments[-1][0], end)
-        else:
-            segments.append((start, end))
-            last_line = line
+        while True:
+            found = line_break(text, start, end)
+            s, e = start, end if found is None else found.start()
+            while s < e and text[s] in " \t":
+                s += 1
+            while e > s and text[e - 1] in " \t":
+                e -= 1
+            if s < e:
+                if line == last_line:
+                    segments[-1] = (segments[-1][0], e)
+                else:
+                    segments.append((s, e))
+                    last_line = line
+            if found is None:
+                break
+            start = found.end()
+            line += 1
     return segments
 
 
