@@ -19,8 +19,8 @@ REAL = Path(__file__).resolve().parents[2] / "data" / "markup" / "real"
 
 
 @pytest.fixture
-def improved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Improve a copy of a real document as a user would, with no key and no settings."""
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project to improve files in as a user would, with no key and no settings."""
     for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
         monkeypatch.delenv(name)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -30,6 +30,12 @@ def improved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     # the CLI quietens the library's logger for its process: not for the next tests of this one
     library = logging.getLogger("rephrase_ls")
     monkeypatch.setattr(library, "level", library.level)
+    return project
+
+
+@pytest.fixture
+def improved(project: Path):
+    """Improve a copy of a real document in :func:`project`."""
 
     def run(name: str, *options: str) -> tuple[str, str]:
         path = project / name
@@ -234,18 +240,11 @@ def test_a_script_without_extension_is_read_as_its_language(improved) -> None:
 
 
 def test_the_terms_of_a_restructuredtext_definition_list_keep_their_lower_case(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path,
 ) -> None:
     # issue 24: a glossary's terms ("open source", "time zone") were capitalised; their
     # lower case is their point. The prose after the list is still corrected.
-    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
-        monkeypatch.delenv(name)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    (tmp_path / ".git").mkdir()
-    monkeypatch.chdir(tmp_path)
-    library = logging.getLogger("rephrase_ls")
-    monkeypatch.setattr(library, "level", library.level)
-    path = tmp_path / "glossary.rst"
+    path = project / "glossary.rst"
     path.write_text(
         "Glossary\n========\n\nopen source\n    Software whose source anyone may read.\n\n"
         "time zone\n    A region that keeps one standard time.\n\nthe end. it goes on.\n",
@@ -257,18 +256,9 @@ def test_the_terms_of_a_restructuredtext_definition_list_keep_their_lower_case(
     assert "The end. It goes on." in after
 
 
-def test_an_area_label_at_a_line_start_keeps_its_lower_case(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_area_label_at_a_line_start_keeps_its_lower_case(project: Path) -> None:
     # issue 24: "docs: fix …", "build: …" (conventional commits, changelogs) were capitalised
-    for name in [n for n in os.environ if n.startswith("REPHRASE_")]:
-        monkeypatch.delenv(name)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    (tmp_path / ".git").mkdir()
-    monkeypatch.chdir(tmp_path)
-    library = logging.getLogger("rephrase_ls")
-    monkeypatch.setattr(library, "level", library.level)
-    path = tmp_path / "CHANGES.txt"
+    path = project / "CHANGES.txt"
     path.write_text(
         "Changes\n=======\n\nbuild: bump the minimum Python to 3.9.\n\n"
         "docs: fix teh link to the quickstart.\n",
@@ -280,12 +270,12 @@ def test_an_area_label_at_a_line_start_keeps_its_lower_case(
     assert "\ndocs: fix the link to the quickstart.\n" in after
 
 
-def test_columns_of_a_text_note_with_a_fenced_block_are_kept(improved, tmp_path: Path) -> None:
+def test_columns_of_a_text_note_with_a_fenced_block_are_kept(project: Path) -> None:
     # zlib's INDEX (columns aligned with spaces) in a .txt note that also copies a command
     # between fences, as notes do: fences alone do not make it Markdown, where the columns
     # were one paragraph and their spaces were collapsed
     index = (REAL / "zlib-INDEX").read_text(encoding="utf-8")
-    note = tmp_path / "project" / "notes.txt"
+    note = project / "notes.txt"
     note.write_text(
         "The files:\n\n" + index.split("\n\n")[0] + "\n\nBuild it:\n\n```\n./configure\n```\n",
         encoding="utf-8",
