@@ -836,133 +836,6 @@ function cases.health_without_buffer()
     'a missing server should be an error with the install hint')
 end
 
--- Review mode: the offline engine's finding on "teh" is a rephrase diagnostic in
--- vim.diagnostic (pushed to 0.7, pulled by 0.10 and later); its quick fix "Replace with ‘the’",
--- chosen in Neovim's own code action menu, changes that word only.
-function cases.diagnostic_quick_fix()
-  local buf = open_document()
-  local found
-  wait('a rephrase diagnostic on "teh"', function()
-    for _, d in ipairs(vim.diagnostic.get(buf)) do
-      if d.source == 'rephrase' and d.message == 'teh → the' then
-        found = d
-        return true
-      end
-    end
-    return false
-  end)
-  note('diagnostics: %s', vim.inspect(vim.tbl_map(function(d)
-    return d.message
-  end, vim.diagnostic.get(buf))))
-  eq(found.lnum, expect.paragraph_line, 'line of the diagnostic')
-  eq(found.severity, vim.diagnostic.severity.INFO, 'severity')
-  local line = vim.api.nvim_buf_get_lines(buf, found.lnum, found.lnum + 1, false)[1]
-  eq(line:sub(found.col + 1, found.end_col), 'teh', 'the words under the diagnostic')
-  vim.api.nvim_win_set_cursor(0, { found.lnum + 1, found.col })
-  local offered
-  vim.ui.select = function(items, opts, on_choice)
-    offered = vim.tbl_map(opts.format_item, items)
-    for i, item in ipairs(items) do
-      local candidate = item.action or item[2] -- 0.10+: {action, ctx}; 0.7 to 0.9: {client_id, action}
-      if type(candidate) == 'table' and candidate.title == 'Replace with ‘the’' then
-        return on_choice(item, i)
-      end
-    end
-    on_choice(nil, nil)
-  end
-  vim.lsp.buf.code_action()
-  wait('the quick fix', function()
-    return buffer_text(buf) ~= expect.original
-  end)
-  note('menu: %s', vim.inspect(offered))
-  eq(buffer_text(buf), expect.fixed_teh, 'buffer after the quick fix')
-  wait('the diagnostic on "teh" to go', function()
-    for _, d in ipairs(vim.diagnostic.get(buf)) do
-      if d.message == 'teh → the' then
-        return false
-      end
-    end
-    return true
-  end)
-end
-
--- The quick fix "Turn off ‘spelling’ in this project" writes disabledRules into the project
--- file through the editor (a workspace edit that creates .rephrase.toml), and the setting
--- takes every spelling diagnostic away (the document's only finding is one).
-function cases.turn_off_rule()
-  local buf = open_document()
-  local found
-  wait('a rephrase diagnostic on "teh"', function()
-    for _, d in ipairs(vim.diagnostic.get(buf)) do
-      if d.source == 'rephrase' and d.message == 'teh → the' then
-        found = d
-        return true
-      end
-    end
-    return false
-  end)
-  vim.api.nvim_win_set_cursor(0, { found.lnum + 1, found.col })
-  local offered
-  vim.ui.select = function(items, opts, on_choice)
-    offered = vim.tbl_map(opts.format_item, items)
-    for i, item in ipairs(items) do
-      local candidate = item.action or item[2]
-      if type(candidate) == 'table' and candidate.title == 'Turn off ‘spelling’ in this project' then
-        return on_choice(item, i)
-      end
-    end
-    on_choice(nil, nil)
-  end
-  vim.lsp.buf.code_action()
-  local toml = project .. '/.rephrase.toml'
-  wait('the project file', function()
-    local bufnr = vim.fn.bufnr(toml)
-    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
-      return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n'):find('spelling') ~= nil
-    end
-    return vim.fn.filereadable(toml) == 1 and table.concat(vim.fn.readfile(toml), '\n'):find('spelling') ~= nil
-  end)
-  note('menu: %s', vim.inspect(offered))
-  -- the editor's buffer of the project file is saved, as a writer would
-  local bufnr = vim.fn.bufnr(toml)
-  if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
-    vim.api.nvim_buf_call(bufnr, function()
-      vim.cmd('silent write')
-    end)
-  end
-  eq(table.concat(vim.fn.readfile(toml), '\n'), 'disabledRules = ["spelling"]', 'the project file')
-  -- No edit: the server asks Neovim 0.10+ to pull again (workspace/diagnostic/refresh, which
-  -- the plugin answers), and pushes to 0.7.
-  wait('the spelling diagnostic to go', function()
-    for _, d in ipairs(vim.diagnostic.get(buf)) do
-      if d.code == 'spelling' then
-        return false
-      end
-    end
-    return true
-  end)
-end
-
--- Review controls, one session (settings given to setup{} where a case asks for them):
--- `disabledRules` and `exclude` from .rephrase.toml, the in-document switches, hover, an
--- unknown word's suggestion fix and "Add ‘word’ to my words".
-local CONTROLS = {
-  '# Controls',
-  '',
-  'I recieved the wurd from the team, and it was was clear to everyone.',
-  '',
-  'We read teh report before the meeting on Friday.',
-  '',
-  '<!-- rephrase: ignore-next-line -->',
-  'Thier reply came late, and it said nothing of the plans we made.',
-  '',
-  '<!-- rephrase: off -->',
-  'So the end came untill now, I beleive.',
-  '<!-- rephrase: on -->',
-  '',
-  'The notes are definately ready for the team.',
-}
-
 --- The words under the buffer's rephrase diagnostics, each with its code: { word = code }.
 local function findings(buf)
   local out = {}
@@ -1047,6 +920,108 @@ local function open_file(name, lines)
   end)
   return buf
 end
+
+--- The buffer's rephrase diagnostic whose message is `message`, once shown.
+local function wait_diagnostic(buf, message)
+  local found
+  wait('a rephrase diagnostic "' .. message .. '"', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.source == 'rephrase' and d.message == message then
+        found = d
+        return true
+      end
+    end
+    return false
+  end)
+  return found
+end
+
+-- Review mode: the offline engine's finding on "teh" is a rephrase diagnostic in
+-- vim.diagnostic (pushed to 0.7, pulled by 0.10 and later); its quick fix "Replace with ‘the’",
+-- chosen in Neovim's own code action menu, changes that word only.
+function cases.diagnostic_quick_fix()
+  local buf = open_document()
+  local found = wait_diagnostic(buf, 'teh → the')
+  note('diagnostics: %s', vim.inspect(vim.tbl_map(function(d)
+    return d.message
+  end, vim.diagnostic.get(buf))))
+  eq(found.lnum, expect.paragraph_line, 'line of the diagnostic')
+  eq(found.severity, vim.diagnostic.severity.INFO, 'severity')
+  local line = vim.api.nvim_buf_get_lines(buf, found.lnum, found.lnum + 1, false)[1]
+  eq(line:sub(found.col + 1, found.end_col), 'teh', 'the words under the diagnostic')
+  vim.api.nvim_win_set_cursor(0, { found.lnum + 1, found.col })
+  local offered = choose_code_action('Replace with ‘the’')
+  wait('the quick fix', function()
+    return buffer_text(buf) ~= expect.original
+  end)
+  note('menu: %s', vim.inspect(offered))
+  eq(buffer_text(buf), expect.fixed_teh, 'buffer after the quick fix')
+  wait('the diagnostic on "teh" to go', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.message == 'teh → the' then
+        return false
+      end
+    end
+    return true
+  end)
+end
+
+-- The quick fix "Turn off ‘spelling’ in this project" writes disabledRules into the project
+-- file through the editor (a workspace edit that creates .rephrase.toml), and the setting
+-- takes every spelling diagnostic away (the document's only finding is one).
+function cases.turn_off_rule()
+  local buf = open_document()
+  local found = wait_diagnostic(buf, 'teh → the')
+  vim.api.nvim_win_set_cursor(0, { found.lnum + 1, found.col })
+  local offered = choose_code_action('Turn off ‘spelling’ in this project')
+  local toml = project .. '/.rephrase.toml'
+  wait('the project file', function()
+    local bufnr = vim.fn.bufnr(toml)
+    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+      return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n'):find('spelling') ~= nil
+    end
+    return vim.fn.filereadable(toml) == 1 and table.concat(vim.fn.readfile(toml), '\n'):find('spelling') ~= nil
+  end)
+  note('menu: %s', vim.inspect(offered))
+  -- the editor's buffer of the project file is saved, as a writer would
+  local bufnr = vim.fn.bufnr(toml)
+  if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.cmd('silent write')
+    end)
+  end
+  eq(table.concat(vim.fn.readfile(toml), '\n'), 'disabledRules = ["spelling"]', 'the project file')
+  -- No edit: the server asks Neovim 0.10+ to pull again (workspace/diagnostic/refresh, which
+  -- the plugin answers), and pushes to 0.7.
+  wait('the spelling diagnostic to go', function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == 'spelling' then
+        return false
+      end
+    end
+    return true
+  end)
+end
+
+-- Review controls, one session (settings given to setup{} where a case asks for them):
+-- `disabledRules` and `exclude` from .rephrase.toml, the in-document switches, hover, an
+-- unknown word's suggestion fix and "Add ‘word’ to my words".
+local CONTROLS = {
+  '# Controls',
+  '',
+  'I recieved the wurd from the team, and it was was clear to everyone.',
+  '',
+  'We read teh report before the meeting on Friday.',
+  '',
+  '<!-- rephrase: ignore-next-line -->',
+  'Thier reply came late, and it said nothing of the plans we made.',
+  '',
+  '<!-- rephrase: off -->',
+  'So the end came untill now, I beleive.',
+  '<!-- rephrase: on -->',
+  '',
+  'The notes are definately ready for the team.',
+}
 
 function cases.review_controls()
   vim.fn.writefile({ 'disabledRules = ["doubled-word"]', 'exclude = ["vendor/**"]' }, project .. '/.rephrase.toml')
