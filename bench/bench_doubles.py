@@ -19,12 +19,14 @@
   markup sent as placeholders, exactly the text the engine gets from the editor; every double
   of a paragraph's prose is counted, and each one ``engine.improve`` drops is listed with its
   document and context, to be judged slip or deliberate by hand
-  (``bench/data/judged-doubles.tsv``).
+  (``bench/data/judged-doubles.tsv``). The engine never changes a quotation or an all-caps
+  word; the last column counts what rule 5 alone would drop (:func:`rules.doubled_words` on
+  the same text), the doubles of dialogue included.
 
 Run (from the repository root, with the project's venv)::
 
     .venv/bin/python bench/bench_doubles.py [--split test] [--langs en,de,...] [--list]
-        [--holbrook PATH/holbrook-tagged.dat] [--snapshots DIR [--prose-only]]
+        [--holbrook PATH/holbrook-tagged.dat] [--snapshots DIR [--prose-only] [--tsv FILE]]
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_published import FRESH_LIST, LIST, git, git_dir, read_list  # noqa: E402
 from bench_quality import LANGS, clean_sentences, parse_holbrook  # noqa: E402
 from rephrase_ls.offline import engine  # noqa: E402
+from rephrase_ls.offline.engine import rules  # noqa: E402
 from rephrase_ls.text.markup import prose_blocks  # noqa: E402
 from rephrase_ls.text.paragraphs import Paragraph  # noqa: E402
 
@@ -162,33 +165,59 @@ class Dropped:
     doc: ProseDocument
     double: str
     context: str
+    rule_only: bool
 
 
-def real_prose(docs: Iterator[ProseDocument]) -> tuple[int, int, int, list[Dropped]]:
-    """(documents, bytes of prose, doubles found, the doubles the engine drops)."""
-    count = size = found = 0
+@dataclass
+class Tally:
+    """Per repository: documents, bytes of prose, doubles found, doubles dropped."""
+
+    documents: int = 0
+    size: int = 0
+    found: int = 0
+    dropped: int = 0
+    rule_dropped: int = 0
+
+
+def _lost(prose: str, out: str, doubles: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The ``doubles`` of ``prose`` that ``out`` no longer holds."""
+    left = Counter(m.group(0) for m in _DOUBLE.finditer(out))
+    lost = []
+    for m in doubles:
+        if left[m.group(0)] > 0:
+            left[m.group(0)] -= 1
+        else:
+            lost.append(m)
+    return lost
+
+
+def real_prose(docs: Iterator[ProseDocument]) -> tuple[dict[str, Tally], list[Dropped]]:
+    """The tally per repository, and the doubles the engine drops (``Dropped.rule_only``:
+    those only rule 5 alone drops, on the text with its quotations and all-caps words,
+    which the engine protects)."""
+    tallies: dict[str, Tally] = {}
     dropped: list[Dropped] = []
     for doc in docs:
-        count += 1
+        tally = tallies.setdefault(doc.repo, Tally())
+        tally.documents += 1
         for block in prose_blocks(doc.text, uri=doc.path):
             paragraph = Paragraph.from_segments(doc.text, block.segments, block.protected)
             if paragraph is None:
                 continue
             prose = paragraph.prose
-            size += len(prose.encode())
+            tally.size += len(prose.encode())
             doubles = list(_DOUBLE.finditer(prose))
             if not doubles:
                 continue
-            found += len(doubles)
-            out = engine.improve(prose, "en")
-            left = Counter(m.group(0) for m in _DOUBLE.finditer(out))
-            for m in doubles:
-                if left[m.group(0)] > 0:
-                    left[m.group(0)] -= 1
-                    continue
+            tally.found += len(doubles)
+            lost = _lost(prose, engine.improve(prose, "en"), doubles)
+            by_rule = _lost(prose, rules.doubled_words(prose, "en"), doubles)
+            tally.dropped += len(lost)
+            tally.rule_dropped += len(by_rule)
+            for m in sorted({*lost, *by_rule}, key=lambda m: m.start()):
                 context = prose[max(0, m.start() - 50) : m.end() + 50].replace("\n", " ")
-                dropped.append(Dropped(doc, m.group(0), context))
-    return count, size, found, dropped
+                dropped.append(Dropped(doc, m.group(0), context, m not in lost))
+    return tallies, dropped
 
 
 def main() -> None:
@@ -199,6 +228,7 @@ def main() -> None:
     parser.add_argument("--holbrook", type=Path, help="holbrook-tagged.dat: its doubles too")
     parser.add_argument("--snapshots", type=Path, help="folder of the snapshots: real prose")
     parser.add_argument("--prose-only", action="store_true", help="only the real prose")
+    parser.add_argument("--tsv", type=Path, help="write the real prose's dropped doubles")
     args = parser.parse_args()
     if args.holbrook:
         lines = [text for text, _ in parse_holbrook(args.holbrook)]
@@ -207,13 +237,34 @@ def main() -> None:
         for context in lost:
             print("  dropped:", context)
     if args.snapshots:
-        count, size, found, dropped = real_prose(prose_documents(args.snapshots))
+        tallies, dropped = real_prose(prose_documents(args.snapshots))
         print(
-            f"Real English prose: {count} documents, {size / 1e6:.2f} MB of prose, "
-            f"{found} doubles, {len(dropped)} dropped"
+            f"{'real English prose':<55} {'docs':>5} {'MB':>6} {'doubles':>8} {'dropped':>8}"
+            f" {'rule 5 alone':>12}"
         )
+        total = Tally()
+        for t in tallies.values():
+            total.documents += t.documents
+            total.size += t.size
+            total.found += t.found
+            total.dropped += t.dropped
+            total.rule_dropped += t.rule_dropped
+        for repo, t in [*tallies.items(), ("total", total)]:
+            print(
+                f"{repo:<55} {t.documents:5} {t.size / 1e6:6.2f} {t.found:8} {t.dropped:8}"
+                f" {t.rule_dropped:12}"
+            )
         for d in dropped:
-            print(f"  dropped {d.double!r} in {d.doc.repo}:{d.doc.path}: …{d.context}…")
+            how = "rule 5 alone" if d.rule_only else "dropped"
+            print(f"  {how} {d.double!r} in {d.doc.repo}:{d.doc.path}: …{d.context}…")
+        if args.tsv:
+            rows = ["repo\tcommit\tpath\tdouble\tdropped by\tjudgement"]
+            rows += [
+                f"{d.doc.repo}\t{d.doc.commit}\t{d.doc.path}\t{d.double}\t"
+                f"{'rule 5 alone' if d.rule_only else 'engine'}\t"
+                for d in dropped
+            ]
+            args.tsv.write_text("\n".join(rows) + "\n", encoding="utf-8")
         if args.prose_only:
             return
     print(f"lang  injected  removed  | doubles in published text  dropped  ({args.split} split)")

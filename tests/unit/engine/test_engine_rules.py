@@ -74,6 +74,10 @@ from rephrase_ls.offline.engine import improve, rules
         ("Consequences of all kinds rushed in in such a multitude that I was borne down.",
          "en-us",
          "Consequences of all kinds rushed in in such a multitude that I was borne down."),
+        ("I took the letters in in the morning, so there was no need.", "en-us",
+         "I took the letters in in the morning, so there was no need."),
+        ("My dear dear Handel, it must not be dismissed.", "en-us",
+         "My dear dear Handel, it must not be dismissed."),
         ("These nodes occur in in non-multiline nodes.", "en-us",
          "These nodes occur in non-multiline nodes."),
         # a capitalised inflected word is no name; nor a name the text also writes alone

@@ -60,9 +60,9 @@ _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
             # clause ends and starts: "had had", "that that", "what I do do", "gave her her
             # book" (and, in their context only, "is", "it", "you", "in": _en_double_in_context)
             "had", "that", "do", "her",
-            # intensifiers: "very very", "really really", "far far away", "long long ago"
+            # intensifiers: "very very", "really really", "far far away", "my dear dear Handel"
             "very", "really", "so", "much", "many", "far", "long", "way", "too",
-            "little", "big", "deep", "down", "up",
+            "little", "big", "deep", "down", "up", "dear",
             # interjections and calls: "Ha ha", "bye bye", "tut tut" (and, at a clause's
             # start only, "Well well", "No no", "Now now", "Help help": _EN_CALLS)
             "ha", "ho", "he", "hee", "hey", "hi", "oh", "ooh", "ah", "aha",
@@ -270,13 +270,15 @@ def glue_runs(s: str) -> list[str]:
 # doubled: a repeated content word is mostly deliberate there.
 DOUBLED_MIN_ZIPF: Final = 6.0
 # In English any doubled word is dropped but those of _DOUBLE_OK (clause boundaries,
-# intensifiers, interjections), three or more copies and names: 89 % of words doubled at
-# random in clean prose are removed, and 8 deliberate doubles in some 3 MB of real prose are
-# lost (issue 24's measure; bench/bench_doubles.py). Italian and Spanish reduplicate words
-# as intensifiers ("piano piano", "café café"): only the commonest words there.
+# intensifiers, interjections), those _en_double_in_context keeps, three or more copies and
+# names: 93 % of words doubled at random in clean prose are removed, and 2 of the 117 doubles
+# of 7.4 MB of real prose (manuals and novels) that were meant are lost (issue 24's measure;
+# bench/bench_doubles.py). Italian and Spanish reduplicate words as intensifiers ("piano
+# piano", "café café"): only the commonest words there.
 DOUBLED_ANY_WORD: Final = frozenset({"en"})
 # A capitalised word repeated as is is a name ("Tin Tin", "Bora Bora", "Baden Baden") unless
-# it is a common word ("After After", "The The").
+# it is a common word ("After After", "The The"), an English inflection of one ("Fires
+# Fires") or a word the text also writes alone (_written_alone).
 DOUBLED_NAME_MAX_ZIPF: Final = 5.0
 # A doubled word the language hardly writes is a name or a foreign word (lorem ipsum's
 # "tincidunt tincidunt", "gravida gravida"), left as written when it is capitalised or
@@ -349,6 +351,8 @@ _EN_SPEAKING: Final = frozenset(
 )  # fmt: skip
 # The words _en_double_in_context decides on.
 _EN_CONTEXT_DOUBLES: Final = _EN_CALLS | frozenset({"is", "it", "you", "in"})
+# How many words before "in in" its verb may stand ("took the letters in in the morning").
+_EN_PARTICLE_REACH: Final = 3
 # What ends the clause before a double (its words are looked at back to one of these).
 _CLAUSE_END = re.compile(r"[,;:.!?()\[\]{}—–\"“”«»\n\ue000-\ue002]")
 _CLAUSE_WORD = re.compile(rf"{_L}+(?:['’]{_L}+)*")
@@ -364,8 +368,8 @@ def _en_double_in_context(s: str, start: int, end: int, word: str) -> bool:
     and the next starts with the subject: a subordinator earlier in the clause and a word
     that is not a clause word right before ("when we sold it it made", "when we got there
     there warn't"), or ("you") a verb of telling right before ("I told you you were"), with a
-    word after; "in in" after a verb that takes the particle ("rushed in in such a
-    multitude")."""
+    word after; "in in" after a verb that takes the particle, up to two words between ("rushed
+    in in such a multitude", "took the letters in in the morning")."""
     if word not in _EN_CONTEXT_DOUBLES:
         return False
     reach = max(0, start - 400)
@@ -380,7 +384,7 @@ def _en_double_in_context(s: str, start: int, end: int, word: str) -> bool:
     if word == "is":
         return any(w in ("what", "whatever", "all") for w in words)
     if word == "in":
-        return words[-1] in _EN_IN_VERBS
+        return any(w in _EN_IN_VERBS for w in words[-_EN_PARTICLE_REACH:])
     if _NEXT_IS_WORD.match(s, end) is None:
         return False
     if word in _EN_CALLS and word != "there":
