@@ -296,7 +296,8 @@ _PET_ENDINGS: Final = ("y", "ie")
 _IDENTIFIER_GLUE: Final = frozenset(":./#@=")
 
 # English words whose double is deliberate in one context only (_en_double_in_context).
-# Clause words: a subject pronoun right after one of these starts a clause ("if you you").
+# Subordinators: the clause one opens may end on an object that the next clause's subject
+# repeats ("when we sold it it made").
 _EN_SUBORDINATORS: Final = frozenset(
     {
         "when", "whenever", "if", "once", "after", "before", "until", "till", "since",
@@ -304,6 +305,8 @@ _EN_SUBORDINATORS: Final = frozenset(
         "where",
     }
 )  # fmt: skip
+# Clause words: a subject pronoun right after one of these starts a clause ("if you you",
+# "and it it", "lets you you"), so its double is a slip.
 _EN_CLAUSE_WORDS: Final = _EN_SUBORDINATORS | frozenset(
     {
         "and", "or", "but", "nor", "so", "then", "that", "which", "who", "whom", "what",
