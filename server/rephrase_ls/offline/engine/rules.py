@@ -357,7 +357,8 @@ _EN_CONTEXT_DOUBLES: Final = _EN_CALLS | frozenset({"is", "it", "you", "in"})
 # How many words before "in in" its verb may stand ("took the letters in in the morning").
 _EN_PARTICLE_REACH: Final = 3
 # What ends the clause before a double (its words are looked at back to one of these).
-_CLAUSE_END = re.compile(r"[,;:.!?()\[\]{}—–\"“”«»\n\ue000-\ue002]")
+# (the greedy run finds the last such mark before the double in one pass)
+_CLAUSE_END = re.compile(r"(?s).*[,;:.!?()\[\]{}—–\"“”«»\n\ue000-\ue002]")
 _CLAUSE_WORD = re.compile(rf"{_L}+(?:['’]{_L}+)*")
 _NEXT_IS_WORD = re.compile(rf" +{_L}")
 
@@ -376,7 +377,8 @@ def _en_double_in_context(s: str, start: int, end: int, word: str) -> bool:
     if word not in _EN_CONTEXT_DOUBLES:
         return False
     reach = max(0, start - 400)
-    begin = max((cut.end() for cut in _CLAUSE_END.finditer(s, reach, start)), default=reach)
+    cut = _CLAUSE_END.match(s, reach, start)
+    begin = reach if cut is None else cut.end()
     words = [w.lower() for w in _CLAUSE_WORD.findall(s, begin, start)]
     if word in _EN_CALLS and all(w in _DOUBLE_OK["en"] for w in words):
         return True  # "Well well", "Oh no no", "Help help!": a call opens its clause
@@ -427,6 +429,8 @@ def _en_inflected(word: str) -> bool:
 def doubled_words(s: str, lang: str) -> str:
     """Drop a word repeated right after itself ("the the" -> "the"), with exceptions."""
     allowed = _DOUBLE_OK.get(lang, frozenset())
+    alone: dict[str, bool] = {}  # _written_alone per word: one scan of the text each
+    known: dict[str, bool] = {}  # _among_foreign_words' answer per word
 
     from .lexicon import zipf
 
@@ -460,10 +464,10 @@ def doubled_words(s: str, lang: str) -> str:
             and all(r == first for r in repeats)
             and zipf(lang, first.lower()) < DOUBLED_NAME_MAX_ZIPF
             and not (lang == "en" and _en_inflected(first.lower()))
-            and not _written_alone(s, first, m.start(), m.end())
+            and not _cached(alone, first, lambda: _written_alone(s, first))
         ):
             return m.group(0)  # "Tin Tin", "Bora Bora": a name ("After After" is a slip)
-        if _among_foreign_words(s, m.start(), m.end(), lang):
+        if _among_foreign_words(s, m.start(), m.end(), lang, known):
             return m.group(0)  # lorem ipsum's "porta in in massa": another language's text
         return first
 
@@ -480,9 +484,12 @@ FOREIGN_COMMON_ZIPF: Final = 3.0
 _PLAIN_LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def _among_foreign_words(s: str, start: int, end: int, lang: str) -> bool:
+def _among_foreign_words(
+    s: str, start: int, end: int, lang: str, memo: dict[str, bool] | None = None
+) -> bool:
     """Whether ``s[start:end]`` stands among words mostly unknown to ``lang``'s list (the
-    spelling rules' guard for lorem ipsum and quoted foreign text, applied to doubles)."""
+    spelling rules' guard for lorem ipsum and quoted foreign text, applied to doubles);
+    ``memo`` keeps each word's answer for the next call on the same text."""
     from .spelling import speller
 
     reach = 40 * FOREIGN_WINDOW
@@ -494,21 +501,33 @@ def _among_foreign_words(s: str, start: int, end: int, lang: str) -> bool:
     from .lexicon import zipf
 
     checker = speller(lang)
-    known = sum(1 for w in around if checker.known(w) or zipf(lang, w) >= FOREIGN_COMMON_ZIPF)
+    memo = {} if memo is None else memo
+    known = 0
+    for w in around:
+        if w not in memo:
+            memo[w] = checker.known(w) or zipf(lang, w) >= FOREIGN_COMMON_ZIPF
+        known += memo[w]
     return known < FOREIGN_KNOWN_SHARE * len(around)
 
 
-def _written_alone(s: str, word: str, start: int, end: int) -> bool:
-    """Whether ``s`` also writes ``word`` once, outside ``s[start:end]`` and not beside a
-    copy of itself: then ``word word`` is no name of two like words ("React React will
-    render" in a text that says "React" elsewhere; "Bora Bora" is never written alone)."""
+def _cached(cache: dict[str, bool], key: str, compute: Callable[[], bool]) -> bool:
+    """``cache[key]``, computed once."""
+    if key not in cache:
+        cache[key] = compute()
+    return cache[key]
+
+
+def _written_alone(s: str, word: str) -> bool:
+    """Whether ``s`` also writes ``word`` once not beside a copy of itself: then ``word
+    word`` is no name of two like words ("React React will render" in a text that says
+    "React" elsewhere; "Bora Bora" is never written alone)."""
     if s.count(word) <= 2:
         return False
     alone = re.compile(
         rf"{_EDGE_BEFORE}(?<!{re.escape(word)} ){re.escape(word)}{_EDGE_AFTER}(?! {re.escape(word)}"
         rf"{_EDGE_AFTER})"
     )
-    return any(not start <= m.start() < end for m in alone.finditer(s))
+    return alone.search(s) is not None
 
 
 def _common_share(s: str, start: int, end: int, lang: str) -> float:
