@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markup_helpers import check_blocks, data, joined, protected, texts
+from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -25,6 +26,7 @@ _MD = (
     .use(front_matter_plugin)
     .use(footnote_plugin)
     .use(dollarmath_plugin)
+    .use(deflist_plugin)
 )
 # keep footnote definitions where they are (the tail rule moves them, or drops unused ones)
 _MD.core.ruler.disable("footnote_tail")
@@ -234,6 +236,7 @@ def test_list_and_block_cases_read_as_markdown_it(source: str, expected: list[li
         ),
         ("Escapes \\* and &amp; and &#x27;", ["\\*", "&amp;", "&#x27;"]),
         ("Install {#install .tab} and :warning: at 10:30", ["{#install .tab}", ":warning:"]),
+        ('===  "A content tab"', ["===  "]),
     ],
 )
 def test_inline_protection(source: str, spans: list[str]) -> None:
@@ -314,6 +317,12 @@ _FRAGMENTS = [
     "- item\n\n  ~~~\n  tilde code\n\n  ~~~",
     "$$\n\nx = 1\n$$",
     "<!--\n\ncomment\n-->",
+    # definition lists
+    "Term\n: a definition",
+    "Term\n\n:   a loose definition\n\n    its second paragraph",
+    "Term\n~ tilde definition\n~ another one",
+    ": a definition's marker",
+    "Term\n: - a list in a definition",
     "",
 ]
 
@@ -340,6 +349,74 @@ def test_generated_documents_match_markdown_it(parts: list[tuple[str, str]]) -> 
 @given(st.text(alphabet=st.sampled_from(list("ab *-_`[]()<>!#$>|\n\t\\:=~1.")), max_size=80))
 def test_arbitrary_input_keeps_the_contract(text: str) -> None:
     blocks_of(text)
+
+
+# -- definition lists ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # the trial's document: the term and the definition are blocks of their own
+        ("Apple\n: A fruit.\n", [["Apple"], ["A fruit."]]),
+        ("Apple\n\n:   A fruit.\n", [["Apple"], ["A fruit."]]),
+        # Pandoc's `~`, several definitions of one term, the marker indented
+        ("Term\n~ First.\n~ Second.\n", [["Term"], ["First."], ["Second."]]),
+        ("Term\n  : First.\n  : Second.\n", [["Term"], ["First."], ["Second."]]),
+        ("Term\n: First.\n\n: Second.\n", [["Term"], ["First."], ["Second."]]),
+        # a definition's paragraphs, its lazy line, its code (indented 4 past its content)
+        (
+            "Term\n:   Defined here\n    and here\nlazily.\n\n    Second paragraph.\n\n"
+            "        code, not prose\n\n    ``` yaml\n    a: b\n    ```\n",
+            [["Term"], ["Defined here", "and here", "lazily."], ["Second paragraph."]],
+        ),
+        # blocks in a definition
+        ("Term\n: - item one\n  - item two\n", [["Term"], ["item one"], ["item two"]]),
+        ("Term\n: > quoted\n", [["Term"], ["quoted"]]),
+        # the next term after a blank line; in a list item; in a quote
+        (
+            "One\n: First.\n\nTwo\n: Second.\n",
+            [["One"], ["First."], ["Two"], ["Second."]],
+        ),
+        ("- Term\n  : Defined.\n", [["Term"], ["Defined."]]),
+        ("> Term\n> : Defined.\n", [["Term"], ["Defined."]]),
+        # not a definition: no term, no space after the marker, nothing after it, a fence
+        (": no term here\n", [[": no term here"]]),
+        ("# Heading\n\n: not a definition\n", [["Heading"], [": not a definition"]]),
+        ("Term\n:no space\n", [["Term", ":no space"]]),
+        ("Term\n\n\n: two blank lines\n", [["Term"], [": two blank lines"]]),
+        ("Term\n~~~\ncode\n~~~\n", [["Term"]]),
+        # a paragraph right above a marker: each of its lines is a term (PHP Markdown Extra,
+        # Python-Markdown), where markdown-it-py and Pandoc read one paragraph with the marker
+        ("Apple\nPear\n: Fruits.\n", [["Apple"], ["Pear"], ["Fruits."]]),
+    ],
+)
+def test_definition_lists(source: str, expected: list[list[str]]) -> None:
+    assert texts(source, blocks_of(source)) == expected
+    assert_same_prose_lines(source)
+    assert our_prose_words(source) == reference_prose_words(source)
+
+
+def test_definition_lists_as_mkdocs_material_writes_them() -> None:
+    """Terms written as HTML comments (which its hooks replace), the definition's first line
+    opening with one: read as Python-Markdown reads them, the comment protected in the
+    definition's first paragraph; markdown-it-py reads that line as an HTML block and the
+    marker line after a comment as a paragraph (so the lines are not compared)."""
+    source = (
+        "<!-- md:option git-revision-date-localized.enabled -->\n\n"
+        ":   <!-- md:default `true` --> This option specifies whether\n"
+        "    the plugin is enabled when building your project:\n\n"
+        "    ``` yaml\n    plugins:\n      - git-revision-date-localized\n    ```\n\n"
+        "<!-- md:option type:note -->\n\n:   !!! note\n"
+    )
+    blocks = blocks_of(source)
+    assert texts(source, blocks) == [
+        [
+            "<!-- md:default `true` --> This option specifies whether",
+            "the plugin is enabled when building your project:",
+        ],
+    ]  # (the last definition holds an admonition's mark only: no prose)
+    assert protected(source, blocks) == ["<!-- md:default `true` -->"]
 
 
 # -- inline protection against markdown-it-py's inline tokens -----------------------------------
@@ -481,7 +558,10 @@ def test_an_unclosed_run_of_ticks_is_text_and_later_code_spans_are_code(text: st
 
 
 # with empty items, blank quote lines, math and HTML blocks, tabs and definitions in items
-_ALL_LIST_TEXTS = [*_LIST_TEXTS, "", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url"]
+_ALL_LIST_TEXTS = [
+    *_LIST_TEXTS,
+    *("", "> ", "$$", "<div>", "\tafter a tab", "[x]: /url", ": defined", "~ defined"),
+]
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,6 +27,7 @@ from rephrase_ls.text.markup.markdown_front_matter import front_matter_lines
 from rephrase_ls.text.markup.markdown_leaves import (
     BULLET,
     CODE,
+    DEFINITION,
     FENCE_RUN,
     FENCED,
     FOOTNOTE_DEF,
@@ -118,8 +119,10 @@ class _Scanner(LeafBlocks):
                 if self.html_end is None:
                     if blank:
                         self.leaf = NONE
+                        return
                 elif self.html_end.search(text, pos, e):
                     self.leaf = NONE
+                self.term_end = e  # (a definition after an HTML block defines it)
                 return
             if leaf == CODE:
                 if blank or fc - col >= 4:
@@ -140,7 +143,7 @@ class _Scanner(LeafBlocks):
             # marker is text too if it is indented by 4 or more from where that item's list is
             # (its special case for a staircase of items).
             n = len(containers)
-            k = n - 1 if containers[-1][0] == "i" else n - 2
+            k = n - 1 if containers[-1][0] != "q" else n - 2
             if k < 0:
                 ind = fc
             elif containers[k][0] == "q":  # a quote in a quote: from the outer one's content
@@ -150,7 +153,7 @@ class _Scanner(LeafBlocks):
                 ind = fc - base
                 if k == 0:
                     outer = 0
-                elif containers[k - 1][0] == "i":
+                elif containers[k - 1][0] != "q":
                     outer = containers[k - 1][1]
                 else:
                     outer = col if matched == k else fc
@@ -164,12 +167,17 @@ class _Scanner(LeafBlocks):
                     and THEMATIC.match(text, fp, e) is None
                 ):
                     ind = 4  # not a block (a thematic break still is)
-            if not self._starts_block(fp, e, ind, lazy=True):
+            if not self._starts_block(fp, e, ind, lazy=True) and not (
+                ind < 4 and self._ends_definition(fp, e, matched)
+            ):
                 self.para.append((fp, e))
                 return
 
+        # a definition closed on this line: a definition at its level is the list's next one
+        after_definition = False
         if not all_matched:
             self._close_leaf()
+            after_definition = containers[matched][0] == "d"
             del containers[matched:]
 
         # open new containers (`fp`, `fc`: where the content after `pos` starts, and its column)
@@ -234,6 +242,24 @@ class _Scanner(LeafBlocks):
                     opened = True
                     pos, col = fp, fc = skip_indent(text, m.end(), e, c + m.end() - p)
                     continue
+            if (
+                ch in ":~"
+                and not opened
+                and DEFINITION.match(text, p, e) is not None
+                and (after_definition or self._defines(s, p))
+            ):
+                # a definition: its marker stays outside the prose; as in markdown-it-deflist,
+                # its content goes on at two columns past the marker
+                if self.leaf == PARA:
+                    self._close_terms()
+                else:
+                    self._close_leaf()
+                containers.append(("d", c + 2))
+                opened = True
+                pos, col = advance_cols(text, p + 1, e, c + 1, c + 2)
+                fp, fc = skip_indent(text, pos, e, col)
+                self.definition_start = fp
+                continue
             break
 
         if fp >= e:
@@ -242,6 +268,45 @@ class _Scanner(LeafBlocks):
         if opened:
             self._close_leaf()
         self._leaf(fp, e, fc - col)
+
+    # -- definition lists ----------------------------------------------------------------------
+
+    def _defines(self, s: int, p: int) -> bool:
+        """Whether the definition marker at ``p`` (on the line that starts at ``s``) has a term:
+        a paragraph it follows directly (open), or a paragraph or HTML block (mkdocs writes its
+        terms as HTML comments) in the same containers that ended on the line before or before
+        one blank line."""
+        if self.leaf == PARA:
+            return True
+        if self.term_depth != len(self.containers) or self.term_end < 0:
+            return False
+        lines = self.lines
+        last = lines.line_of(self.term_end)
+        gap = lines.line_of(s) - last
+        if gap == 1:
+            return True
+        if gap != 2:
+            return False
+        between = last + 1
+        return not self.text[lines.starts[between] : lines.ends[between]].strip(" \t>")
+
+    def _close_terms(self) -> None:
+        """Close the open paragraph as the terms of a definition: each line a term (as PHP
+        Markdown Extra and Python-Markdown read them), a block of its own."""
+        for seg in self.para:
+            self._emit_para([seg])
+        self.term_end, self.term_depth = self.para[-1][1], len(self.containers)
+        self.leaf = NONE
+
+    def _ends_definition(self, p: int, e: int, matched: int) -> bool:
+        """Whether the line whose content starts at ``p`` is the marker of a definition that
+        follows one of the definitions it closes (those after the first ``matched``
+        containers): the next definition of a list, as markdown-it-deflist reads it."""
+        return (
+            self.text[p] in ":~"
+            and DEFINITION.match(self.text, p, e) is not None
+            and any(kind == "d" for kind, _ in self.containers[matched:])
+        )
 
 
 def markdown_blocks(text: str) -> list[ProseBlock]:
