@@ -76,7 +76,7 @@ def test_english_styles(text: str, name: str, expected: str) -> None:
         (
             "Send me the file. You must fix it.",
             "diplomatic",
-            "Could you please send me the file? You should fix it.",
+            "Could you please send me the file? Please make sure you fix it.",
         ),
         ("Obviously, this is wrong.", "diplomatic", "This is not quite right."),
         ("Let me know. Please send it.", "diplomatic", "Let me know. Please send it."),
@@ -136,7 +136,7 @@ def test_english_tones(text: str, name: str, expected: str) -> None:
             "Schicken Sie mir die Datei. Sie müssen das prüfen.",
             "tone",
             "diplomatic",
-            "Könnten Sie mir die Datei bitte schicken? Sie sollten das prüfen.",
+            "Könnten Sie mir die Datei bitte schicken? Sie müssen das prüfen.",
         ),
         # separable verb (particle at the end): left alone
         ("Rufen Sie mich an.", "tone", "diplomatic", "Rufen Sie mich an."),
