@@ -25,7 +25,10 @@ Run (from the repository root, with the project's venv)::
         [--only business,diplomatic] [--list] [--group]
 
 ``--list`` prints each change with its sentence; ``--group`` counts the changes by what was
-replaced with what, most frequent first.
+replaced with what, most frequent first; ``--tsv`` writes every change to stderr as a row
+(language, style or tone, sentence set, sentence number, written, changed to, sentence).
+``bench/data/judged-styles.tsv`` lists the changes a person judged wrong (ungrammatical, or
+another claim) in the same columns; the ``wrong`` column counts those the engine still makes.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ _TAG = re.compile(r"<[^>]+>")
 _PARAGRAPH = re.compile(r"<p\b[^>]*>(.*?)</p>", re.DOTALL)
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
 _WORDS = re.compile(r"[^\W\d_]+")
+JUDGED = ROOT / "bench" / "data" / "judged-styles.tsv"
 
 
 def git_dir(snapshots: Path, repo: str) -> Path:
@@ -146,13 +150,14 @@ def falko_merlin_targets(snapshots: Path) -> list[str]:
 
 
 def corpus(lang: str, snapshots: Path | None) -> list[tuple[str, list[str]]]:
-    sets = [(f"clean-{lang}.txt", clean_file(lang))]
+    """The sentence sets of ``lang``: (short name, sentences)."""
+    sets = [(f"clean-{lang}", clean_file(lang))]
     if snapshots is not None and lang == "en":
-        sets.append(("rust-lang/book", rust_book(snapshots)))
+        sets.append(("rust-book", rust_book(snapshots)))
         repo = "standardebooks/p-g-wodehouse_love-among-the-chickens"
-        sets.append(("Love Among the Chickens", standard_ebook(snapshots, repo)))
+        sets.append(("chickens", standard_ebook(snapshots, repo)))
     if snapshots is not None and lang == "de":
-        sets.append(("Falko-MERLIN dev targets", falko_merlin_targets(snapshots)))
+        sets.append(("falko-merlin-dev", falko_merlin_targets(snapshots)))
     return sets
 
 
@@ -166,6 +171,19 @@ def word_changes(before: str, after: str) -> list[tuple[str, str]]:
     return out
 
 
+Change = tuple[str, str, str, int, str, str]  # lang, style, set, index, written, changed to
+
+
+def read_judged(path: Path) -> set[Change]:
+    """The changes judged wrong (``bench/data/judged-styles.tsv``)."""
+    out: set[Change] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            lang, name, set_, index, old, new = line.split("\t")[:6]
+            out.add((lang, name, set_, int(index), old, new))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--snapshots", type=Path, help="folder of the documents' snapshots")
@@ -173,34 +191,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated styles and tones (default: all)")
     parser.add_argument("--list", action="store_true", help="print every change")
     parser.add_argument("--group", action="store_true", help="count changes by kind")
+    parser.add_argument("--tsv", action="store_true", help="print every change as a TSV row")
+    parser.add_argument("--judged", type=Path, default=JUDGED, help="changes judged wrong")
     args = parser.parse_args(argv)
     names = args.only.split(",") if args.only else [*STYLES, *TONES]
+    judged = read_judged(args.judged) if args.judged.is_file() else set()
     for lang in args.langs.split(","):
         target = TARGETS[lang]
         sets = corpus(lang, args.snapshots)
-        sentences = [s for _, set_ in sets for s in set_]
-        plain = [engine.improve(s, target) for s in sentences]
+        numbered = [(title, i, s) for title, set_ in sets for i, s in enumerate(set_)]
+        plain = [engine.improve(s, target) for _, _, s in numbered]
         sizes = ", ".join(f"{title} {len(set_)}" for title, set_ in sets)
-        print(f"\n== {lang}: {len(sentences)} sentences ({sizes})")
-        print(f"{'style/tone':14}{'changed':>9}{'share':>8}{'changes':>9}")
+        print(f"\n== {lang}: {len(numbered)} sentences ({sizes})")
+        print(f"{'style/tone':14}{'changed':>9}{'share':>8}{'changes':>9}{'wrong':>7}")
         for name in names:
             kind = "writing_style" if name in STYLES else "tone"
-            listed: list[tuple[str, str, str]] = []
+            listed: list[tuple[Change, str]] = []
             changed = 0
-            for sentence, base in zip(sentences, plain, strict=True):
+            for (title, i, sentence), base in zip(numbered, plain, strict=True):
                 out = engine.improve(sentence, target, **{kind: name})
                 if out == base:
                     continue
                 changed += 1
-                listed += [(old, new, base) for old, new in word_changes(base, out)]
-            share = changed / len(sentences)
-            print(f"{name:14}{changed:9d}{share:8.1%}{len(listed):9d}")
+                for old, new in word_changes(base, out):
+                    listed.append(((lang, name, title, i, old, new), base))
+            wrong = sum(change in judged for change, _ in listed)
+            share = changed / len(numbered)
+            print(f"{name:14}{changed:9d}{share:8.1%}{len(listed):9d}{wrong:7d}")
             if args.group:
-                for (old, new), n in Counter((o, n) for o, n, _ in listed).most_common():
+                for (old, new), n in Counter((c[4], c[5]) for c, _ in listed).most_common():
                     print(f"    {n:5d}  {old!r} -> {new!r}")
             if args.list:
-                for old, new, base in listed:
-                    print(f"    {old!r} -> {new!r}\t{base}")
+                for change, base in listed:
+                    mark = "WRONG " if change in judged else ""
+                    print(f"    {mark}{change[4]!r} -> {change[5]!r}\t{base}")
+            if args.tsv:
+                for change, base in listed:
+                    print("\t".join(str(x) for x in change) + "\t" + base, file=sys.stderr)
     return 0
 
 

@@ -78,6 +78,7 @@ def en_filler(s: str, start: int, end: int, lang: str) -> bool:
 
     Kept: after a negation ("not very fast" claims more than "not fast"; "don't really like"),
     in a question ("Do you really want to delete it?" asks something else without it),
+    "literally" before punctuation (the manner: "print literally, so"),
     "very" as an adjective after a determiner ("The very idea is wrong."), and "basically"
     not followed by a comma ("is basically done" hedges; "Basically, we won." is a filler).
     """
@@ -86,6 +87,8 @@ def en_filler(s: str, start: int, end: int, lang: str) -> bool:
         return True
     if word == "very" and word_before(s, start) in _EN_DETERMINER:
         return True
+    if word == "literally" and s[end : end + 1] in (",", ".", ";"):
+        return True  # the manner: "an expression to print literally, so we use …"
     return word == "basically" and not s.startswith(",", end)
 
 
@@ -177,16 +180,21 @@ def en_casual(s: str, start: int, end: int, lang: str) -> bool:
     """casual swaps.
 
     "thank you for" -> "thanks for" only as the greeting ("We want to thank you for joining"
-    is a verb); "therefore" -> "so" only at a clause start ("is therefore `0`" is not "is
-    so `0`"); "hello" only as a greeting.
+    is a verb); "therefore" -> "so" only at a sentence start or after "and", "but", "or", ";" ("is
+    therefore `0`" is not "is so `0`"); "hello" only as a greeting.
     """
     word = s[start:end].lower()
     if word == "hello":
         return en_sentence_start_only(s, start, end, lang)
     if word.startswith("thank"):
         return not at_clause_start(s, start, lang, also=("and",))
-    if word == "therefore":
-        return not at_clause_start(s, start, lang, also=("and", "but", "or"))
+    if word == "therefore":  # not between commas: "I would, therefore, cease" ("would, so,")
+        head = s[max(0, start - 3) : start].rstrip()
+        return not (
+            is_sentence_start(s, start, lang)
+            or head.endswith(";")
+            or word_before(s, start) in ("and", "but", "or")
+        )
     return False
 
 
@@ -366,6 +374,13 @@ _DE_AUXILIARY: Final = re.compile(
 )
 
 
+_DE_OBJECT_START: Final = frozenset(
+    {"ein", "eine", "einen", "einem", "einer", "eines", "der", "die", "das", "den", "dem",
+     "des", "es", "sie", "ihn", "ihm", "diese", "dieses", "diesen", "dieser", "keine",
+     "keinen", "mehr", "jetzt", "nun", "immer", "auch", "standardmäßig", "dafür", "dazu"}
+)  # fmt: skip
+
+
 def de_participle(s: str, start: int, end: int) -> bool:
     """Whether "verwendet"/"benötigt" at ``start`` is the participle (with an auxiliary in
     its clause: "wird verwendet", "verwendet werden", "hat … verwendet"), not the present
@@ -373,6 +388,8 @@ def de_participle(s: str, start: int, end: int) -> bool:
     after = words_after(s, end)
     if after and _DE_AUXILIARY.fullmatch(after[0]):
         return True
+    if after and after[0] in _DE_OBJECT_START:
+        return False  # an object follows: "… und verwendet eine Implementierung"
     return _DE_AUXILIARY.search(clause_before(s, start)) is not None
 
 

@@ -142,10 +142,13 @@ EN_CONFIDENT: Final[dict[str, str]] = {
 }  # fmt: skip
 EN_DIPLOMATIC: Final[dict[str, str]] = {"wrong": "not quite right"}
 # An obligation stays one ("you should" would be advice): softer wording that keeps it, at a
-# clause start and (for "you must") before a plain verb, not "must be"/"must have" (which
-# can be a conclusion: "you must be tired") nor "must not".
+# clause start and (for "you must") before a plain verb: not "must not", nor "must be",
+# "must have", "must know", "must remember"… (a conclusion: "You must know the way out").
 EN_DIPLOMATIC_MUST: Final[dict[str, str]] = {"you must": "please make sure you"}
-_EN_MUST_VERB = r"(?= (?!(?:be|have|not|never)(?![\w'’]))[a-z])"
+_EN_MUST_VERB = (
+    r"(?= (?!(?:be|have|not|never|know|remember|think|feel|see|realize|realise|understand"
+    r"|agree|admit|mean)(?![\w'’]))[a-z])"
+)
 EN_DIPLOMATIC_NEED: Final[dict[str, str]] = {"you need to": "you will need to"}
 EN_DIPLOMATIC_DROP: Final = ("obviously", "clearly")
 EN_IMPERATIVES: Final = frozenset(
