@@ -205,11 +205,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n== {lang}: {len(numbered)} sentences ({sizes})")
         print(f"{'style/tone':14}{'changed':>9}{'share':>8}{'changes':>9}{'wrong':>7}")
         for name in names:
-            kind = "writing_style" if name in STYLES else "tone"
             listed: list[tuple[Change, str]] = []
             changed = 0
             for (title, i, sentence), base in zip(numbered, plain, strict=True):
-                out = engine.improve(sentence, target, **{kind: name})
+                out = (
+                    engine.improve(sentence, target, writing_style=name)
+                    if name in STYLES
+                    else engine.improve(sentence, target, tone=name)
+                )
                 if out == base:
                     continue
                 changed += 1

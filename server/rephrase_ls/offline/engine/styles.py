@@ -14,8 +14,33 @@ from collections.abc import Callable
 from functools import cache
 from typing import Final
 
-from . import style_vetoes as veto
 from .rules import is_sentence_start
+from .style_vetoes import (
+    de_clause_start_only,
+    de_enthusiastic,
+    de_filler,
+    de_formal,
+    de_imperative_rest,
+    de_participle,
+    de_predicate,
+    de_simple,
+    en_academic,
+    en_casual,
+    en_contract,
+    en_enthusiastic,
+    en_filler,
+    en_imperative_rest,
+    en_let_us,
+    en_obligation,
+    en_opener,
+    en_require,
+    en_s_is_has,
+    en_sentence_start_only,
+    en_simple,
+    en_softener,
+    en_thanks,
+    en_wrong,
+)
 
 _L = r"[^\W\d_]"
 _B = r"(?<![\w'’\-\ue000-\ue002])"
@@ -376,13 +401,13 @@ def _imperative_rule(verbs: frozenset[str], build: Callable[[str, str], str | No
 
 
 def _en_soften(verb: str, rest: str) -> str | None:
-    if verb == "let" or veto.en_imperative_rest(rest):
+    if verb == "let" or en_imperative_rest(rest):
         return None  # "Let me know." is already polite
     return f"Could you please {verb}{rest}?"
 
 
 def _de_soften(verb: str, rest: str) -> str | None:
-    if not rest.startswith(" Sie ") or veto.de_imperative_rest(rest):
+    if not rest.startswith(" Sie ") or de_imperative_rest(rest):
         return None
     words = rest.split()
     if (words and words[-1] in _DE_PARTICLES) or "bitte" in words:
@@ -432,7 +457,7 @@ def _de_verb_forms(s: str, lang: str) -> str:
 
     def repl(m: re.Match[str]) -> str:
         present, participle = DE_SIMPLE_VERB_FORMS[m.group(1)]
-        return participle if veto.de_participle(s, m.start(1), m.end(1)) else present
+        return participle if de_participle(s, m.start(1), m.end(1)) else present
 
     return _DE_VERB_FORMS.sub(repl, s)
 
@@ -449,75 +474,75 @@ def rule_set(lang: str, name: str) -> tuple[Rule, ...]:
             _en_s_has,
             phrase_rule(
                 {k: v for k, v in EN_EXPAND.items() if not k.endswith("n't")},
-                veto=veto.en_s_is_has,
+                veto=en_s_is_has,
             ),
         )
         fillers = drop_rule(
             EN_FILLERS,
             keep_after=_EN_FILLER_KEEP_AFTER,
             tail=EN_FILLERS_TAIL,
-            veto=veto.en_filler,
+            veto=en_filler,
         )
         contract = (
-            phrase_rule(EN_CONTRACT, veto=veto.en_contract),
+            phrase_rule(EN_CONTRACT, veto=en_contract),
             phrase_rule(EN_CONTRACT_BEFORE_WORD, after=_FOLLOWED_BY_WORD),
-            phrase_rule(EN_LET_US, after=_FOLLOWED_BY_WORD, veto=veto.en_let_us),
+            phrase_rule(EN_LET_US, after=_FOLLOWED_BY_WORD, veto=en_let_us),
         )
         business = (
             phrase_rule(EN_BUSINESS),
-            phrase_rule({"thanks": "thank you"}, veto=veto.en_thanks),
-            phrase_rule({"hey": "hello"}, veto=veto.en_sentence_start_only),
+            phrase_rule({"thanks": "thank you"}, veto=en_thanks),
+            phrase_rule({"hey": "hello"}, veto=en_sentence_start_only),
         )
         sets: dict[str, tuple[Rule, ...]] = {
             "simple": (
-                phrase_rule(EN_SIMPLE, veto=veto.en_simple),
+                phrase_rule(EN_SIMPLE, veto=en_simple),
                 phrase_rule(
-                    EN_SIMPLE_REQUIRE, after=_NO_THAT_CLAUSE, veto=veto.en_require, lower_only=True
+                    EN_SIMPLE_REQUIRE, after=_NO_THAT_CLAUSE, veto=en_require, lower_only=True
                 ),
             ),
             "business": (*expand, fillers, *business),
             "academic": (
                 *expand,
                 fillers,
-                phrase_rule(EN_ACADEMIC, veto=veto.en_academic),
-                _openers_rule(EN_ACADEMIC_OPENERS, veto.en_opener),
+                phrase_rule(EN_ACADEMIC, veto=en_academic),
+                _openers_rule(EN_ACADEMIC_OPENERS, en_opener),
             ),
-            "casual": (*contract, phrase_rule(EN_CASUAL, veto=veto.en_casual)),
-            "enthusiastic": (phrase_rule(EN_ENTHUSIASTIC, veto=veto.en_enthusiastic),),
+            "casual": (*contract, phrase_rule(EN_CASUAL, veto=en_casual)),
+            "enthusiastic": (phrase_rule(EN_ENTHUSIASTIC, veto=en_enthusiastic),),
             "friendly": (phrase_rule(EN_FRIENDLY), *contract),
             "confident": (drop_rule(EN_CONFIDENT_DROP), phrase_rule(EN_CONFIDENT)),
             "diplomatic": (
-                drop_rule(EN_DIPLOMATIC_DROP, veto=veto.en_softener),
-                phrase_rule(EN_DIPLOMATIC, veto=veto.en_wrong),
-                phrase_rule(EN_DIPLOMATIC_MUST, after=_EN_MUST_VERB, veto=veto.en_obligation),
-                phrase_rule(EN_DIPLOMATIC_NEED, veto=veto.en_obligation),
+                drop_rule(EN_DIPLOMATIC_DROP, veto=en_softener),
+                phrase_rule(EN_DIPLOMATIC, veto=en_wrong),
+                phrase_rule(EN_DIPLOMATIC_MUST, after=_EN_MUST_VERB, veto=en_obligation),
+                phrase_rule(EN_DIPLOMATIC_NEED, veto=en_obligation),
                 _imperative_rule(EN_IMPERATIVES, _en_soften),
             ),
         }
         return sets.get(name, ())
     if lang == "de":
         de_expand = phrase_rule({k: v for k, v in DE_EXPAND.items() if v})
-        de_fillers = drop_rule(DE_FILLERS, lower_only=True, tail=DE_FILLERS, veto=veto.de_filler)
-        de_formal = phrase_rule(DE_FORMAL, veto=veto.de_formal)
+        de_fillers = drop_rule(DE_FILLERS, lower_only=True, tail=DE_FILLERS, veto=de_filler)
+        formal = phrase_rule(DE_FORMAL, veto=de_formal)
         sets = {
-            "simple": (phrase_rule(DE_SIMPLE, veto=veto.de_simple), _de_verb_forms),
-            "business": (de_expand, de_fillers, de_formal),
-            "academic": (de_expand, de_fillers, de_formal),
+            "simple": (phrase_rule(DE_SIMPLE, veto=de_simple), _de_verb_forms),
+            "business": (de_expand, de_fillers, formal),
+            "academic": (de_expand, de_fillers, formal),
             "casual": (phrase_rule(DE_CASUAL, after=r"(?=[\s.,!?])"),),
             "enthusiastic": (
-                phrase_rule(DE_ENTHUSIASTIC, veto=veto.de_enthusiastic),
-                phrase_rule(DE_ENTHUSIASTIC_PREDICATE, veto=veto.de_predicate),
+                phrase_rule(DE_ENTHUSIASTIC, veto=de_enthusiastic),
+                phrase_rule(DE_ENTHUSIASTIC_PREDICATE, veto=de_predicate),
             ),
             "friendly": (phrase_rule(DE_FRIENDLY),),
             "confident": (
                 drop_rule(
                     DE_CONFIDENT_CLAUSE,
                     keep_after=r"(?! dass\b)",
-                    veto=veto.de_clause_start_only,
+                    veto=de_clause_start_only,
                 ),
             ),
             "diplomatic": (
-                phrase_rule(DE_DIPLOMATIC, veto=veto.de_predicate),
+                phrase_rule(DE_DIPLOMATIC, veto=de_predicate),
                 _imperative_rule(DE_IMPERATIVES, _de_soften),
             ),
         }
