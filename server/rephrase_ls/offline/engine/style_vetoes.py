@@ -26,9 +26,14 @@ _DE_NEGATION: Final = re.compile(
 _WORD_BEFORE: Final = re.compile(r"([^\W\d_]+(?:['’][^\W\d_]+)?)[ \t]+$")
 
 
+# How far the context tests look back or ahead: a clause is rarely longer, and the bound keeps
+# a hostile text (100 KB of "very very …") linear.
+_REACH: Final = 400
+
+
 def clause_before(s: str, start: int) -> str:
     """The text of the clause before ``start`` (from its last clause mark)."""
-    head = s[:start]
+    head = s[max(0, start - _REACH) : start]
     marks = [m.end() for m in _CLAUSE_MARK.finditer(head)]
     return head[marks[-1] :] if marks else head
 
@@ -53,7 +58,7 @@ def negated(s: str, start: int, lang: str) -> bool:
 
 def in_question(s: str, end: int) -> bool:
     """Whether the sentence around ``end`` ends with a question mark."""
-    m = re.search(r"[.!?](?=\s|$|[\"”’)\ue002])", s[end:])
+    m = re.search(r"[.!?](?=\s|$|[\"”’)\ue002])", s[end : end + _REACH])
     return m is not None and m.group(0) == "?"
 
 
