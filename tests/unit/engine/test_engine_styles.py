@@ -374,6 +374,41 @@ CLAIMS_AND_GRAMMAR_EN = [
 ]
 
 
+# Sentences of documents the rules were not tuned on (MkDocs', Requests' and Poetry's docs).
+CLAIMS_AND_GRAMMAR_EN += [
+    (
+        "`--dependency`: Package to require with a version constraint.",
+        "style",
+        "simple",
+        "`--dependency`: Package to require with a version constraint.",
+    ),
+    (
+        "Read the Docs supports MkDocs out-of-the-box.",
+        "tone",
+        "diplomatic",
+        "Read the Docs supports MkDocs out-of-the-box.",
+    ),
+    (
+        "Add support for `nav_style` theme option for the `mkdocs` theme (#1930).",
+        "tone",
+        "diplomatic",
+        "Add support for `nav_style` theme option for the `mkdocs` theme (#1930).",
+    ),
+    (
+        "You must assume that only Python built-ins are available.",
+        "tone",
+        "diplomatic",
+        "You must assume that only Python built-ins are available.",
+    ),
+    (
+        "That's all well and good, but it's also only the start.",
+        "tone",
+        "enthusiastic",
+        "That's all well and good, but it's also only the start.",
+    ),
+]
+
+
 @pytest.mark.parametrize(("text", "kind", "name", "expected"), CLAIMS_AND_GRAMMAR_EN)
 def test_english_rules_keep_claims_and_grammar(
     text: str, kind: str, name: str, expected: str

@@ -255,8 +255,8 @@ def en_enthusiastic(s: str, start: int, end: int, lang: str) -> bool:
     if word == "nice":
         return word_before(s, start) == "very"  # "very wonderful" is no English
     if word == "good":
-        if s[max(0, start - 8) : start].lower().endswith("far, so "):
-            return True  # "So far, so good"
+        if s[max(0, start - 9) : start].lower().endswith(("far, so ", "well and ")):
+            return True  # "So far, so good", "all well and good"
         if (after and after[0] in _EN_GOOD_NOUN_NEXT) or word_before(
             s, start
         ) in _EN_GOOD_NOUN_BEFORE:
@@ -318,9 +318,15 @@ def en_obligation(s: str, start: int, end: int, lang: str) -> bool:
 
 def en_imperative_rest(rest: str) -> bool:
     """Whether a sentence that starts with a listed verb is no request: a label ("Update
-    Performance: how fast …", "Update - this is …") or the verb as a noun ("Provide and
-    inject are usually performed …")."""
-    if re.search(r":|\s[-\u2013\u2014]\s|\u2014", rest):
+    Performance: how fast …", "Update - this is …"), the verb as a noun ("Provide and
+    inject are usually performed …") or in a name ("Read the Docs supports …"), or a
+    changelog entry, which says what a release did ("Add support for Python 3.8.", "Update
+    to lunr.js 2.3.8 (#1989).")."""
+    if re.search(r":|\s[-\u2013\u2014]\s|\u2014|\(#\d+\)|\d\.\d", rest):
+        return True
+    if re.search(r"\(#?(?:\d+|[\ue000-\ue002])\)$", rest):  # "(#1930)", its number protected
+        return True
+    if re.match(r" (?:the |a |an )?[A-Z][^\W\d_]*[A-Z]?", rest):
         return True
     return re.match(r" (?:and [^\W\d_]+ )?(?:is|are|was|were)\b", rest) is not None
 
@@ -354,8 +360,15 @@ def en_simple(s: str, start: int, end: int, lang: str) -> bool:
 
 def en_require(s: str, start: int, end: int, lang: str) -> bool:
     """simple "require" -> "need": "are required to annotate" is not "are needed to
-    annotate" (an obligation on a person)."""
-    return s[start:end].lower() == "required" and words_after(s, end)[:1] == ["to"]
+    annotate" (an obligation on a person), "Package to require with a version constraint"
+    (declare as a requirement) not "to need", and "Poetry will require you to specify" (a
+    demand) not "need you to"."""
+    after = words_after(s, end, 2)
+    if s[start:end].lower() == "required":
+        return after[:1] == ["to"]
+    return word_before(s, start) == "to" or (
+        len(after) == 2 and after[0] in _EN_PERSON and after[1] == "to"
+    )
 
 
 # --- German ------------------------------------------------------------------------------------

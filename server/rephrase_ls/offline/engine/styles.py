@@ -172,7 +172,7 @@ EN_DIPLOMATIC: Final[dict[str, str]] = {"wrong": "not quite right"}
 EN_DIPLOMATIC_MUST: Final[dict[str, str]] = {"you must": "please make sure you"}
 _EN_MUST_VERB = (
     r"(?= (?!(?:be|have|not|never|know|remember|think|feel|see|realize|realise|understand"
-    r"|agree|admit|mean)(?![\w'’]))[a-z])"
+    r"|agree|admit|mean|assume|expect|suppose|consider|believe|accept|note)(?![\w'’]))[a-z])"
 )
 EN_DIPLOMATIC_NEED: Final[dict[str, str]] = {"you need to": "you will need to"}
 EN_DIPLOMATIC_DROP: Final = ("obviously", "clearly")
