@@ -401,6 +401,12 @@ CLAIMS_AND_GRAMMAR_EN += [
         "You must assume that only Python built-ins are available.",
     ),
     (
+        "See Dependency groups for a more in-depth look at how to manage them.",
+        "style",
+        "academic",
+        "See Dependency groups for a more in-depth look at how to manage them.",
+    ),
+    (
         "That's all well and good, but it's also only the start.",
         "tone",
         "enthusiastic",

@@ -122,6 +122,7 @@ _EN_LOOK_NOUN: Final = frozenset(
         "one", "this", "that", "each", "every", "new", "fresh", "hard", "long", "little",
     }
 )  # fmt: skip
+_EN_VERB_LINK: Final = frozenset({"and", "or", "but", "then", "to", "can", "will", "ll", "s"})
 _EN_BIG_IDIOM_NEXT: Final = frozenset(
     {
         "deal", "picture", "data", "o", "shot", "shots", "name", "names", "brother", "bang",
@@ -138,13 +139,22 @@ _EN_BIG_IDIOM_BEFORE: Final = frozenset(
 def en_academic(s: str, start: int, end: int, lang: str) -> bool:
     """academic word swaps.
 
-    "look at" stays after a determiner or adjective ("take a look at" is not "take an
-    examine"); "big" stays in idioms ("no big deal", "the big picture", "big data", "Big O",
-    "think big", "big with possibilities").
+    The noun "look" stays: after a determiner or adjective, or with an article among the four
+    words before it in its clause ("take a look at" is not "take an examine", nor "a more
+    in-depth look at");
+    "big" stays in idioms ("no big deal", "the big picture", "big data", "Big O", "think
+    big", "big with possibilities").
     """
     word = s[start:end].lower()
     if word.startswith("look"):
-        return word_before(s, start) in _EN_LOOK_NOUN
+        if word_before(s, start) in _EN_LOOK_NOUN:
+            return True
+        if not word.startswith("look "):
+            return False  # "looks", "looked", "looking" are verbs
+        near = re.findall(r"[^\W\d_]+", clause_before(s, start).lower())[-4:]
+        articles = [i for i, w in enumerate(near) if w in ("a", "an", "the", "another")]
+        # "a more in-depth look at", not "go into the yard and look at"
+        return bool(articles) and not _EN_VERB_LINK & set(near[articles[-1] :])
     if word.startswith("big"):
         after = words_after(s, end)
         return word_before(s, start) in _EN_BIG_IDIOM_BEFORE or (
