@@ -200,6 +200,10 @@ SPANISH_KEPT = [
     "mandando PRs para pruebas basándose en las incidencias abiertas, y apoyando a otros en "
     "Discusiones o en el foro de ayuda de Vite Land.",
     "Consulta la documentación del plugin commonjs para más detalles.",
+    # An English word's regular form is English, which wordfreq may not list (the tool
+    # "terser", *terse* + r): not a slip of "tercer".
+    "El valor predeterminado es Oxc Minifier, que es 30 ~ 90 veces más rápido que terser y "
+    "solo 0.5 ~ 2 % peor en compresión.",
     # Accents a writer put are words too: never taken off ("cómo", "qué").
     "Entonces, aunque no es muy importante saber cómo funciona la concurrencia, puede valer la "
     "pena saber qué es a grandes rasgos.",

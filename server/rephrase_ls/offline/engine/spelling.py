@@ -745,6 +745,8 @@ class Speller:
         if lang == "es" and (lexicon.zipf(lang, word) > SPANISH_NEIGHBOUR_MAX_WORD_ZIPF
                              or _spanish_derived(word)):
             return None
+        if lang == "es" and _english_derivation(lang, word):
+            return None  # an English word's regular form: "terser" (terse + r)
         listed = self.freq if lang == "de" else None
         slip = _german_slip if lang == "de" else _spanish_slip
         found, best, second = None, 0.0, 0.0
@@ -1154,6 +1156,37 @@ def _english_word(word: str) -> bool:
     import rephrase_ls.offline.engine.lexicon as lexicon
 
     return lexicon.zipf("en", word) >= LOAN_MIN_ENGLISH_ZIPF
+
+
+# English regular endings that Spanish words do not have (the comparative and agent nouns of
+# a word in -e, -ed, -ing, -est, -ly), each with the stem's final e it may drop: "terser" is
+# *terse* + r. Not -er after a consonant, a Spanish infinitive ("porner" is a slip of
+# *poner*), nor -s, -es, a Spanish plural ("differentes"). German has -er after e ("Fater" is
+# a slip of *Vater*, not *fate* + r).
+_ENGLISH_ENDINGS: Final = (("r", ""), ("rs", ""), ("st", ""), ("d", ""), ("ed", ""),
+                           ("ing", ""), ("ing", "e"), ("est", ""), ("ly", ""))  # fmt: skip
+
+
+def _english_derivation(lang: str, word: str) -> bool:
+    """(Spanish) whether ``word`` is a regular English form (``_ENGLISH_ENDINGS``) of
+    a word of 4+ letters that English uses (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+) and writes
+    1.0 Zipf more often than ``lang``: an English word in the text (the tool "terser" in
+    Spanish documentation), which wordfreq's lists may lack, not a slip of a word of
+    ``lang`` ("tercer")."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    for ending, lost in _ENGLISH_ENDINGS:
+        stem = word[: -len(ending)] + lost
+        if not word.endswith(ending) or len(stem) < 4:
+            continue
+        if ending[0] in "rsd" and not stem.endswith("e"):
+            continue  # "terse" + r, "close" + d; not "porn" + r
+        english = lexicon.zipf("en", stem)
+        if english >= LOAN_MIN_ENGLISH_ZIPF and (
+            english - lexicon.zipf(lang, stem) >= 2 * NEIGHBOUR_ENGLISH_LEAD
+        ):
+            return True
+    return False
 
 
 def _seen_stem(lang: str, word: str, floor: float = 0.0) -> bool:
