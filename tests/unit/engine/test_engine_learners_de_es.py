@@ -129,6 +129,20 @@ SPANISH_FIXED = [
         "Ella era muy fascinada con sus músculos y entrenamiento. Durante su entrenamiento, "
         "*FIRST_NAME* conoció a *FIRST_NAME*, un luchador que había viajado el mundo.",
     ),
+    # So is a rare one web text holds too ("famila", Zipf 2.4: tier 9's ceiling).
+    (
+        "Ellos volvieron a su famila y les dije la gran noticia. Y la famila fue a casa con un "
+        "espíritu más ligero.",
+        "Ellos volvieron a su familia y les dije la gran noticia. Y la familia fue a casa con "
+        "un espíritu más ligero.",
+    ),
+    # And a common word with its accent on the wrong letter (Zipf 2.7: "tambíen").
+    (
+        "Soy relajada pero tambíen trabajadora. Creo que es importante trabajar duro, pero "
+        "tambíen relajarse, descansar, y dormir.",
+        "Soy relajada pero también trabajadora. Creo que es importante trabajar duro, pero "
+        "también relajarse, descansar, y dormir.",
+    ),
     # One slip from a word wordfreq writes far more often than any other ("tontos" needs a
     # first letter changed), and its accents given back ("todovia": "todavía"); a plural
     # the list takes for a regular one ("anos") when wordfreq writes the tilde far more often.
