@@ -103,6 +103,11 @@ def test_two_spaces_after_a_full_stop_are_a_house_style() -> None:
     assert improve(text, "en-us") == text
     mixed = text + " Components are functions."
     assert improve(mixed, "en-us") == mixed.replace(".  It", ". It")
+    # requests' utils.py: the next sentence starts with an all-caps word (a protected token)
+    comment = ("this is not the real unquoting, but fixing this so that the RFC is met will "
+               "result in bugs with internet explorer and probably some other browsers as "
+               "well.  IE for example is uploading files with a path as filename")  # fmt: skip
+    assert improve(comment, "en-us") == comment[:1].upper() + comment[1:]
 
 
 def test_the_first_word_of_a_text_keeps_its_case_before_code_or_when_unlisted() -> None:

@@ -91,7 +91,8 @@ _SPACE_BEFORE_FR = re.compile(rf"(?<=[\w\ue002]){_HSPACE}+(?:([,.])(?=[\s\ue000]
 _NO_SPACE_BEFORE_FR = re.compile(r"([;:!?])(?<=[\w\ue002][;:!?])(?=\s|$)")
 # What the patterns above need somewhere in the text (a cheap search before the full pass).
 # What spacing() looks for first: two spaces or a space before a mark; a mark glued to a letter.
-_SENTENCE_GAP = re.compile(r"[.!?]( +)(?=[A-ZÀ-ÖØ-Þ])")
+# (a sentence may start with a protected token: an all-caps word, code, a quote)
+_SENTENCE_GAP = re.compile(r"[.!?]( +)(?=[A-ZÀ-ÖØ-Þ\ue000-\ue002])")
 _TWO_SPACES = re.compile(_HSPACE + "{2}")
 _SPACE_THEN_MARK = re.compile(rf"{_HSPACE}[,.;:!?]")
 # The next word needs 2+ letters: "Ph.D." and "U.S.A." are abbreviations, not two sentences.
@@ -159,8 +160,8 @@ def spacing(s: str, lang: str) -> str:
 
 
 def two_spaced_sentences(s: str) -> bool:
-    """Whether ``s`` puts two spaces after every sentence end followed by a capital (and has
-    one): a house style, kept by :func:`tidy_spaces`."""
+    """Whether ``s`` puts two spaces after every sentence end followed by a capital or a
+    protected token (and has one): a house style, kept by :func:`tidy_spaces`."""
     gaps = _SENTENCE_GAP.findall(s)
     return bool(gaps) and all(gap == "  " for gap in gaps)
 
