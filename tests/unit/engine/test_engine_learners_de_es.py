@@ -143,6 +143,16 @@ SPANISH_FIXED = [
         "Soy relajada pero también trabajadora. Creo que es importante trabajar duro, pero "
         "también relajarse, descansar, y dormir.",
     ),
+    # A capitalised word nobody writes, in Spanish or English, one plain slip from its
+    # correction: at a sentence start ("Alugunas") or inside one ("Neuva York").
+    (
+        "Alugunas personas estaban enferma el verano pasado.",
+        "Algunas personas estaban enferma el verano pasado.",
+    ),
+    (
+        "Ella es de Barbados. Ella vive en Neuva York.",
+        "Ella es de Barbados. Ella vive en Nueva York.",
+    ),
     # One slip from a word wordfreq writes far more often than any other ("tontos" needs a
     # first letter changed), and its accents given back ("todovia": "todavía"); a plural
     # the list takes for a regular one ("anos") when wordfreq writes the tilde far more often.
@@ -193,6 +203,9 @@ SPANISH_KEPT = [
     # So is "jugaran" no "jugarán" (COWS-L2H, test split: "Ella nunca dejaba que los niños
     # jugaran.").
     "Ella nunca dejaba que los niños jugaran.",
+    # A name nobody writes with a y between consonants is foreign, not a slip ("Mychel" is
+    # not "Michel").
+    "Thompson tiene dos hermanos llamados Trayce y Mychel.",
     # A name as English writes it keeps its spelling.
     "El Weeknd también es conocido por estar en una relación romántica con Bella Hadid y "
     "Selena Gomez.",

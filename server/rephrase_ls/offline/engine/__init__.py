@@ -309,6 +309,8 @@ def _spelling(
             corrected = checker.correction(lower)
             if corrected is not None and _spanish_accents_added(lang, lower, corrected):
                 return match_case(word, corrected)
+            if _unwritten_capital_slip(checker, lower):
+                return match_case(word, checker.correction(lower) or lower)
         return None
 
     # Most words are right: find the few that may change first (each distinct word once; a
@@ -406,6 +408,22 @@ def _learner_slip(checker: spelling.Speller, lang: str, word: str) -> bool:
         corrected is not None
         and edit_distance(lower, corrected) == 1
         and plain_slip(lower, corrected)
+    )
+
+
+def _unwritten_capital_slip(checker: spelling.Speller, lower: str) -> bool:
+    """(Spanish) whether a capitalised word (given in ``lower`` case) that neither Spanish nor
+    English text has ever written is one plain slip from its correction (:func:`_learner_slip`):
+    "Neuva York", "Alugunas" at a sentence start, "Cistiano Ronaldo". A name is written
+    somewhere ("Gomez", "Vitest"), and one with a y between consonants is foreign ("Mychel"
+    is not "Michel": :func:`.spelling._drops_inner_y`)."""
+    if lexicon.zipf("en", lower) > 0.0 or lexicon.zipf("es", lower) > 0.0:
+        return False
+    corrected = checker.correction(lower)
+    return (
+        corrected is not None
+        and _learner_slip(checker, "es", lower)
+        and not spelling._drops_inner_y(lower, corrected)
     )
 
 
