@@ -143,6 +143,16 @@ SPANISH_FIXED = [
         "Soy relajada pero también trabajadora. Creo que es importante trabajar duro, pero "
         "también relajarse, descansar, y dormir.",
     ),
+    # No form of a verb: an ending of another conjugation ("domir" is no form of *domar*),
+    # or a pronoun after a form that takes none ("estudien" + "te").
+    (
+        "Me gusta domir en mi habitación con mi propia cama.",
+        "Me gusta dormir en mi habitación con mi propia cama.",
+    ),
+    (
+        "Soy una estudiente de tercer año que estudia la biología celular.",
+        "Soy una estudiante de tercer año que estudia la biología celular.",
+    ),
     # A capitalised word nobody writes, in Spanish or English, one plain slip from its
     # correction: at a sentence start ("Alugunas") or inside one ("Neuva York").
     (
@@ -203,6 +213,10 @@ SPANISH_KEPT = [
     # So is "jugaran" no "jugarán" (COWS-L2H, test split: "Ella nunca dejaba que los niños
     # jugaran.").
     "Ella nunca dejaba que los niños jugaran.",
+    # An English term of the documentation, an agent noun in -er of a verb Spanish shares
+    # ("reducir"), is no slip of it (an -er form of an -ir verb counts as its form;
+    # clean-es.txt, react.dev).
+    "React asignará el estado a lo que se devuelve desde el reducer.",
     # A name nobody writes with a y between consonants is foreign, not a slip ("Mychel" is
     # not "Michel").
     "Thompson tiene dos hermanos llamados Trayce y Mychel.",

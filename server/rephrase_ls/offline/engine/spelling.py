@@ -1307,6 +1307,35 @@ _SPANISH_VERB_ENDINGS: Final = (
     "irán", "aría", "ería", "iría", "ara", "iera", "aran", "ieran",
 )  # fmt: skip
 _SPANISH_VERB_ZIPF: Final = 2.0
+# The forms a clitic pronoun is written onto: the infinitive, the gerund, the imperative
+# ("mutarlos", "entregándose", "dámelo"); "clas" + "se" is no verb ("classe" is "clase").
+_SPANISH_CLITIC_HOSTS: Final = ("ar", "er", "ir", "ando", "iendo", "a", "e")
+# Endings of one conjugation only (-ar: "cantó", -er: "comemos", -ir: "vivimos"); the present
+# and the subjunctive's endings (o, a, e, amos, emos...) and -ía, -ió, -ido... of -er and -ir
+# verbs are shared. "ofrecir" is no form of *ofrecer*, "escribó" none of *escribir*.
+_SPANISH_AR_ENDINGS: Final = frozenset((
+    "ar", "aste", "ó", "é", "asteis", "aron", "aba", "abas", "ábamos", "aban", "ando", "ado",
+    "ada", "ados", "adas", "ará", "arán", "aría", "ara", "aran",
+))  # fmt: skip
+_SPANISH_ER_IR_ENDINGS: Final = frozenset((
+    "í", "iste", "ió", "isteis", "ieron", "ía", "ías", "íamos", "ían", "iendo", "ido", "ida",
+    "idos", "idas", "iera", "ieran",
+))  # fmt: skip
+
+
+def _spanish_conjugations(ending: str) -> tuple[str, ...]:
+    """The infinitive endings of the verbs whose forms end in ``ending``."""
+    if ending in _SPANISH_AR_ENDINGS:
+        return ("ar",)
+    if ending in _SPANISH_ER_IR_ENDINGS:
+        return ("er", "ir")
+    if ending in ("er", "ir"):
+        return ("er", "ir")  # "reducer" (documentation's English term) is no slip
+    if ending.startswith("er"):  # -erá, -ería
+        return ("er",)
+    if ending.startswith("ir") or ending in ("imos", "ís"):
+        return ("ir",)
+    return ("ar", "er", "ir")
 _SPANISH_PREFIXES: Final = ("re", "des", "pre", "sub", "auto", "multi", "micro", "super",
                             "anti", "inter", "co", "sobre", "contra", "in", "im")
 _SPANISH_PREFIX_STEM_ZIPF: Final = 2.5
@@ -1323,17 +1352,17 @@ def _spanish_derived(word: str) -> bool:
 
     if _SPANISH_COINED.search(word):
         return True
-    forms = [word]
+    forms = [(word, _SPANISH_VERB_ENDINGS)]
     for clitic in _SPANISH_CLITICS:
         if word.endswith(clitic) and len(word) - len(clitic) >= 4:
-            forms.append(strip_accents(word[: -len(clitic)]))
-    for form in forms:
-        for ending in _SPANISH_VERB_ENDINGS:
+            forms.append((strip_accents(word[: -len(clitic)]), _SPANISH_CLITIC_HOSTS))
+    for form, endings in forms:
+        for ending in endings:
             if form.endswith(ending) and len(form) - len(ending) >= 2:
                 stem = form[: -len(ending)]
                 if any(
                     lexicon.zipf("es", stem + inf) >= _SPANISH_VERB_ZIPF
-                    for inf in ("ar", "er", "ir")
+                    for inf in _spanish_conjugations(ending)
                 ):
                     return True
     return any(
