@@ -1352,7 +1352,7 @@ def _spanish_derived(word: str) -> bool:
 
     if _SPANISH_COINED.search(word):
         return True
-    forms = [(word, _SPANISH_VERB_ENDINGS)]
+    forms: list[tuple[str, tuple[str, ...]]] = [(word, _SPANISH_VERB_ENDINGS)]
     for clitic in _SPANISH_CLITICS:
         if word.endswith(clitic) and len(word) - len(clitic) >= 4:
             forms.append((strip_accents(word[: -len(clitic)]), _SPANISH_CLITIC_HOSTS))
