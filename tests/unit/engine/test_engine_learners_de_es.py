@@ -153,6 +153,12 @@ SPANISH_FIXED = [
         "Soy una estudiente de tercer año que estudia la biología celular.",
         "Soy una estudiante de tercer año que estudia la biología celular.",
     ),
+    # A stem-changing verb's present without its change is no form of it ("calente": the
+    # verb calentar writes *caliente*), but a slip.
+    (
+        "Una impresión mala como un verano demasiado calente.",
+        "Una impresión mala como un verano demasiado caliente.",
+    ),
     # A capitalised word nobody writes, in Spanish or English, one plain slip from its
     # correction: at a sentence start ("Alugunas") or inside one ("Neuva York").
     (

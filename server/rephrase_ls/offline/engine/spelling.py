@@ -438,7 +438,9 @@ class Speller:
         for ending in endings:
             if word.endswith(ending) and len(word) - len(ending) >= 3:
                 stem = word[: -len(ending)]
-                if any(freq.get(stem + inf, 0) >= MIN_VERB_COUNT for inf in infinitives):
+                if any(freq.get(stem + inf, 0) >= MIN_VERB_COUNT for inf in infinitives) and not (
+                    self.lang == "es" and _spanish_stem_change(stem, ending)
+                ):
                     return True
         return False
 
@@ -1151,6 +1153,35 @@ def accent_margin(lang: str) -> float:
     return ACCENT_ZIPF_MARGIN if lang == "en" else ACCENT_ZIPF_MARGIN_OTHER
 
 
+# Spanish verbs that change their stem's last vowel where it is stressed (pensar: pienso,
+# piensa; poder: puede; pedir: pide): in the present's singular and third plural their forms
+# are written with the change far more often than without.
+_SPANISH_STEM_CHANGES: Final = {"e": ("ie", "i"), "o": ("ue",)}
+_SPANISH_STEM_CHANGE_LEAD: Final = 1.0
+# The present's endings after a stressed stem (its singular and third plural).
+_SPANISH_STRESSED_STEM: Final = frozenset(("o", "a", "as", "an", "e", "es", "en"))
+
+
+def _spanish_stem_change(stem: str, ending: str) -> bool:
+    """Whether ``stem`` + ``ending`` (a present-tense ending) is no form of its verb, since the
+    verb changes its stem's last vowel there: wordfreq writes the changed form
+    ``_SPANISH_STEM_CHANGE_LEAD`` more often ("quero": *quiero*, "calente": *caliente*).
+    The word is then a slip, for the tiers to correct."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    last = max((i for i, c in enumerate(stem) if c in "aeiou"), default=-1)
+    if last <= 0 or stem[last] not in _SPANISH_STEM_CHANGES:
+        return False
+    if stem[last - 1] in "aeiou" and stem[last - 2 : last] not in ("qu", "gu"):
+        return False  # a diphthong already ("cuent", "pien"); the u of "qu" is silent
+    written = lexicon.zipf("es", stem + ending)
+    return any(
+        lexicon.zipf("es", stem[:last] + changed + stem[last + 1 :] + ending) - written
+        >= _SPANISH_STEM_CHANGE_LEAD
+        for changed in _SPANISH_STEM_CHANGES[stem[last]]
+    )
+
+
 def _english_word(word: str) -> bool:
     """Whether English uses the lower-case ``word`` (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+)."""
     import rephrase_ls.offline.engine.lexicon as lexicon
@@ -1363,7 +1394,7 @@ def _spanish_derived(word: str) -> bool:
                 if any(
                     lexicon.zipf("es", stem + inf) >= _SPANISH_VERB_ZIPF
                     for inf in _spanish_conjugations(ending)
-                ):
+                ) and not (ending in _SPANISH_STRESSED_STEM and _spanish_stem_change(stem, ending)):
                     return True
     return any(
         word.startswith(prefix)
