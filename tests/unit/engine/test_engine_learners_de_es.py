@@ -153,6 +153,11 @@ SPANISH_FIXED = [
         "Soy una estudiente de tercer año que estudia la biología celular.",
         "Soy una estudiante de tercer año que estudia la biología celular.",
     ),
+    # A singular in -ción always has its accent, however rare the noun ("vacación", 2.5).
+    (
+        "Mi vacacion perfecta es viajando a Europa.",
+        "Mi vacación perfecta es viajando a Europa.",
+    ),
     # A stem-changing verb's present without its change is no form of it ("calente": the
     # verb calentar writes *caliente*), but a slip.
     (

@@ -528,6 +528,9 @@ class Speller:
                 moved = _spanish_moved_accent(word, self.known)
                 if moved is not None:
                     return moved
+                cion = _spanish_cion_accent(word)
+                if cion is not None:
+                    return cion
         if found is None and self.lang == "de":
             umlauts = umlaut_spellings(word)
             found = self._pick(umlauts)
@@ -1503,6 +1506,26 @@ _SPANISH_MOVED_LEAD: Final = 1.5
 # A word ending in an accented ó or é is a preterite when wordfreq has seen its -ar verb so.
 _SPANISH_PRETERITE_VERB_ZIPF: Final = 1.5
 _SPANISH_ACUTE_BASE: Final = {"á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u"}
+
+
+# A singular in -ción/-sión always carries its accent; wordfreq has seen rarer such nouns
+# ("vacación" 2.5) too seldom for the accent tier's floor.
+_SPANISH_CION_MIN_ZIPF: Final = 2.0
+_SPANISH_CION_MAX_WORD_ZIPF: Final = 2.5
+
+
+def _spanish_cion_accent(word: str) -> str | None:
+    """(Spanish) a noun in -cion or -sion with the accent its ending always carries
+    ("vacacion" -> "vacación"), when wordfreq has seen it so (``_SPANISH_CION_MIN_ZIPF``+)
+    and the word as written hardly (``_SPANISH_CION_MAX_WORD_ZIPF``)."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if len(word) < 6 or not word.endswith(("cion", "sion")):
+        return None
+    if lexicon.zipf("es", word) > _SPANISH_CION_MAX_WORD_ZIPF:
+        return None
+    accented = word[:-2] + "ón"
+    return accented if lexicon.zipf("es", accented) >= _SPANISH_CION_MIN_ZIPF else None
 
 
 def _spanish_moved_accent(word: str, known: Callable[[str], bool]) -> str | None:
