@@ -153,6 +153,18 @@ SPANISH_FIXED = [
         "Soy una estudiente de tercer año que estudia la biología celular.",
         "Soy una estudiante de tercer año que estudia la biología celular.",
     ),
+    # A word web text hardly holds gets the accent of a rarer word than tier 10's floor
+    # ("carismática", Zipf 2.9), and so does published text (clean-es.txt, Vite's docs).
+    (
+        "Ella siempre tiene una bella sonrisa y es muy carismatica.",
+        "Ella siempre tiene una bella sonrisa y es muy carismática.",
+    ),
+    (
+        "Si usas TypeScript, puedes usar un rango de versiones semanticas que bloquee la "
+        "versión secundaria actual.",
+        "Si usas TypeScript, puedes usar un rango de versiones semánticas que bloquee la "
+        "versión secundaria actual.",
+    ),
     # A singular in -ción always has its accent, however rare the noun ("vacación", 2.5).
     (
         "Mi vacacion perfecta es viajando a Europa.",

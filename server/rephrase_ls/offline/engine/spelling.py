@@ -531,6 +531,9 @@ class Speller:
                 cion = _spanish_cion_accent(word)
                 if cion is not None:
                     return cion
+                rare = self._spanish_rare_accents(word)
+                if rare is not None:
+                    return rare
         if found is None and self.lang == "de":
             umlauts = umlaut_spellings(word)
             found = self._pick(umlauts)
@@ -826,6 +829,28 @@ class Speller:
         future = _SPANISH_FUTURE.search(found)
         if future and strip_accents(found) == word and word.endswith(("a", "an", "as")):
             return None  # "ayudara", "jugaran" (imperfect subjunctive) beside the future
+        return found
+
+    def _spanish_rare_accents(self, word: str) -> str | None:
+        """(Spanish) ``word``, which wordfreq has hardly seen (``_SPANISH_RARE_MAX_WORD_ZIPF``),
+        with the accents of a rarer word than the accent tier's floor
+        (``_SPANISH_RARE_ACCENT_MIN_ZIPF``+; "carismatica" -> "carismática", 2.9;
+        "taqueria" -> "taquería", 2.3): the spelling of its letters wordfreq writes most,
+        ``DOMINANCE_ZIPF`` ahead of every other and of the word as written."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        written = lexicon.zipf("es", word)
+        if not word.isascii() or written > _SPANISH_RARE_MAX_WORD_ZIPF:
+            return None
+        found, best, second = None, 0.0, written
+        for cand in _spanish_accent_spellings(word):
+            z = lexicon.zipf("es", cand)
+            if z > best:
+                found, best, second = cand, z, max(best, second)
+            elif z > second:
+                second = z
+        if found is None or best < _SPANISH_RARE_ACCENT_MIN_ZIPF or best - second < DOMINANCE_ZIPF:
+            return None
         return found
 
     def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
@@ -1507,6 +1532,11 @@ _SPANISH_MOVED_LEAD: Final = 1.5
 _SPANISH_PRETERITE_VERB_ZIPF: Final = 1.5
 _SPANISH_ACUTE_BASE: Final = {"á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u"}
 
+
+# A word wordfreq has hardly seen gets the accents of a word rarer than the accent tier's
+# floor (learners' "carismatica", "taqueria").
+_SPANISH_RARE_MAX_WORD_ZIPF: Final = 1.5
+_SPANISH_RARE_ACCENT_MIN_ZIPF: Final = 2.0
 
 # A singular in -ción/-sión always carries its accent; wordfreq has seen rarer such nouns
 # ("vacación" 2.5) too seldom for the accent tier's floor.
