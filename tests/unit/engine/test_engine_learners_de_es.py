@@ -165,6 +165,16 @@ SPANISH_FIXED = [
         "Si usas TypeScript, puedes usar un rango de versiones semánticas que bloquee la "
         "versión secundaria actual.",
     ),
+    # Spanish doubles no s, m, p... between vowels: an English spelling of a common Spanish
+    # word is that word ("classes", "professional").
+    (
+        "Yo tengo un muy difícil tiempo con mis classes de español.",
+        "Yo tengo un muy difícil tiempo con mis clases de español.",
+    ),
+    (
+        "Ella festeja pero también es muy professional.",
+        "Ella festeja pero también es muy profesional.",
+    ),
     # A singular in -ción always has its accent, however rare the noun ("vacación", 2.5).
     (
         "Mi vacacion perfecta es viajando a Europa.",
@@ -245,6 +255,10 @@ SPANISH_KEPT = [
     # ("reducir"), is no slip of it (an -er form of an -ir verb counts as its form;
     # clean-es.txt, react.dev).
     "React asignará el estado a lo que se devuelve desde el reducer.",
+    # An abbreviation's doubled letter is no English spelling ("SSR" in lower case: the
+    # ss is not between vowels; clean-es.txt, Vite's docs).
+    "En el CLI, llamar a `vite build` y `vite build --ssr` todavía compilará los entornos del "
+    "cliente solo y ssr solo para retrocompatibilidad.",
     # A name nobody writes with a y between consonants is foreign, not a slip ("Mychel" is
     # not "Michel").
     "Thompson tiene dos hermanos llamados Trayce y Mychel.",

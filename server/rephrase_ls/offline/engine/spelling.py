@@ -538,6 +538,10 @@ class Speller:
             umlauts = umlaut_spellings(word)
             found = self._pick(umlauts)
             margin = ACCENT_ZIPF_MARGIN
+        if found is None and self.lang == "es":
+            undoubled = _spanish_undoubled(word)
+            if undoubled is not None:
+                return undoubled
         if found is None and self.lang != "en" and _english_word(word):
             return None  # an English word, as technical prose borrows ("presets")
         if found is None:
@@ -1537,6 +1541,35 @@ _SPANISH_ACUTE_BASE: Final = {"á": "a", "é": "e", "í": "i", "ó": "o", "ú": 
 # floor (learners' "carismatica", "taqueria").
 _SPANISH_RARE_MAX_WORD_ZIPF: Final = 1.5
 _SPANISH_RARE_ACCENT_MIN_ZIPF: Final = 2.0
+
+# Spanish doubles no consonant but c (acción), n (innato), l and r (ll, rr are letters): a
+# word written with ss, mm, pp... between vowels is the English spelling of a Spanish word
+# ("classes", "possible", "commercial") when the single letter makes a common Spanish word
+# (not an abbreviation: "ssr").
+_SPANISH_UNDOUBLED: Final = re.compile(r"(?<=[aeiou])([bdfgmpstvz])\1(?=[aeiou])")
+_SPANISH_UNDOUBLED_MIN_ZIPF: Final = 4.0
+_SPANISH_UNDOUBLED_LEAD: Final = 1.5
+
+
+def _spanish_undoubled(word: str) -> str | None:
+    """(Spanish) ``word`` with its doubled consonants that Spanish never doubles written once,
+    and the accents wordfreq writes ("classes" -> "clases", "professional" -> "profesional",
+    "difficil" -> "difícil"), when wordfreq writes that
+    ``_SPANISH_UNDOUBLED_MIN_ZIPF``+ and ``_SPANISH_UNDOUBLED_LEAD`` more often than
+    ``word``."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    single = _SPANISH_UNDOUBLED.sub(r"\1", word)
+    if single == word:
+        return None
+    accented = speller("es")._spanish_accents(single)
+    if accented is not None:
+        single = accented  # "difficil": "difícil"
+    z = lexicon.zipf("es", single)
+    if z < _SPANISH_UNDOUBLED_MIN_ZIPF or z - lexicon.zipf("es", word) < _SPANISH_UNDOUBLED_LEAD:
+        return None
+    return single
+
 
 # A singular in -ción/-sión always carries its accent; wordfreq has seen rarer such nouns
 # ("vacación" 2.5) too seldom for the accent tier's floor.
