@@ -259,6 +259,10 @@ SPANISH_KEPT = [
     # ss is not between vowels; clean-es.txt, Vite's docs).
     "En el CLI, llamar a `vite build` y `vite build --ssr` todavía compilará los entornos del "
     "cliente solo y ssr solo para retrocompatibilidad.",
+    # A name with a y after a consonant is foreign ("Gyasto", for Gyatso, is not "Gasto"),
+    # and a capital beside an English word stands in a title (COWS-L2H's test split).
+    "El actual Dalai Lama se llama Tenzin Gyasto.",
+    'Otro libro famoso "On the Puise of Morning" es amado por muchos lectores.',
     # A name nobody writes with a y between consonants is foreign, not a slip ("Mychel" is
     # not "Michel").
     "Thompson tiene dos hermanos llamados Trayce y Mychel.",
@@ -325,3 +329,19 @@ def test_spanish_regular_forms_get_their_accents() -> None:
     # A doubled letter too many inside the word is a slip; a last letter too many is an ending.
     assert checker.correction("princessa") == "princesa"
     assert checker.correction("desmontará") is None
+
+
+def test_spanish_rare_accents_and_english_doubles() -> None:
+    """A rare word's accents only make a listed word, its feminine or plural, or a verb's
+    form ("expandía"); never a word of another language wordfreq holds ("vendée", Catalan
+    "televisió") or a web misspelling ("estraño"). An undoubled English spelling gets its
+    accents only when it is no word itself ("llammo" is *llamo*, not *llamó*). The words
+    are from COWS-L2H's test split."""
+    checker = spelling.speller("es")
+    assert checker.correction("carismatica") == "carismática"
+    assert checker.correction("expandia") == "expandía"
+    assert checker.correction("vendee") is None
+    assert checker.correction("televisio") is None
+    assert checker.correction("estrano") != "estraño"
+    assert checker.correction("difficil") == "difícil"
+    assert checker.correction("llammo") == "llamo"

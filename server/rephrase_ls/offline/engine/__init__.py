@@ -194,6 +194,12 @@ def _english_phrase(s: str, start: int, end: int, lang: str) -> bool:
     than ``lang`` (Spanish "un text area": "area" is not "área" there)."""
     if lang == "en" or lexicon.zipf("en", s[start:end].lower()) < spelling.LOAN_MIN_ENGLISH_ZIPF:
         return False
+    return _beside_english(s, start, end, lang)
+
+
+def _beside_english(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether a word beside the one at ``start:end`` (one space away) is English rather than
+    ``lang`` (an English title: "On the Puise of Morning")."""
     first = start - 1
     while first > 0 and s[first - 1].isalpha():
         first -= 1
@@ -309,7 +315,9 @@ def _spelling(
             corrected = checker.correction(lower)
             if corrected is not None and _spanish_accents_added(lang, lower, corrected):
                 return match_case(word, corrected)
-            if _unwritten_capital_slip(checker, lower, rules.is_sentence_start(s, start, lang)):
+            if _unwritten_capital_slip(
+                checker, lower, rules.is_sentence_start(s, start, lang)
+            ) and not _beside_english(s, start, end, lang):
                 return match_case(word, checker.correction(lower) or lower)
         return None
 
@@ -420,8 +428,9 @@ def _unwritten_capital_slip(checker: spelling.Speller, lower: str, at_start: boo
     """(Spanish) whether a capitalised word (given in ``lower`` case) that neither Spanish nor
     English text has ever written is one plain slip from its correction (:func:`_learner_slip`):
     "Neuva York", "Alugunas" at a sentence start, "Cistiano Ronaldo". A name is written
-    somewhere ("Gomez", "Vitest"), and one with a y between consonants is foreign ("Mychel"
-    is not "Michel": :func:`.spelling._drops_inner_y`)."""
+    somewhere ("Gomez", "Vitest"), and one with a y after a consonant is foreign ("Mychel" is
+    not "Michel", "Gyasto" not "Gasto"). The caller leaves one beside an English word (a
+    title: "On the Puise of Morning")."""
     ceiling = _SPANISH_START_SLIP_MAX_ZIPF if at_start else 0.0
     if lexicon.zipf("en", lower) > 0.0 or lexicon.zipf("es", lower) > ceiling:
         return False
@@ -429,8 +438,12 @@ def _unwritten_capital_slip(checker: spelling.Speller, lower: str, at_start: boo
     return (
         corrected is not None
         and _learner_slip(checker, "es", lower)
-        and not spelling._drops_inner_y(lower, corrected)
+        and not _CONSONANT_Y.search(lower)
     )
+
+
+# A y after a consonant is no Spanish spelling but a foreign name's ("Mychel", "Gyatso").
+_CONSONANT_Y = re.compile("[^aeiouáéíóúü]y")
 
 
 def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:

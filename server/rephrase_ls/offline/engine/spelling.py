@@ -855,7 +855,19 @@ class Speller:
                 second = z
         if found is None or best < _SPANISH_RARE_ACCENT_MIN_ZIPF or best - second < DOMINANCE_ZIPF:
             return None
-        return found
+        return found if self._spanish_word_or_form(found) else None
+
+    def _spanish_word_or_form(self, word: str) -> bool:
+        """(Spanish) whether ``word`` is listed, as it is, in the masculine ("acrílica":
+        *acrílico*) or before -mente, or is a form of a verb wordfreq writes
+        (:func:`_spanish_derived`: "expandía"); not a word of another language that
+        wordfreq holds ("vendée", Catalan "televisió") nor a web misspelling ("estraño")."""
+        stem = word[:-5] if word.endswith("mente") else word
+        forms = {stem}
+        for ending in ("a", "as", "os"):
+            if stem.endswith(ending):
+                forms.add(stem[: -len(ending)] + "o")
+        return any(self.known(form) for form in forms) or _spanish_derived(word)
 
     def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
         """Tier 6: the word with ``word``'s consonants (:func:`skeleton`) up to
@@ -1562,9 +1574,11 @@ def _spanish_undoubled(word: str) -> str | None:
     single = _SPANISH_UNDOUBLED.sub(r"\1", word)
     if single == word:
         return None
-    accented = speller("es")._spanish_accents(single)
+    checker = speller("es")
+    word_itself = checker.known(single) or checker._verb_form(single)
+    accented = None if word_itself else checker._spanish_accents(single)
     if accented is not None:
-        single = accented  # "difficil": "difícil"
+        single = accented  # "difficil": "difícil"; "llammo" is "llamo", a word
     z = lexicon.zipf("es", single)
     if z < _SPANISH_UNDOUBLED_MIN_ZIPF or z - lexicon.zipf("es", word) < _SPANISH_UNDOUBLED_LEAD:
         return None
