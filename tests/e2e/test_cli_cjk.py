@@ -1,0 +1,40 @@
+"""``rephrase-ls improve`` on Japanese, Korean and Chinese files in a real process: against a
+loopback service as its documentation describes it today (``--as-documented``: ``ja``, ``ko``,
+``zh`` are targets), and on the embedded offline service, which has no rules for them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import offline_service
+from .test_cli import run
+
+#: A Japanese document whose heading is kanji alone (Chinese, read on its own).
+JAPANESE = "# 説明\n\nこれはテストの文章です。今日はいい天気ですね。私は学校に行きました。\n"
+
+
+def _project(tmp_path: Path, url: str | None = None, **files: str) -> dict[str, str]:
+    """``files`` written in ``tmp_path``; with ``url``, the user config file names that service
+    (with the real service's header scheme) and a key is given. Returns the environment."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    if url is not None:
+        config = tmp_path / "config" / "rephrase-ls"
+        config.mkdir(parents=True)
+        (config / "config.toml").write_text(
+            f'serverUrl = "{url}"\nauthScheme = "DeepL-Auth-Key"\n', encoding="utf-8"
+        )
+        env.update(REPHRASE_API_KEY="k-secret", XDG_CONFIG_HOME=str(tmp_path / "config"))
+    return env
+
+
+def test_a_japanese_file_with_a_kanji_heading_is_improved(tmp_path: Path) -> None:
+    with offline_service("--workers", "0", "--as-documented", "--key", "k-secret") as url:
+        env = _project(tmp_path, url, **{"ja.md": JAPANESE})
+        result = run("improve", "-v", "--write", "ja.md", cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "improved as ja (detected)" in result.stderr
+    assert "not changed" not in result.stderr and "skipped" not in result.stderr
+    assert (tmp_path / "ja.md").read_text(encoding="utf-8") == JAPANESE
