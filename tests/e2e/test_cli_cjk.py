@@ -38,3 +38,19 @@ def test_a_japanese_file_with_a_kanji_heading_is_improved(tmp_path: Path) -> Non
     assert "improved as ja (detected)" in result.stderr
     assert "not changed" not in result.stderr and "skipped" not in result.stderr
     assert (tmp_path / "ja.md").read_text(encoding="utf-8") == JAPANESE
+
+
+def test_a_kanji_heading_the_service_refuses_is_left_alone_with_a_note(tmp_path: Path) -> None:
+    # The service refuses the first two requests (400): the whole file, then the heading sent
+    # apart; the Japanese paragraph still goes, and only the heading is left as it is.
+    flags = ("--workers", "0", "--as-documented", "--key", "k-secret", "--fail", "400:2")
+    with offline_service(*flags) as url:
+        env = _project(tmp_path, url, **{"ja.md": JAPANESE})
+        result = run("improve", "-v", "--write", "ja.md", cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "1 paragraph skipped: the service read it as another language" in result.stderr
+    assert "paragraph 1 (line 1, “説明”) was left as it is: the service refused it as ja" in (
+        result.stderr
+    )
+    assert "not changed" not in result.stderr
+    assert (tmp_path / "ja.md").read_text(encoding="utf-8") == JAPANESE
