@@ -54,3 +54,41 @@ def test_a_kanji_heading_the_service_refuses_is_left_alone_with_a_note(tmp_path:
     )
     assert "not changed" not in result.stderr
     assert (tmp_path / "ja.md").read_text(encoding="utf-8") == JAPANESE
+
+
+def test_the_embedded_service_says_it_cannot_check_japanese_korean_or_chinese(
+    tmp_path: Path,
+) -> None:
+    korean = "이것은 테스트 문장입니다. 오늘은 날씨가 좋네요.\n"
+    env = _project(tmp_path, **{"ja.md": JAPANESE, "ko.md": korean})
+    detected = run("improve", "-v", "--check", "ja.md", cwd=tmp_path, env=env)
+    assert detected.returncode == 0, detected.stderr
+    assert "improved as" not in detected.stderr
+    assert (
+        "rephrase-ls: ja.md: the embedded offline service has no rules for Japanese (ja): "
+        "nothing was checked. The service improves it: give your API key in the environment "
+        "variable REPHRASE_API_KEY." in detected.stderr
+    )
+    # --language takes the languages the service improves, though the embedded one cannot.
+    for flag, name in (("ja", "Japanese (ja)"), ("ko", "Korean (ko)"), ("zh", "Chinese")):
+        given = run("improve", "--language", flag, "ko.md", cwd=tmp_path, env=env)
+        assert given.returncode == 0, given.stderr
+        assert f"has no rules for {name}" in given.stderr and "nothing was checked" in (
+            given.stderr
+        )
+    unknown = run("improve", "--language", "xx", "ko.md", cwd=tmp_path, env=env)
+    assert unknown.returncode == 2 and "unknown language 'xx'" in unknown.stderr
+    assert (tmp_path / "ja.md").read_text(encoding="utf-8") == JAPANESE
+
+
+def test_simplified_chinese_by_either_of_its_codes(tmp_path: Path) -> None:
+    chinese = "这是一个测试文本。今天天气很好。\n"
+    with offline_service("--workers", "0", "--as-documented", "--key", "k-secret") as url:
+        env = _project(tmp_path, url, **{"zh.md": chinese})
+        for code in ("zh-Hans", "zh-hans", "zh"):
+            result = run("improve", "-v", "--language", code, "zh.md", cwd=tmp_path, env=env)
+            assert result.returncode == 0, result.stderr
+            assert "improved as zh" in result.stderr and "not changed" not in result.stderr
+        # Traditional Chinese is not among the languages the service improves.
+        hant = run("improve", "--language", "zh-Hant", "zh.md", cwd=tmp_path, env=env)
+        assert hant.returncode == 2 and "expected one of" in hant.stderr

@@ -96,3 +96,25 @@ async def test_a_kanji_heading_the_service_refuses_is_named_and_the_rest_goes(
         assert editor.text(uri) == JAPANESE
     finally:
         await client.shutdown_session()
+
+
+async def test_the_embedded_service_says_it_cannot_check_japanese(tmp_path: Path) -> None:
+    client, editor = await _start(tmp_path, env={"XDG_STATE_HOME": str(tmp_path / "state")})
+    try:
+        uri = editor.open("ja.md", JAPANESE)
+        actions = by_title(await editor.code_actions(uri, (0, 0), (0, 0), only=["source"]))
+        await editor.run_action(actions["Improve document"])
+        await wait_for(lambda: len(client.messages) > 1, 30)
+        shown = [m.message for m in client.messages]
+        assert not any("no improvements found" in m for m in shown), shown
+        assert shown[-1] == (
+            "rephrase: the embedded offline service has no rules for Japanese (ja): nothing was "
+            "checked. The service improves it: give your API key in the environment variable "
+            "REPHRASE_API_KEY."
+        ), shown
+        # Setting the document's language to Japanese is taken (the service improves it).
+        await editor.command("rephrase.setLanguage", uri, "ja")
+        assert 'language = "ja"' in (tmp_path / "ws" / ".rephrase.toml").read_text("utf-8")
+        assert editor.text(uri) == JAPANESE
+    finally:
+        await client.shutdown_session()
