@@ -92,3 +92,17 @@ def test_simplified_chinese_by_either_of_its_codes(tmp_path: Path) -> None:
         # Traditional Chinese is not among the languages the service improves.
         hant = run("improve", "--language", "zh-Hant", "zh.md", cwd=tmp_path, env=env)
         assert hant.returncode == 2 and "expected one of" in hant.stderr
+
+
+def test_kanji_headings_refused_together_are_tried_one_by_one(tmp_path: Path) -> None:
+    # Refused: the whole file, both headings together, then the first heading alone; the
+    # second heading, alone, and the Japanese paragraphs go.
+    text = JAPANESE + "\n## 設定方法\n\n設定ファイルを開いて、値を変えてください。\n"
+    flags = ("--workers", "0", "--as-documented", "--key", "k-secret", "--fail", "400:3")
+    with offline_service(*flags) as url:
+        env = _project(tmp_path, url, **{"ja.md": text})
+        result = run("improve", "-v", "ja.md", cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "1 paragraph skipped: the service read it as another language" in result.stderr
+    assert "(line 1, “説明”) was left as it is" in result.stderr
+    assert "設定方法" not in result.stderr and "not changed" not in result.stderr
