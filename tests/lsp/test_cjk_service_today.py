@@ -112,6 +112,9 @@ async def test_the_embedded_service_says_it_cannot_check_japanese(tmp_path: Path
             "checked. The service improves it: give your API key in the environment variable "
             "REPHRASE_API_KEY."
         ), shown
+        styles = await editor.command("rephrase.listStyles", uri)
+        assert styles["language"] == "ja" and styles["supported"] is False
+        assert styles["reason"].startswith("the embedded offline service has no rules for Japanese")
         # Setting the document's language to Japanese is taken (the service improves it).
         await editor.command("rephrase.setLanguage", uri, "ja")
         assert 'language = "ja"' in (tmp_path / "ws" / ".rephrase.toml").read_text("utf-8")
