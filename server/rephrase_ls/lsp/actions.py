@@ -22,12 +22,16 @@ from rephrase_ls.lsp.edits import workspace_edit
 if TYPE_CHECKING:
     # The pipeline and its options are imported on first use, not at start-up: start-up is
     # measured against a bare pygls server (bench/bench_startup.py).
+    from pygls.workspace import TextDocument
+
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.improve.backend import Backend
     from rephrase_ls.improve.language_choice import LanguageChoice
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import NotImproved
-    from rephrase_ls.lsp.language_server import RephraseServer
+    from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
+    from rephrase_ls.text.changes import ChangeLog
+    from rephrase_ls.text.diff import TextEdit as Edit
 
 APPLY_COMMAND = "rephrase.applyAction"
 
@@ -284,6 +288,8 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         choice,
         mode="correct" if req.options.correct else "rephrase",
     )
+    regions = _regions(state, span)
+    changes, unfollow = ls.follow_changes(req.uri, state)
     work = asyncio.ensure_future(
         improve_text(
             request,
@@ -292,14 +298,20 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             confirm=confirm,
         )
     )
-    # A newer version of the document, or its closing, stops the work: its edit could not be
-    # applied anyway.
+    # The document's closing stops the work, and so does a change that leaves nothing to
+    # apply (the whole text replaced, or every paragraph being improved edited); a change
+    # elsewhere lets it go on, its edits moved through the change (see _rebase).
     stopped_by: list[str] = []
 
     def stop(reason: str) -> None:
-        if not work.done():
-            stopped_by.append(reason)
-            work.cancel()
+        if work.done():
+            return
+        if reason == "changed" and changes.broken is None:
+            if not regions or any(changes.follow(r.start, r.end) is not None for r in regions):
+                return
+            reason = "edited"
+        stopped_by.append(reason)
+        work.cancel()
 
     unwatch = ls.watch_document(req.uri, stop)
     try:
@@ -307,6 +319,11 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if stopped_by and (task is None or not task.cancelling()):
+            if stopped_by[0] == "edited":
+                raise Refusal(
+                    f"rephrase: {_named(regions)} edited while the improvement was computed; "
+                    "the improvement stopped and nothing was changed. Try again."
+                ) from None
             raise Refusal(
                 f"rephrase: the document {stopped_by[0]} while the improvement was computed; "
                 "the improvement stopped and nothing was changed."
@@ -315,6 +332,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         raise
     finally:
         unwatch()
+        unfollow()
     if isinstance(result, NotImproved):
         raise _refusal(ls, result, settings, backend)
     if result.detected_language:
@@ -322,20 +340,114 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     for message in result.refused:
         ls.say(f"rephrase: {message}", types.MessageType.Warning)
     current = ls.workspace.text_documents.get(req.uri)
-    if current is None or current.version != version:
+    if current is None or (current.version != version and not _followable(changes, current)):
         raise Refusal(
             "rephrase: the document changed while the improvement was computed; nothing was "
             "changed. Try again."
         )
-    if req.options.is_conversion and result.edits:
+    edits = result.edits
+    if current.version != version:
+        edits, edited = _rebase(edits, regions, changes)
+        for region in edited:
+            ls.say(
+                f"rephrase: {region.label} was not changed: it was edited while the improvement "
+                "was computed. Choose the action again to improve it.",
+                types.MessageType.Warning,
+            )
+        if result.edits and not edits:
+            return None  # each edited paragraph was named above
+        state = ls.state(current)
+        version = current.version
+    if req.options.is_conversion and edits:
         _remember_variant(ls, req.uri, result.covers_all, choice)
-    if not result.edits:
+    if not edits:
         if result.refused:
             return None  # each refused paragraph was named above
         raise Refusal(
             f"rephrase: no improvements found ({result.mode.label()}).", types.MessageType.Info
         )
-    return workspace_edit(ls, state, req.uri, version, result.edits, req.title, settings)
+    return workspace_edit(ls, state, req.uri, version, edits, req.title, settings)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A paragraph being improved: its whole span in the document the work started on (a
+    selection's paragraph is sent whole, as context) and its name for the writer."""
+
+    start: int
+    end: int
+    label: str
+
+
+def _regions(state: DocumentState, span: tuple[int, int] | None) -> list[Region]:
+    """The paragraphs an improvement of ``span`` (None: the whole document) works on."""
+    from bisect import bisect_right
+
+    from rephrase_ls.improve.round_trip import paragraph_label
+    from rephrase_ls.text.paragraphs import select_paragraphs
+
+    text, blocks = state.text, state.blocks
+    start, end = (0, len(text)) if span is None else span
+    starts = [b.start for b in blocks]
+    regions = []
+    for n, paragraph in enumerate(select_paragraphs(text, start, end, blocks)):
+        lo, hi = paragraph.start, paragraph.end
+        at = bisect_right(starts, lo) - 1
+        if at >= 0 and blocks[at].end >= hi:
+            lo, hi = min(lo, blocks[at].start), max(hi, blocks[at].end)
+        regions.append(Region(lo, hi, paragraph_label(text, paragraph, n)))
+    return regions
+
+
+def _named(regions: list[Region]) -> str:
+    """``paragraph 1 (line 3, “…”) was`` or ``every paragraph being improved was``."""
+    if len(regions) == 1:
+        return f"{regions[0].label} was"
+    return "every paragraph being improved was"
+
+
+def _followable(changes: ChangeLog, current: TextDocument) -> bool:
+    """Whether the change log brings the work's version to the document's current one."""
+    return (
+        changes.broken is None
+        and changes.version == current.version
+        and changes.text == current.source
+    )
+
+
+def _rebase(
+    edits: list[Edit], regions: list[Region], changes: ChangeLog
+) -> tuple[list[Edit], list[Region]]:
+    """The edits moved through ``changes`` into the current text, without the edits of a
+    paragraph a change overlapped or touched; and those paragraphs. An edit outside every
+    paragraph (none is expected) is kept only when no change touched it itself."""
+    from rephrase_ls.text.diff import TextEdit
+
+    moved: list[Edit] = []
+    edited: list[Region] = []
+    shift: dict[int, int | None] = {}
+    for edit in edits:
+        n = next(
+            (i for i, r in enumerate(regions) if r.start <= edit.start and edit.end <= r.end),
+            None,
+        )
+        if n is None:
+            spot = changes.follow(edit.start, edit.end)
+            if spot is None:
+                edited.append(Region(edit.start, edit.end, "a part of the text"))
+            else:
+                moved.append(TextEdit(spot[0], spot[1], edit.new_text))
+            continue
+        if n not in shift:
+            region = regions[n]
+            spot = changes.follow(region.start, region.end)
+            shift[n] = None if spot is None else spot[0] - region.start
+            if spot is None:
+                edited.append(region)
+        delta = shift[n]
+        if delta is not None:
+            moved.append(TextEdit(edit.start + delta, edit.end + delta, edit.new_text))
+    return moved, edited
 
 
 def _refusal(

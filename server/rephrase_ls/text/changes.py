@@ -1,0 +1,93 @@
+"""Following a text through the changes an editor makes to it.
+
+A :class:`ChangeLog` starts from one version of a text and records each content change the
+editor sends (a range in LSP positions and the text that replaces it) as offsets, replaying it
+on its own copy of the text. A span of the starting version can then be followed into the
+current text (:meth:`ChangeLog.follow`): it moves with the changes before it and is lost when
+a change overlaps or touches it. A change without a range (the whole text replaced), a position
+the log cannot read, or a replay that does not give the editor's text makes the log ``broken``:
+nothing can be followed through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rephrase_ls.text.positions import LineIndex
+
+__all__ = ["Change", "ChangeLog"]
+
+#: An LSP range as ``(start line, start character, end line, end character)``.
+RangeTuple = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Change:
+    """``text[start:end]`` replaced with ``length`` characters (offsets into the text as it
+    was just before this change)."""
+
+    start: int
+    end: int
+    length: int
+
+
+class ChangeLog:
+    """The changes made to a text since ``version``, in order."""
+
+    def __init__(self, text: str, version: int | None) -> None:
+        self.base_version = version
+        self.version = version
+        """The version of the last change recorded."""
+        self.text = text
+        """The text after the changes recorded (the replay)."""
+        self.changes: list[Change] = []
+        self.broken: str | None = None
+        """Why spans can no longer be followed (None while they can)."""
+
+    def record(
+        self,
+        version: int | None,
+        changes: Iterable[tuple[RangeTuple | None, str]],
+        encoding: str,
+        result: str,
+    ) -> None:
+        """One notification's changes (each range in the text as the previous one left it;
+        ``None``: the whole text replaced), and the text the editor says they give."""
+        self.version = version
+        if self.broken is not None:
+            return
+        text = self.text
+        for rng, new_text in changes:
+            if rng is None:
+                self.broken = "the whole text was replaced"
+                return
+            index = LineIndex(text)
+            try:
+                start = index.offset(rng[0], rng[1], encoding)
+                end = index.offset(rng[2], rng[3], encoding)
+            except ValueError as exc:
+                self.broken = f"a change could not be read ({exc})"
+                return
+            if end < start:
+                start, end = end, start
+            self.changes.append(Change(start, end, len(new_text)))
+            text = text[:start] + new_text + text[end:]
+        if text != result:
+            self.broken = "the changes replayed do not give the editor's text"
+            return
+        self.text = text
+
+    def follow(self, start: int, end: int) -> tuple[int, int] | None:
+        """Where ``[start, end]`` of the starting text is in the current one; None when a
+        change overlapped or touched it (or the log is broken)."""
+        if self.broken is not None:
+            return None
+        for change in self.changes:
+            if change.start <= end and change.end >= start:
+                return None
+            if change.end < start:
+                delta = change.length - (change.end - change.start)
+                start += delta
+                end += delta
+        return start, end
