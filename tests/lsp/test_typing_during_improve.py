@@ -174,3 +174,49 @@ async def test_the_whole_text_replaced_refuses_the_improvement(
         "rephrase: the document changed while the improvement was computed; the improvement "
         "stopped and nothing was changed. Try again."
     ]
+
+
+#: A paragraph the styles rewrite, long enough that eight requests (one per style and tone)
+#: show progress.
+OPINION = " ".join(
+    ["I think we can't finish the report by friday, but we will try hard to get it done."] * 14
+)
+
+
+@pytest.mark.parametrize("knobs", [SLOW], indirect=True)
+async def test_alternatives_survive_typing_elsewhere(knobs: list[str], ed: Editor) -> None:
+    text = f"# Notes\n\n{OPINION}\n\n{SECOND}\n"
+    uri = ed.open("opinion.md", text)
+    cursor = {"start": {"line": 2, "character": 5}, "end": {"line": 2, "character": 5}}
+    asked = asyncio.ensure_future(ed.command("rephrase.alternatives", uri, cursor))
+    await wait_for(lambda: any(ed.client.progress_reports.values()), 20)
+    assert not asked.done()
+    ed.type_over(uri, (1, 0), (1, 0), "Draft.\n")
+    ed.type_over(uri, (5, 0), (5, 0), "And. ")
+    typed = ed.text(uri)
+    result = await asyncio.wait_for(asked, 30)
+    assert result["version"] == ed.version(uri)
+    assert result["range"]["start"]["line"] == 3  # where the paragraph is now
+    business = next(a for a in result["alternatives"] if a.get("writingStyle") == "business")
+    assert business["text"] != OPINION
+    command = business["command"]
+    outcome = await ed.command(command["command"], *command["arguments"])
+    assert outcome["applied"] is True
+    assert ed.text(uri) == typed.replace(OPINION, business["text"])
+
+
+@pytest.mark.parametrize("knobs", [SLOW], indirect=True)
+async def test_alternatives_are_refused_after_typing_in_their_paragraph(
+    knobs: list[str], ed: Editor
+) -> None:
+    text = f"# Notes\n\n{OPINION}\n\n{SECOND}\n"
+    uri = ed.open("opinion.md", text)
+    cursor = {"start": {"line": 2, "character": 5}, "end": {"line": 2, "character": 5}}
+    asked = asyncio.ensure_future(ed.command("rephrase.alternatives", uri, cursor))
+    await wait_for(lambda: any(ed.client.progress_reports.values()), 20)
+    ed.type_over(uri, (2, 0), (2, 0), "Well, ")
+    typed = ed.text(uri)
+    result = await asyncio.wait_for(asked, 30)
+    assert result["alternatives"] == []
+    assert "changed while the alternatives were computed" in result["reason"]
+    assert ed.text(uri) == typed

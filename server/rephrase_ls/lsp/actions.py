@@ -288,7 +288,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         choice,
         mode="correct" if req.options.correct else "rephrase",
     )
-    regions = _regions(state, span)
+    regions = paragraph_regions(state, span)
     changes, unfollow = ls.follow_changes(req.uri, state)
     work = asyncio.ensure_future(
         improve_text(
@@ -340,7 +340,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     for message in result.refused:
         ls.say(f"rephrase: {message}", types.MessageType.Warning)
     current = ls.workspace.text_documents.get(req.uri)
-    if current is None or (current.version != version and not _followable(changes, current)):
+    if current is None or (current.version != version and not follows_to(changes, current)):
         raise Refusal(
             "rephrase: the document changed while the improvement was computed; nothing was "
             "changed. Try again."
@@ -379,8 +379,9 @@ class Region:
     label: str
 
 
-def _regions(state: DocumentState, span: tuple[int, int] | None) -> list[Region]:
-    """The paragraphs an improvement of ``span`` (None: the whole document) works on."""
+def paragraph_regions(state: DocumentState, span: tuple[int, int] | None) -> list[Region]:
+    """The paragraphs an improvement of ``span`` (None: the whole document) works on, each
+    widened to its whole block."""
     from bisect import bisect_right
 
     from rephrase_ls.improve.round_trip import paragraph_label
@@ -406,7 +407,7 @@ def _named(regions: list[Region]) -> str:
     return "every paragraph being improved was"
 
 
-def _followable(changes: ChangeLog, current: TextDocument) -> bool:
+def follows_to(changes: ChangeLog, current: TextDocument) -> bool:
     """Whether the change log brings the work's version to the document's current one."""
     return (
         changes.broken is None
