@@ -16,10 +16,33 @@ from dataclasses import dataclass
 
 from rephrase_ls.text.positions import LineIndex
 
-__all__ = ["Change", "ChangeLog"]
+__all__ = ["Change", "ChangeLog", "offset_of"]
 
 #: An LSP range as ``(start line, start character, end line, end character)``.
 RangeTuple = tuple[int, int, int, int]
+
+
+def offset_of(text: str, line: int, character: int, encoding: str) -> int:
+    """The offset of an LSP position in ``text``, as :meth:`LineIndex.offset` gives it, counting
+    only the lines up to ``line`` and converting only that line: a keystroke's position in a
+    large document costs a scan to it, not an index of the whole text."""
+    if not isinstance(line, int) or not isinstance(character, int) or line < 0 or character < 0:
+        raise ValueError(f"not a position ({line!r}, {character!r})")
+    # The next "\r" and the next "\n" at or after ``start`` (-1: none), each found with
+    # str.find: a line break is "\r\n", "\r" or "\n".
+    start = 0
+    cr, lf = text.find("\r"), text.find("\n")
+    for _ in range(line):
+        if cr < 0 and lf < 0:
+            return len(text)  # a line past the end: the end of the text
+        at = cr if cr >= 0 and (lf < 0 or cr < lf) else lf  # the first break
+        start = at + 2 if at == cr and lf == cr + 1 else at + 1
+        if 0 <= cr < start:
+            cr = text.find("\r", start)
+        if 0 <= lf < start:
+            lf = text.find("\n", start)
+    end = min((at for at in (cr, lf) if at >= 0), default=len(text))
+    return start + LineIndex(text[start:end]).offset(0, character, encoding)
 
 
 @dataclass(frozen=True)
@@ -62,10 +85,9 @@ class ChangeLog:
             if rng is None:
                 self.broken = "the whole text was replaced"
                 return
-            index = LineIndex(text)
             try:
-                start = index.offset(rng[0], rng[1], encoding)
-                end = index.offset(rng[2], rng[3], encoding)
+                start = offset_of(text, rng[0], rng[1], encoding)
+                end = offset_of(text, rng[2], rng[3], encoding)
             except ValueError as exc:
                 self.broken = f"a change could not be read ({exc})"
                 return

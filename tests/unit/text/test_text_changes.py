@@ -96,3 +96,25 @@ def test_a_negative_position_breaks_the_log() -> None:
     log = ChangeLog(TEXT, 1)
     typed(log, (0, -1, 0, 0), "x", "x" + TEXT)
     assert log.broken is not None and "could not be read" in log.broken
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r", "mixed"])
+def test_offset_of_agrees_with_the_line_index(encoding: str, newline: str) -> None:
+    from rephrase_ls.text.changes import offset_of
+    from rephrase_ls.text.positions import LineIndex
+
+    lines = ["# Notes 😀 é", "", "First ü paragraph.", "👩‍💻 x", "", "\r\n", ""]
+    if newline == "mixed":
+        text = "".join(
+            line + brk
+            for line, brk in zip(lines, ["\r\n", "\r", "\n", "\r", "\r\n", "\n", ""], strict=True)
+        )
+    else:
+        text = newline.join(lines)
+    index = LineIndex(text)
+    for line in range(10):
+        for character in range(0, 25):
+            assert offset_of(text, line, character, encoding) == index.offset(
+                line, character, encoding
+            ), (line, character)
