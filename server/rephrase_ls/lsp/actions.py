@@ -11,7 +11,8 @@ document version, never applied when the document changed meanwhile or the servi
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
     from rephrase_ls.text.changes import ChangeLog
     from rephrase_ls.text.diff import TextEdit as Edit
+    from rephrase_ls.text.markup import ProseBlock
+    from rephrase_ls.text.paragraphs import Paragraph
 
 APPLY_COMMAND = "rephrase.applyAction"
 
@@ -371,33 +374,45 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
 
 @dataclass(frozen=True)
 class Region:
-    """A paragraph being improved: its whole span in the document the work started on (a
-    selection's paragraph is sent whole, as context) and its name for the writer."""
+    """A paragraph being improved: its whole span in ``text``, the document the work started on
+    (a selection's paragraph is sent whole, as context), and what names it for the writer."""
 
     start: int
     end: int
-    label: str
+    text: str = field(repr=False)
+    paragraph: Paragraph | None = field(repr=False)
+    number: int = 0
+
+    @property
+    def label(self) -> str:
+        """``paragraph 2 (line 5, “…”)`` (worked out only when a message needs it)."""
+        if self.paragraph is None:
+            line = self.text.count("\n", 0, self.start) + 1
+            return f"the text at line {line}"
+        from rephrase_ls.improve.round_trip import paragraph_label
+
+        return paragraph_label(self.text, self.paragraph, self.number)
 
 
 def paragraph_regions(state: DocumentState, span: tuple[int, int] | None) -> list[Region]:
     """The paragraphs an improvement of ``span`` (None: the whole document) works on, each
-    widened to its whole block."""
-    from bisect import bisect_right
-
-    from rephrase_ls.improve.round_trip import paragraph_label
+    widened to its whole block, in document order."""
     from rephrase_ls.text.paragraphs import select_paragraphs
 
     text, blocks = state.text, state.blocks
     start, end = (0, len(text)) if span is None else span
-    starts = [b.start for b in blocks]
     regions = []
     for n, paragraph in enumerate(select_paragraphs(text, start, end, blocks)):
         lo, hi = paragraph.start, paragraph.end
-        at = bisect_right(starts, lo) - 1
+        at = bisect_right(blocks, lo, key=_block_start) - 1
         if at >= 0 and blocks[at].end >= hi:
             lo, hi = min(lo, blocks[at].start), max(hi, blocks[at].end)
-        regions.append(Region(lo, hi, paragraph_label(text, paragraph, n)))
+        regions.append(Region(lo, hi, text, paragraph, n))
     return regions
+
+
+def _block_start(block: ProseBlock) -> int:
+    return block.start
 
 
 def _named(regions: list[Region]) -> str:
@@ -428,14 +443,11 @@ def _rebase(
     edited: list[Region] = []
     shift: dict[int, int | None] = {}
     for edit in edits:
-        n = next(
-            (i for i, r in enumerate(regions) if r.start <= edit.start and edit.end <= r.end),
-            None,
-        )
-        if n is None:
+        n = bisect_right(regions, edit.start, key=_region_start) - 1
+        if n < 0 or edit.end > regions[n].end:
             spot = changes.follow(edit.start, edit.end)
             if spot is None:
-                edited.append(Region(edit.start, edit.end, "a part of the text"))
+                edited.append(Region(edit.start, edit.end, regions[0].text, None))
             else:
                 moved.append(TextEdit(spot[0], spot[1], edit.new_text))
             continue
@@ -449,6 +461,10 @@ def _rebase(
         if delta is not None:
             moved.append(TextEdit(edit.start + delta, edit.end + delta, edit.new_text))
     return moved, edited
+
+
+def _region_start(region: Region) -> int:
+    return region.start
 
 
 def _refusal(
