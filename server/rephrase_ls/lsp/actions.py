@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from rephrase_ls.text.changes import ChangeLog
     from rephrase_ls.text.diff import TextEdit as Edit
     from rephrase_ls.text.markup import ProseBlock
-    from rephrase_ls.text.paragraphs import Paragraph
 
 APPLY_COMMAND = "rephrase.applyAction"
 
@@ -380,18 +379,20 @@ class Region:
     start: int
     end: int
     text: str = field(repr=False)
-    paragraph: Paragraph | None = field(repr=False)
-    number: int = 0
+    number: int | None = None
+    """Its place among the paragraphs being improved (None: not a paragraph)."""
 
     @property
     def label(self) -> str:
-        """``paragraph 2 (line 5, “…”)`` (worked out only when a message needs it)."""
-        if self.paragraph is None:
+        """``paragraph 2 (line 5, “…”)``, the whole paragraph's first words (worked out only
+        when a message needs it)."""
+        if self.number is None:
             line = self.text.count("\n", 0, self.start) + 1
             return f"the text at line {line}"
         from rephrase_ls.improve.round_trip import paragraph_label
+        from rephrase_ls.text.paragraphs import Paragraph
 
-        return paragraph_label(self.text, self.paragraph, self.number)
+        return paragraph_label(self.text, Paragraph(self.start, self.end, ""), self.number)
 
 
 def paragraph_regions(state: DocumentState, span: tuple[int, int] | None) -> list[Region]:
@@ -407,7 +408,7 @@ def paragraph_regions(state: DocumentState, span: tuple[int, int] | None) -> lis
         at = bisect_right(blocks, lo, key=_block_start) - 1
         if at >= 0 and blocks[at].end >= hi:
             lo, hi = min(lo, blocks[at].start), max(hi, blocks[at].end)
-        regions.append(Region(lo, hi, text, paragraph, n))
+        regions.append(Region(lo, hi, text, n))
     return regions
 
 
@@ -447,7 +448,7 @@ def _rebase(
         if n < 0 or edit.end > regions[n].end:
             spot = changes.follow(edit.start, edit.end)
             if spot is None:
-                edited.append(Region(edit.start, edit.end, regions[0].text, None))
+                edited.append(Region(edit.start, edit.end, changes.base_text))
             else:
                 moved.append(TextEdit(spot[0], spot[1], edit.new_text))
             continue

@@ -60,6 +60,8 @@ class ChangeLog:
 
     def __init__(self, text: str, version: int | None) -> None:
         self.base_version = version
+        self.base_text = text
+        """The text the log starts from."""
         self.version = version
         """The version of the last change recorded."""
         self.text = text
