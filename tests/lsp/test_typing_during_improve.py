@@ -220,3 +220,32 @@ async def test_alternatives_are_refused_after_typing_in_their_paragraph(
     assert result["alternatives"] == []
     assert "changed while the alternatives were computed" in result["reason"]
     assert ed.text(uri) == typed
+
+
+@pytest.mark.parametrize("knobs", [SLOW], indirect=True)
+async def test_a_service_review_survives_typing_and_leaves_out_an_edited_paragraph(
+    knobs: list[str], ed: Editor
+) -> None:
+    from .review_support import covered
+
+    uri = ed.open("notes.md", TEXT)
+    reviewing = asyncio.ensure_future(ed.command("rephrase.review", uri))
+    await wait_for(lambda: any(ed.client.progress_reports.values()), 20)
+    assert not reviewing.done()
+    heading_end = {"utf-8": 12, "utf-16": 10, "utf-32": 9}[ed.encoding]
+    ed.type_over(uri, (0, heading_end), (0, heading_end), " today")
+    ed.type_over(uri, (FIRST_LINE, 0), (FIRST_LINE, 0), "Yes. ")
+    result = await asyncio.wait_for(reviewing, 30)
+    # The second paragraph's findings (two misspellings, 190 times), where its words are now;
+    # none of the first's, which the writer was editing.
+    assert result == {"reviewed": True, "findings": 380}
+
+    def services(found: list[types.Diagnostic]) -> list[types.Diagnostic]:
+        return [d for d in found if d.data["origin"] == "service"]
+
+    found = services(await ed.diagnostics(uri, lambda d: len(services(d)) == 380))
+    assert {covered(ed.text(uri), d.range) for d in found} == {"comittee", "tomorow"}
+    assert warnings(ed) == [
+        "rephrase: paragraph 2 (line 3, “We recieved teh letter yesterday and …”) was edited "
+        "while it was reviewed; its findings are not shown. Review it again."
+    ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -31,11 +31,15 @@ if TYPE_CHECKING:
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import NotImproved
     from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
+    from rephrase_ls.review.findings import Finding
     from rephrase_ls.text.changes import ChangeLog
     from rephrase_ls.text.diff import TextEdit as Edit
     from rephrase_ls.text.markup import ProseBlock
 
 APPLY_COMMAND = "rephrase.applyAction"
+
+#: An edit, or a review's finding: a dataclass with ``start`` and ``end`` offsets.
+Spanned = TypeVar("Spanned", "Edit", "Finding")
 
 
 class Refusal(Exception):
@@ -302,7 +306,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     )
     # The document's closing stops the work, and so does a change that leaves nothing to
     # apply (the whole text replaced, or every paragraph being improved edited); a change
-    # elsewhere lets it go on, its edits moved through the change (see _rebase).
+    # elsewhere lets it go on, its edits moved through the change (see rebase).
     stopped_by: list[str] = []
 
     def stop(reason: str) -> None:
@@ -349,7 +353,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         )
     edits = result.edits
     if current.version != version:
-        edits, edited = _rebase(edits, regions, changes)
+        edits, edited = rebase(edits, regions, changes)
         for region in edited:
             ls.say(
                 f"rephrase: {region.label} was not changed: it was edited while the improvement "
@@ -432,15 +436,16 @@ def follows_to(changes: ChangeLog, current: TextDocument) -> bool:
     )
 
 
-def _rebase(
-    edits: list[Edit], regions: list[Region], changes: ChangeLog
-) -> tuple[list[Edit], list[Region]]:
-    """The edits moved through ``changes`` into the current text, without the edits of a
-    paragraph a change overlapped or touched; and those paragraphs. An edit outside every
-    paragraph (none is expected) is kept only when no change touched it itself."""
-    from rephrase_ls.text.diff import TextEdit
+def rebase(
+    edits: list[Spanned], regions: list[Region], changes: ChangeLog
+) -> tuple[list[Spanned], list[Region]]:
+    """The edits (or anything else with ``start`` and ``end`` in the starting text, sorted)
+    moved through ``changes`` into the current text, without those of a paragraph a change
+    overlapped or touched; and those paragraphs. An edit outside every paragraph (none is
+    expected) is kept only when no change touched it itself."""
+    from dataclasses import replace
 
-    moved: list[Edit] = []
+    moved: list[Spanned] = []
     edited: list[Region] = []
     shift: dict[int, int | None] = {}
     for edit in edits:
@@ -450,7 +455,7 @@ def _rebase(
             if spot is None:
                 edited.append(Region(edit.start, edit.end, changes.base_text))
             else:
-                moved.append(TextEdit(spot[0], spot[1], edit.new_text))
+                moved.append(replace(edit, start=spot[0], end=spot[1]))
             continue
         if n not in shift:
             region = regions[n]
@@ -460,7 +465,7 @@ def _rebase(
                 edited.append(region)
         delta = shift[n]
         if delta is not None:
-            moved.append(TextEdit(edit.start + delta, edit.end + delta, edit.new_text))
+            moved.append(replace(edit, start=edit.start + delta, end=edit.end + delta))
     return moved, edited
 
 

@@ -115,3 +115,14 @@ class ChangeLog:
                 start += delta
                 end += delta
         return start, end
+
+    def point(self, offset: int) -> int:
+        """Where ``offset`` of the starting text is in the current one: moved by the changes
+        before it; inside a change, the end of what replaced it (an insertion right at it
+        goes before it)."""
+        for change in self.changes:
+            if change.end <= offset:
+                offset += change.length - (change.end - change.start)
+            elif change.start < offset:
+                offset = change.start + change.length
+        return offset

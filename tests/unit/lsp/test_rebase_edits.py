@@ -4,7 +4,7 @@ an improvement works on, and which of their edits survive which changes."""
 from __future__ import annotations
 
 from rephrase_ls.improve.request import document_prose
-from rephrase_ls.lsp.actions import Region, _rebase, paragraph_regions
+from rephrase_ls.lsp.actions import Region, paragraph_regions, rebase
 from rephrase_ls.lsp.language_server import DocumentState
 from rephrase_ls.text.changes import ChangeLog
 from rephrase_ls.text.diff import TextEdit, apply_edits
@@ -49,7 +49,7 @@ def test_a_selection_works_on_its_paragraphs_whole() -> None:
 
 def test_typing_in_code_between_paragraphs_moves_the_later_edits() -> None:
     log = typed((5, 0, 5, 4), "more code")
-    moved, edited = _rebase(EDITS, paragraph_regions(state(), None), log)
+    moved, edited = rebase(EDITS, paragraph_regions(state(), None), log)
     assert edited == []
     assert apply_edits(log.text, moved) == (
         "# Notes\n\nWe received the letter.\n\n```\nmore code\n```\n\nThe committee met.\n"
@@ -58,7 +58,7 @@ def test_typing_in_code_between_paragraphs_moves_the_later_edits() -> None:
 
 def test_typing_in_a_paragraph_drops_only_its_edits() -> None:
     log = typed((2, 23, 2, 23), " Thanks.")  # right at its end
-    moved, edited = _rebase(EDITS, paragraph_regions(state(), None), log)
+    moved, edited = rebase(EDITS, paragraph_regions(state(), None), log)
     assert [r.label for r in edited] == ["paragraph 2 (line 3, “We recieved teh letter.”)"]
     assert apply_edits(log.text, moved) == (
         "# Notes\n\nWe recieved teh letter. Thanks.\n\n```\ncode\n```\n\nThe committee met.\n"
@@ -69,9 +69,9 @@ def test_an_edit_outside_every_paragraph_follows_on_its_own() -> None:
     code = TextEdit(TEXT.index("code"), TEXT.index("code") + 4, "CODE")
     regions = paragraph_regions(state(), None)
     log = typed((0, 2, 0, 2), "My ")
-    moved, edited = _rebase([code], regions, log)
+    moved, edited = rebase([code], regions, log)
     assert edited == [] and apply_edits(log.text, moved) == log.text.replace("code", "CODE")
     log = typed((5, 1, 5, 1), "x")
-    moved, edited = _rebase([code], regions, log)
+    moved, edited = rebase([code], regions, log)
     assert moved == [] and [r.label for r in edited] == ["the text at line 6"]
     assert isinstance(edited[0], Region)

@@ -118,3 +118,15 @@ def test_offset_of_agrees_with_the_line_index(encoding: str, newline: str) -> No
             assert offset_of(text, line, character, encoding) == index.offset(
                 line, character, encoding
             ), (line, character)
+
+
+def test_a_point_moves_with_the_changes_before_it_and_to_the_end_of_one_over_it() -> None:
+    log = ChangeLog(TEXT, 1)
+    typed(log, (0, 0, 0, 0), "Hi ", "Hi " + TEXT)  # before everything
+    text = log.text
+    start = text.index("paragraph")
+    typed(log, (2, 6, 2, 15), "para", text[:start] + "para" + text[start + 9 :])
+    assert log.point(0) == 3  # an insertion right at a point goes before it
+    assert log.point(FIRST) == FIRST + 3
+    assert log.point(FIRST + 8) == FIRST + 3 + 6 + 4  # inside the replaced word: after "para"
+    assert log.point(FIRST_END) == FIRST_END + 3 - 5
