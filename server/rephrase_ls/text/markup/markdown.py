@@ -48,6 +48,10 @@ from rephrase_ls.text.markup.registry import register_format
 
 __all__ = ["markdown_blocks"]
 
+# what a definition marker follows (`_Scanner._defines`): a term, or one that only some
+# Markdown processors read as one (NONE: nothing it defines)
+DEFINES, MARKED = 1, 2
+
 
 class _Scanner(LeafBlocks):
     """One pass over the lines: the containers each line continues, closes or opens, then what
@@ -75,6 +79,7 @@ class _Scanner(LeafBlocks):
             return
         text = self.text
         containers = self.containers
+        self.line_start = s
         pos, col = s, 0
         matched = 0
         for kind, indent in containers:
@@ -122,7 +127,7 @@ class _Scanner(LeafBlocks):
                         return
                 elif self.html_end.search(text, pos, e):
                     self.leaf = NONE
-                self.term_end = e  # (a definition after an HTML block defines it)
+                self.term_end = -1  # (only an HTML block of one line is a term: see _defines)
                 return
             if leaf == CODE:
                 if blank or fc - col >= 4:
@@ -159,6 +164,7 @@ class _Scanner(LeafBlocks):
                     outer = col if matched == k else fc
                 if (
                     ind < 0
+                    and containers[k][0] == "i"  # (markdown-it-deflist's has no such case)
                     and fc - outer >= 4
                     and (
                         BULLET.match(text, fp, e) is not None
@@ -170,6 +176,15 @@ class _Scanner(LeafBlocks):
             if not self._starts_block(fp, e, ind, lazy=True) and not (
                 ind < 4 and self._ends_definition(fp, e, matched)
             ):
+                if (
+                    text[fp] in "=-"
+                    and SETEXT.match(text, fp, e)
+                    and any(kind == "d" for kind, _ in containers[matched:])
+                ):
+                    # a setext underline under a definition: markup, not prose (markdown-it-py
+                    # reads the term and its definitions above it as a heading)
+                    self._close_leaf()
+                    return
                 self.para.append((fp, e))
                 return
 
@@ -178,13 +193,32 @@ class _Scanner(LeafBlocks):
         if not all_matched:
             self._close_leaf()
             after_definition = containers[matched][0] == "d"
+            if after_definition:
+                self.definition_closed = s
             del containers[matched:]
+
+        if after_definition and not blank and self._term_above_marker(s):
+            # the list goes on: whatever the line holds, it is the next term (markdown-it-deflist)
+            self.leaf = PARA
+            self.para = [(fp, e)]
+            return
 
         # open new containers (`fp`, `fc`: where the content after `pos` starts, and its column)
         opened = False
         while True:
             p, c = fp, fc
-            if c - col >= 4 or p >= e:
+            if p >= e:
+                break
+            # (as markdown-it-deflist reads it, a definition marker under a term of one line
+            # may be indented by any amount)
+            if c - col >= 4 and not (
+                text[p] in ":~"
+                and not opened
+                and self.leaf == PARA
+                and len(self.para) == 1
+                and self.para is not self.marked
+                and DEFINITION.match(text, p, e) is not None
+            ):
                 break
             ch = text[p]
             if ch == ">":
@@ -242,24 +276,36 @@ class _Scanner(LeafBlocks):
                     opened = True
                     pos, col = fp, fc = skip_indent(text, m.end(), e, c + m.end() - p)
                     continue
-            if (
-                ch in ":~"
-                and not opened
-                and DEFINITION.match(text, p, e) is not None
-                and (after_definition or self._defines(s, p))
-            ):
-                # a definition: its marker stays outside the prose; as in markdown-it-deflist,
-                # its content goes on at two columns past the marker
-                if self.leaf == PARA:
-                    self._close_terms()
-                else:
-                    self._close_leaf()
-                containers.append(("d", c + 2))
-                opened = True
-                pos, col = advance_cols(text, p + 1, e, c + 1, c + 2)
-                fp, fc = skip_indent(text, pos, e, col)
-                self.definition_start = fp
-                continue
+            if ch in ":~" and not opened:
+                m = DEFINITION.match(text, p, e)
+                defines = NONE if m is None else DEFINES if after_definition else self._defines(s)
+                if defines == DEFINES:
+                    # a definition: its marker stays outside the prose; as in
+                    # markdown-it-deflist, its content goes on at two columns past the marker
+                    if self.leaf == PARA:
+                        self._close_terms()
+                    else:
+                        self._close_leaf()
+                    containers.append(("d", c + 2))
+                    opened = True
+                    pos, col = advance_cols(text, p + 1, e, c + 1, c + 2)
+                    fp, fc = skip_indent(text, pos, e, col)
+                    self.definition_start = fp
+                    continue
+                if defines == MARKED and m is not None:
+                    # a definition as PHP Markdown Extra and Python-Markdown read it, a
+                    # paragraph as markdown-it-py does: read as the paragraph, its marker
+                    # outside the prose
+                    if self.leaf == PARA and self.para is self.marked:
+                        self.para.append((m.end(), e))
+                        return
+                    if self.leaf == PARA:
+                        self._close_terms()
+                    else:
+                        self._close_leaf()
+                    self.leaf = PARA
+                    self.para = self.marked = [(m.end(), e)]
+                    return
             break
 
         if fp >= e:
@@ -271,24 +317,43 @@ class _Scanner(LeafBlocks):
 
     # -- definition lists ----------------------------------------------------------------------
 
-    def _defines(self, s: int, p: int) -> bool:
-        """Whether the definition marker at ``p`` (on the line that starts at ``s``) has a term:
-        a paragraph it follows directly (open), or a paragraph or HTML block (mkdocs writes its
-        terms as HTML comments) in the same containers that ended on the line before or before
-        one blank line."""
+    def _defines(self, s: int) -> int:
+        """What the definition marker on the line that starts at ``s`` follows (after the
+        containers it is in): :data:`DEFINES` a term, a paragraph of one line right above it
+        (open) or one blank line above it, as markdown-it-deflist reads one; :data:`MARKED` a
+        term as PHP Markdown Extra and Python-Markdown read one and markdown-it-py does not,
+        a paragraph of several lines (each line a term) or an HTML block of one line (mkdocs
+        writes its terms as HTML comments) right above or one blank line above; else
+        :data:`NONE`."""
         if self.leaf == PARA:
-            return True
+            return DEFINES if len(self.para) == 1 and self.para is not self.marked else MARKED
         if self.term_depth != len(self.containers) or self.term_end < 0:
-            return False
+            return NONE
         lines = self.lines
         last = lines.line_of(self.term_end)
         gap = lines.line_of(s) - last
-        if gap == 1:
-            return True
-        if gap != 2:
-            return False
+        if gap == 1:  # (only an HTML block ends on the line above a line it does not hold)
+            return MARKED
         between = last + 1
-        return not self.text[lines.starts[between] : lines.ends[between]].strip(" \t>")
+        if gap != 2 or self.text[lines.starts[between] : lines.ends[between]].strip(" \t>"):
+            return NONE
+        return DEFINES if self.term_single else MARKED
+
+    def _term_above_marker(self, s: int) -> bool:
+        """Whether the line after the one that starts at ``s`` (or the one after that, past a
+        blank line) starts with a definition marker (its container marks and indentation
+        skipped)."""
+        lines, text = self.lines, self.text
+        i = lines.line_of(s) + 1
+        for j in (i, i + 1):
+            if j >= len(lines):
+                return False
+            line = text[lines.starts[j] : lines.ends[j]].lstrip(" \t>")
+            if line:
+                return line[0] in ":~" and DEFINITION.match(line) is not None
+            if j == i + 1:
+                return False
+        return False
 
     def _close_terms(self) -> None:
         """Close the open paragraph as the terms of a definition: each line a term (as PHP
@@ -296,6 +361,7 @@ class _Scanner(LeafBlocks):
         for seg in self.para:
             self._emit_para([seg])
         self.term_end, self.term_depth = self.para[-1][1], len(self.containers)
+        self.term_single = len(self.para) == 1
         self.leaf = NONE
 
     def _ends_definition(self, p: int, e: int, matched: int) -> bool:

@@ -140,11 +140,17 @@ class LeafBlocks:
         # from `empty_depth` on (an item may start with at most one blank line)
         self.empty_next = -1
         self.empty_depth = 0
-        # the end of the last line of the last paragraph or HTML block closed, and how many
-        # containers it was in: what a definition on the next line, or after one blank line,
-        # defines
+        # the end of the last line of the last paragraph or one-line HTML block closed, how
+        # many containers it was in, and whether it is a paragraph of one line: what a
+        # definition marker on the next line, or after one blank line, follows (see _defines)
         self.term_end = -1
         self.term_depth = -1
+        self.term_single = False
+        # the open paragraph when it started with a definition marker read as text (MARKED)
+        self.marked: list[tuple[int, int]] | None = None
+        # the start of the line being read, and of the last line that closed a definition
+        self.line_start = -1
+        self.definition_closed = -2
         # where the content of the first line of the definition just opened starts
         self.definition_start = -1
 
@@ -186,6 +192,7 @@ class LeafBlocks:
             self._emit_para(self.para)
             if self.para:
                 self.term_end, self.term_depth = self.para[-1][1], len(self.containers)
+                self.term_single = len(self.para) == 1
         self.leaf = NONE
 
     # the same: `para` is read only in a paragraph (which starts with a new list)
@@ -229,12 +236,15 @@ class LeafBlocks:
                     self.leaf = HTML
                     self.html_end = end
                 self.term_end, self.term_depth = e, len(self.containers)
+                # (right after a definition, a term: markdown-it-deflist goes on with the list)
+                self.term_single = self.definition_closed == self.line_start
                 return True
         if self.leaf != PARA and _HTML_TYPE7.match(text, p, e):
             self._close_leaf()
             self.leaf = HTML
             self.html_end = None
             self.term_end, self.term_depth = e, len(self.containers)
+            self.term_single = self.definition_closed == self.line_start
             return True
         return False
 
