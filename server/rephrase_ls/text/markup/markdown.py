@@ -156,15 +156,20 @@ class _Scanner(LeafBlocks):
             else:
                 base = containers[k][1]
                 ind = fc - base
-                if k == 0:
+                # where the list of the innermost item is (for a definition: of the item it
+                # is in; outside any item, the case does not apply)
+                j = k
+                while j >= 0 and containers[j][0] != "i":
+                    j -= 1
+                if j <= 0:
                     outer = 0
-                elif containers[k - 1][0] != "q":
-                    outer = containers[k - 1][1]
+                elif containers[j - 1][0] != "q":
+                    outer = containers[j - 1][1]
                 else:
-                    outer = col if matched == k else fc
+                    outer = col if matched == j else fc
                 if (
                     ind < 0
-                    and containers[k][0] == "i"  # (markdown-it-deflist's has no such case)
+                    and j >= 0
                     and fc - outer >= 4
                     and (
                         BULLET.match(text, fp, e) is not None
@@ -174,7 +179,7 @@ class _Scanner(LeafBlocks):
                 ):
                     ind = 4  # not a block (a thematic break still is)
             if not self._starts_block(fp, e, ind, lazy=True) and not (
-                ind < 4 and self._ends_definition(fp, e, matched)
+                ind < 4 and text[fp] in ":~" and self._ends_definition(fp, e, matched)
             ):
                 if (
                     text[fp] in "=-"
@@ -197,7 +202,12 @@ class _Scanner(LeafBlocks):
                 self.definition_closed = s
             del containers[matched:]
 
-        if after_definition and not blank and self._term_above_marker(s):
+        if (
+            after_definition
+            and not blank
+            and not (text[fp] in ":~" and DEFINITION.match(text, fp, e))
+            and self._term_above_marker(s)
+        ):
             # the list goes on: whatever the line holds, it is the next term (markdown-it-deflist)
             self.leaf = PARA
             self.para = [(fp, e)]
@@ -214,10 +224,8 @@ class _Scanner(LeafBlocks):
             if c - col >= 4 and not (
                 text[p] in ":~"
                 and not opened
-                and self.leaf == PARA
-                and len(self.para) == 1
-                and self.para is not self.marked
                 and DEFINITION.match(text, p, e) is not None
+                and self._defines(s) == DEFINES
             ):
                 break
             ch = text[p]
