@@ -19,7 +19,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    cost of its edit as a misspelling (:func:`edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
    next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
    letter left out ("marrid" -> "married"), or, from ``WEIGHTED_TOO_MANY_LENGTH``, one too
-   many before the last two ("poertry" -> "poetry").
+   many before the last two ("poertry" -> "poetry"), and from ``WEIGHTED_SWAP_LENGTH`` two
+   neighbours swapped in a word wordfreq has never seen ("jucie" -> "juice").
 
 5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
    its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
@@ -126,12 +127,18 @@ WEIGHTED_SHORT_LENGTH: Final = 6
 # "comeing", "whanted": 4 right, 1 wrong on the dev splits; in 6-letter words half were wrong:
 # "thaing" for thing, "strate" for state, "monsth" for month).
 WEIGHTED_TOO_MANY_LENGTH: Final = 7
+# Two neighbours swapped in a word wordfreq has never seen, a typing slip rather than another
+# word meant, from five letters ("jucie" -> "juice", "ponud" -> "pound"; web text writes
+# "thorugh" for through, Zipf 1.6, and a child for "thought").
+WEIGHTED_SWAP_LENGTH: Final = 5
 # The list's correction scored against its rivals (see Speller._listed_wins) only in words of
 # five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
 LISTED_WEIGHTED_MIN_LENGTH: Final = 5
 # The list's other corrections of a word, scored by the cost of the misspelling, count up to
 # this cost (two letters left out and a consonant for another); farther ones are no rivals.
 ALTERNATIVE_MAX_COST: Final = 2.5
+# ... and an alternative with another first letter costs this much more (as in tier 8).
+INITIAL_CHANGED_COST: Final = 1.0
 # Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose likeliest neighbour
 # (one edit away, Zipf 1.0+ in wordfreq, ten times commoner than the next) is a listed word of
 # Zipf 2.5+ ("refresment").
@@ -324,6 +331,15 @@ APOSTROPHE_LEFT_OUT: Final = {
 }
 
 
+# A negation's n't written as it sounds, after a verb that ends in a consonant: "dident",
+# "couldent", "wasent" (English learners; codespell lists some of them).
+NOT_SPELT_ENT: Final = {
+    c[:-3] + "ent": c
+    for c in APOSTROPHE_LEFT_OUT["en"].values()
+    if c.endswith("n't") and c[-4] not in "aeiouy" and c != "ain't"
+}
+
+
 def _regular(lang: str, stem: str, suffix: str, ending: str) -> bool:
     """Whether ``stem`` + ``suffix`` is a regular form of the listed ``stem`` + ``ending``."""
     if lang != "en" or ending:
@@ -417,7 +433,8 @@ class Speller:
         """(English) the regular form of an impossible one: a consonant and y then -s
         ("companys" -> "companies"), -icly ("basicly" -> "basically"), a listed word in -al
         and y ("realy" -> "really", "usualy" -> "usually"), when the list has it
-        ``MIN_CANDIDATE_COUNT``+ times."""
+        ``MIN_CANDIDATE_COUNT``+ times, or at all and wordfreq writes it Zipf
+        ``MIN_CANDIDATE_ZIPF``+ ("centraly" -> "centrally")."""
         if self.lang != "en":
             return None
         if len(word) > 4 and word.endswith("ys") and _CONSONANT_Y.search(word[:-1]):
@@ -428,7 +445,25 @@ class Speller:
             regular = word[:-1] + "ly"  # an adjective in -al + y: "realy", "usualy"
         else:
             return None
-        return regular if self.freq.get(regular, 0) >= MIN_CANDIDATE_COUNT else None
+        count = self.freq.get(regular, 0)
+        if count >= MIN_CANDIDATE_COUNT:
+            return regular
+        # Subtitles rarely say an adverb the web writes often ("centrally": 303 times, Zipf 3.3).
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        return regular if count and lexicon.zipf(self.lang, regular) >= MIN_CANDIDATE_ZIPF else None
+
+    def _contraction_misspelt(self, word: str) -> str | None:
+        """(English) the contraction an unknown ``word`` misspells: the list of misspellings'
+        one correction when it has an apostrophe ("oclock" -> "o'clock", "dosent" ->
+        "doesn't"), or a negation's n't written as it sounds (``NOT_SPELT_ENT``: "dident" ->
+        "didn't"); the contraction must be listed ``MIN_CANDIDATE_COUNT``+ times."""
+        if self.lang != "en" or self.known(word):
+            return None
+        found = NOT_SPELT_ENT.get(word) or known_misspellings(self.lang).contraction(word)
+        if found is None or self.freq.get(found, 0) < MIN_CANDIDATE_COUNT:
+            return None
+        return found
 
     def _verb_form(self, word: str) -> bool:
         """Whether ``word`` is a present-tense form of a listed verb (``_VERB_FORMS``), which
@@ -485,6 +520,9 @@ class Speller:
         if self._verb_form(word):
             return None
         apostrophe = APOSTROPHE_LEFT_OUT.get(self.lang, {}).get(word)
+        if apostrophe is not None:
+            return apostrophe
+        apostrophe = self._contraction_misspelt(word)
         if apostrophe is not None:
             return apostrophe
         regular = self._regular_form(word)
@@ -554,13 +592,16 @@ class Speller:
             }
             found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
             margin = MIN_ZIPF_MARGIN
-        if found is None and len(word) >= WEIGHTED_SHORT_LENGTH and self.lang in WEIGHTED_EDITS:
+        if found is None and len(word) >= WEIGHTED_SWAP_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._weighted(word, edits)
             if (
                 found is not None
                 and len(word) < WEIGHTED_MIN_LENGTH
-                and not left_out(word, found)
-                and not _too_many_inside(word, found)
+                and not (
+                    (_swapped(word, found) and _never_seen(self.lang, word))
+                    or (len(word) >= WEIGHTED_SHORT_LENGTH and left_out(word, found))
+                    or _too_many_inside(word, found)
+                )
             ):
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
@@ -679,13 +720,18 @@ class Speller:
 
     def _misspelling_score(self, word: str, candidate: str) -> float:
         """``candidate``'s Zipf less the cost of ``word`` as its misspelling: :func:`edit_cost`
-        one edit away, else :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``)."""
+        one edit away, else :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``),
+        and ``INITIAL_CHANGED_COST`` more for another first letter (a slip rarely changes it:
+        "sorces" is "sources" rather than "forces")."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
-        z = lexicon.zipf(self.lang, candidate.lower())
-        if edit_distance(word, candidate.lower()) <= 1:
-            return z - edit_cost(word, candidate.lower())
-        return z - learner_cost(word, candidate.lower(), ALTERNATIVE_MAX_COST)
+        candidate = candidate.lower()
+        z = lexicon.zipf(self.lang, candidate)
+        if candidate[:1] != word[:1]:
+            z -= INITIAL_CHANGED_COST
+        if edit_distance(word, candidate) <= 1:
+            return z - edit_cost(word, candidate)
+        return z - learner_cost(word, candidate, ALTERNATIVE_MAX_COST)
 
     def _only_word(self, word: str, edits: set[str]) -> str | None:
         """Tier 5: the word one edit away that wordfreq knows (``ONLY_WORD_RIVAL_ZIPF``+),
@@ -918,7 +964,8 @@ class Speller:
         less ``NEAREST_EDIT_COST`` an edit (and ``COST_TAIL`` for another last two letters)
         leads every other by ``LIKELIEST_LEAD`` and is ``NEAREST_MIN_SCORE``+; and no
         word that sounds alike (:func:`sound_skeleton`, one edit further) and is not an
-        extension of it is within ``DOMINANCE_ZIPF`` of its Zipf. The misspelling's cost
+        extension of it, and that the word could misspell (:func:`learner_cost` at most
+        ``NEAREST_MAX_COST``), is within ``DOMINANCE_ZIPF`` of its Zipf. The misspelling's cost
         (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words have few
         neighbours: "magnifiscant" -> "magnificent", "astablishing" -> "establishing",
         "charickter" -> "character"; "semetary" is left (*cemetery* sounds alike)."""
@@ -958,6 +1005,9 @@ class Speller:
                 not (cand.startswith(found) or found.startswith(cand))
                 and lexicon.zipf(lang, cand) > wanted - DOMINANCE_ZIPF
                 and edit_distance(word, cand) <= NEAREST_MAX_EDITS + 1
+                # a word the misspelling could come from: "busts" is no rival of "biscuits"
+                # for "buiscits" (three letters too many)
+                and learner_cost(word, cand, NEAREST_MAX_COST) <= NEAREST_MAX_COST
             ):
                 return None  # "semetary": secretary or cemetery
         return found
@@ -1035,7 +1085,11 @@ class Speller:
 
         if self.lang != "en":
             return False
-        if corrected in (APOSTROPHE_LEFT_OUT["en"].get(word), self._regular_form(word)):
+        if corrected in (
+            APOSTROPHE_LEFT_OUT["en"].get(word),
+            self._regular_form(word),
+            self._contraction_misspelt(word),
+        ):
             return True
         return (
             lexicon.zipf(self.lang, word) <= SURE_SLIP_MAX_ZIPF
@@ -1205,6 +1259,18 @@ def _drops_inner_y(word: str, found: str) -> bool:
     """Whether ``word`` has a y between consonants (``_INNER_Y``) and ``found`` has fewer."""
     kept = len(_INNER_Y.findall(word))
     return kept > 0 and len(_INNER_Y.findall(found)) < kept
+
+
+def _swapped(word: str, found: str) -> bool:
+    """Whether ``found`` is ``word`` with two neighbours swapped back ("jucie": "juice")."""
+    i = first_difference(word, found)
+    return (
+        len(word) == len(found)
+        and i + 1 < len(word)
+        and word[i] == found[i + 1]
+        and word[i + 1] == found[i]
+        and word[i + 2 :] == found[i + 2 :]
+    )
 
 
 def _too_many_inside(word: str, found: str) -> bool:
