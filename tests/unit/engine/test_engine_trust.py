@@ -574,6 +574,22 @@ def test_the_lists_one_correction_wins_unless_a_near_word_outscores_it(
 @pytest.mark.parametrize(
     ("word", "expected"),
     [
+        # the list's one correction of a long word, rarer than other tiers' candidates may be
+        # (Birkbeck's dev split; "hilighting" in a changelog of the published snapshots)
+        ("addresable", "addressable"),
+        ("superceed", "supersede"),
+        ("supercede", "supersede"),  # the web writes it, Zipf 1.7
+        ("hilighting", "highlighting"),
+    ],
+)
+def test_a_long_listed_misspelling_gets_its_rarer_correction(word: str, expected: str) -> None:
+    assert spelling.speller("en").correction(word) == expected
+    assert improve(f"The {word} part.", "en") == f"The {expected} part."
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
         # tier 8, long words wordfreq has never seen (Birkbeck's and Holbrook's dev splits):
         # the likeliest listed word up to two edits of any kind away
         ("magnifiscant", "magnificent"),  # a letter too many and a vowel (Birkbeck)

@@ -7,7 +7,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 0. (English) its one correction in the list of common misspellings (codespell's dictionary,
    from Wikipedia's list), if that dominates the words one edit away
    (:meth:`Speller._listed_wins`), or, when the list gives no other, is one edit away and
-   not outscored by any of them (:meth:`Speller._listed_sole`);
+   not outscored by any of them (:meth:`Speller._listed_sole`), or, in a long word, when no
+   word one edit away rivals it although it is rarer (:meth:`Speller._listed_long`);
 1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
 2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
    accent added or changed (never dropped; Portuguese: only added); a three-letter word only
@@ -137,7 +138,13 @@ LISTED_WEIGHTED_MIN_LENGTH: Final = 5
 # The list's other corrections of a word, scored by the cost of the misspelling, count up to
 # this cost (two letters left out and a consonant for another); farther ones are no rivals.
 ALTERNATIVE_MAX_COST: Final = 2.5
-# ... and an alternative with another first letter costs this much more (as in tier 8).
+# ... and an alternative one edit away with another first letter costs this much more.
+# The list's one correction of a long word that the web writes at most Zipf 2.0 ("supercede",
+# 1.7) may be a rarer word than other tiers' candidates (Zipf 2.0+, any count in
+# pyspellchecker's list: "addressable", "supersede", "highlighting"), with no rival one edit away.
+LISTED_LONG_MIN_LENGTH: Final = 8
+LISTED_LONG_MAX_WORD_ZIPF: Final = 2.0
+LISTED_LONG_MIN_ZIPF: Final = 2.0
 INITIAL_CHANGED_COST: Final = 1.0
 # Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose likeliest neighbour
 # (one edit away, Zipf 1.0+ in wordfreq, ten times commoner than the next) is a listed word of
@@ -193,6 +200,10 @@ NEAREST_EDIT_COST: Final = 1.5
 # comments, is not "happiness"; the LaTeX package "paralist" is not "paradise").
 NEAREST_MAX_COST: Final = 2.0
 NEAREST_INITIAL_COST: Final = 1.0
+# A word that sounds alike rivals the candidate only if the word could misspell it at up to
+# two other consonants' cost: "buiscits" could not be "busts" (three letters too many) and is
+# "biscuits"; "callsite" could be "celeste" (2.5) as well as "campsite", and is left.
+NEAREST_RIVAL_MAX_COST: Final = 3.0
 # The best score must be positive: a word rarer than its edits cost is no likelier than a
 # term or a word the list holds less often ("goegraphicaly": geographical scores -0.15, and
 # "geographically", 400 times in the list, is no candidate).
@@ -541,7 +552,9 @@ class Speller:
                 return listed
             return None
         if listed is not None and (
-            self._listed_wins(word, listed) or self._listed_sole(word, listed)
+            self._listed_wins(word, listed)
+            or self._listed_sole(word, listed)
+            or self._listed_long(word, listed)
         ):
             return listed
         found = None
@@ -700,6 +713,28 @@ class Speller:
             if c[:1] == word[:1] and c != listed and freq.get(c, 0) >= MIN_CANDIDATE_COUNT
         )
 
+    def _listed_long(self, word: str, listed: str) -> bool:
+        """Whether the list's one correction of a long ``word`` (``LISTED_LONG_MIN_LENGTH``+
+        letters, seen by wordfreq at most ``LISTED_LONG_MAX_WORD_ZIPF``) holds although it is
+        rarer than other tiers' candidates must be: pyspellchecker lists it (at any count),
+        wordfreq writes it Zipf ``LISTED_LONG_MIN_ZIPF``+, and no word one edit away with the
+        same first letter is listed ``MIN_CANDIDATE_COUNT``+ times. Long misspellings have
+        one correction and few neighbours: "addresable" -> "addressable", "superceed" ->
+        "supersede", "hilighting" -> "highlighting"."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        freq, lang = self.freq, self.lang
+        return (
+            len(word) >= LISTED_LONG_MIN_LENGTH
+            and listed in freq
+            and lexicon.zipf(lang, word) <= LISTED_LONG_MAX_WORD_ZIPF
+            and lexicon.zipf(lang, listed) >= LISTED_LONG_MIN_ZIPF
+            and not any(
+                c != listed and c[:1] == word[:1] and freq.get(c, 0) >= MIN_CANDIDATE_COUNT
+                for c in self._edits1(word)
+            )
+        )
+
     def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
         """Whether ``found`` is ``DOMINANCE_ZIPF`` commoner than every other correction the
         list of misspellings gives ``word`` ("alloud" is "aloud" or "allowed", which is the
@@ -720,16 +755,17 @@ class Speller:
 
     def _misspelling_score(self, word: str, candidate: str) -> float:
         """``candidate``'s Zipf less the cost of ``word`` as its misspelling: :func:`edit_cost`
-        one edit away, else :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``),
-        and ``INITIAL_CHANGED_COST`` more for another first letter (a slip rarely changes it:
-        "sorces" is "sources" rather than "forces")."""
+        one edit away, ``INITIAL_CHANGED_COST`` more if that edit is the first letter (a slip
+        rarely changes it: "sorces" is "sources" rather than "forces"), else
+        :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``; "spected" may be
+        "expected", the dialect's, and is left)."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         candidate = candidate.lower()
         z = lexicon.zipf(self.lang, candidate)
-        if candidate[:1] != word[:1]:
-            z -= INITIAL_CHANGED_COST
         if edit_distance(word, candidate) <= 1:
+            if candidate[:1] != word[:1]:
+                z -= INITIAL_CHANGED_COST
             return z - edit_cost(word, candidate)
         return z - learner_cost(word, candidate, ALTERNATIVE_MAX_COST)
 
@@ -965,10 +1001,11 @@ class Speller:
         leads every other by ``LIKELIEST_LEAD`` and is ``NEAREST_MIN_SCORE``+; and no
         word that sounds alike (:func:`sound_skeleton`, one edit further) and is not an
         extension of it, and that the word could misspell (:func:`learner_cost` at most
-        ``NEAREST_MAX_COST``), is within ``DOMINANCE_ZIPF`` of its Zipf. The misspelling's cost
-        (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words have few
-        neighbours: "magnifiscant" -> "magnificent", "astablishing" -> "establishing",
-        "charickter" -> "character"; "semetary" is left (*cemetery* sounds alike)."""
+        ``NEAREST_RIVAL_MAX_COST``), is within ``DOMINANCE_ZIPF`` of its Zipf. The
+        misspelling's cost (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words
+        have few neighbours: "magnifiscant" -> "magnificent", "astablishing" ->
+        "establishing", "charickter" -> "character"; "semetary" is left (*cemetery* sounds
+        alike)."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         lang = self.lang
@@ -1007,7 +1044,7 @@ class Speller:
                 and edit_distance(word, cand) <= NEAREST_MAX_EDITS + 1
                 # a word the misspelling could come from: "busts" is no rival of "biscuits"
                 # for "buiscits" (three letters too many)
-                and learner_cost(word, cand, NEAREST_MAX_COST) <= NEAREST_MAX_COST
+                and learner_cost(word, cand, NEAREST_RIVAL_MAX_COST) <= NEAREST_RIVAL_MAX_COST
             ):
                 return None  # "semetary": secretary or cemetery
         return found
