@@ -113,6 +113,7 @@ GENERATORS: dict[str, Generator] = {
     "repeated misspelling": _repeat("recieved "),
     "repeated short lines": _repeat("word ,\n"),
     "repeated doubled word": _repeat("it it is . "),
+    "repeated doubled name": _repeat("Zorba Zorba went . "),
     "one word repeated": _repeat("word "),
     "two words alternating": _repeat("yes no "),
     "identical short sentences": _repeat("It is. "),

@@ -57,17 +57,18 @@ _ABBREVIATIONS: Final = {
 _DOUBLE_OK: Final[dict[str, frozenset[str]]] = {
     "en": frozenset(
         {
-            # clause ends and starts: "had had", "that that", "what it is is", "what I do
-            # do", "when we sold it it made", "I told you you were", "gave her her book"
-            "had", "that", "is", "do", "it", "you", "her", "him", "them",
-            # intensifiers: "very very", "really really", "far far away", "long long ago"
-            "very", "really", "so", "much", "many", "far", "long", "way", "too", "more",
-            "little", "big", "deep", "down", "up",
-            # interjections and calls: "Well well", "there there", "now now", "bye bye"
-            "ha", "ho", "he", "hee", "hey", "hi", "oh", "ooh", "ah", "aha", "no", "yes",
-            "yeah", "bye", "well", "there", "now", "come", "tut", "tsk", "knock", "bang",
+            # clause ends and starts: "had had", "that that", "what I do do", "gave her her
+            # book" (and, in their context only, "is", "it", "you", "in": _en_double_in_context)
+            "had", "that", "do", "her",
+            # intensifiers: "very very", "really really", "far far away", "my dear dear Handel"
+            "very", "really", "so", "much", "many", "far", "long", "way", "too",
+            "little", "big", "deep", "down", "up", "dear",
+            # interjections and calls: "Ha ha", "bye bye", "tut tut" (and, at a clause's
+            # start only, "Well well", "No no", "Now now", "Help help": _EN_CALLS)
+            "ha", "ho", "he", "hee", "hey", "hi", "oh", "ooh", "ah", "aha",
+            "yeah", "bye", "tut", "tsk", "knock", "bang",
             "boom", "chop", "blah", "la", "na", "yada", "wow", "hip", "hush", "shh", "bla",
-            "tick", "tock", "ding", "dong", "choo", "puff", "help", "ma", "pa",
+            "tick", "tock", "ding", "dong", "choo", "puff", "ma", "pa",
         }
     ),
     "de": frozenset({"die", "der", "das", "den", "dem", "des", "sie", "ha", "so"}),
@@ -269,22 +270,167 @@ def glue_runs(s: str) -> list[str]:
 # doubled: a repeated content word is mostly deliberate there.
 DOUBLED_MIN_ZIPF: Final = 6.0
 # In English any doubled word is dropped but those of _DOUBLE_OK (clause boundaries,
-# intensifiers, interjections), three or more copies and names: 89 % of words doubled at
-# random in clean prose are removed, and 8 deliberate doubles in some 3 MB of real prose are
-# lost (issue 24's measure; bench/bench_doubles.py). Italian and Spanish reduplicate words
-# as intensifiers ("piano piano", "café café"): only the commonest words there.
+# intensifiers, interjections), those _en_double_in_context keeps, three or more copies and
+# names: 93 % of words doubled at random in clean prose are removed, and 2 of the 117 doubles
+# of 7.4 MB of real prose (manuals and novels) that were meant are lost (issue 24's measure;
+# bench/bench_doubles.py). Italian and Spanish reduplicate words as intensifiers ("piano
+# piano", "café café"): only the commonest words there.
 DOUBLED_ANY_WORD: Final = frozenset({"en"})
 # A capitalised word repeated as is is a name ("Tin Tin", "Bora Bora", "Baden Baden") unless
-# it is a common word ("After After", "The The").
+# it is a common word ("After After", "The The"), an English inflection of one ("Fires
+# Fires") or a word the text also writes alone (_written_alone).
 DOUBLED_NAME_MAX_ZIPF: Final = 5.0
 # A doubled word the language hardly writes is a name or a foreign word (lorem ipsum's
-# "tincidunt tincidunt", "gravida gravida"), left as written.
+# "tincidunt tincidunt", "gravida gravida"), left as written when it is capitalised or
+# shorter than DOUBLED_RARE_MIN_LETTERS ("tsk tsk", "mahi mahi"): a longer one in lower case
+# is a technical word written twice ("stateful stateful", "linter linter"), and lorem ipsum
+# is known by its neighbours: such a word goes only among words of which this share are
+# common (Zipf 3+; "Quisque a dolor sit amet dui malesuada malesuada id ac metus": 5 of 12).
 DOUBLED_MIN_KNOWN_ZIPF: Final = 2.0
+DOUBLED_RARE_MIN_LETTERS: Final = 5
+DOUBLED_RARE_COMMON_SHARE: Final = 0.75
+# A rare word in -y or -ie doubled is a nursery or game word ("housey housey", "chitty
+# chitty"), left as written.
+_PET_ENDINGS: Final = ("y", "ie")
+# A word glued to one of these is the end of a name or code ("rst:directive directive").
+_IDENTIFIER_GLUE: Final = frozenset(":./#@=")
+
+# English words whose double is deliberate in one context only (_en_double_in_context).
+# Subordinators: the clause one opens may end on an object that the next clause's subject
+# repeats ("when we sold it it made").
+_EN_SUBORDINATORS: Final = frozenset(
+    {
+        "when", "whenever", "if", "once", "after", "before", "until", "till", "since",
+        "because", "as", "while", "though", "although", "unless", "whereas", "wherever",
+        "where",
+    }
+)  # fmt: skip
+# Clause words: a subject pronoun right after one of these starts a clause ("if you you",
+# "and it it", "lets you you"), so its double is a slip.
+_EN_CLAUSE_WORDS: Final = _EN_SUBORDINATORS | frozenset(
+    {
+        "and", "or", "but", "nor", "so", "then", "that", "which", "who", "whom", "what",
+        "how", "why", "now", "also", "yet", "thus", "hence", "otherwise", "than", "let",
+        "lets", "means", "mean", "meant",
+    }
+)  # fmt: skip
+# Verbs of telling: "I told you you were right" (the object, then the next clause's subject).
+_EN_TELLING: Final = frozenset(
+    {
+        "tell", "tells", "told", "telling", "show", "shows", "showed", "shown", "promise",
+        "promised", "promises", "warn", "warned", "warns", "remind", "reminded", "reminds",
+        "assure", "assured", "assures", "bet", "ask", "asked", "asks", "teach", "taught",
+        "convince", "convinced", "inform", "informed", "guarantee", "guaranteed", "swear",
+        "swore",
+    }
+)  # fmt: skip
+# Verbs that take "in" as a particle: "rushed in in such a multitude", "put in in the
+# missionarying line", "log in in the browser".
+_EN_IN_VERBS: Final = frozenset(
+    {
+        "come", "came", "comes", "coming", "rush", "rushed", "put", "puts", "putting", "take",
+        "took", "taken", "slip", "slipped", "step", "stepped", "walk", "walked", "ran", "go",
+        "went", "gone", "get", "got", "move", "moved", "break", "broke", "bring", "brought",
+        "drop", "dropped", "fill", "filled", "give", "gave", "given", "hand", "handed", "jump",
+        "jumped", "log", "logged", "pour", "poured", "plug", "plugged", "pull", "pulled",
+        "push", "pushed", "send", "sent", "settle", "settled", "sign", "signed", "sink", "sank",
+        "stay", "stayed", "tune", "tuned", "turn", "turned", "join", "joined", "kick", "kicked",
+        "burst", "check", "checked", "fall", "fell", "fly", "flew", "hold", "held", "keep",
+        "kept", "lock", "locked", "sneak", "sneaked", "snuck", "squeeze", "squeezed", "tuck",
+        "tucked", "creep", "crept", "crowd", "crowded", "flood", "flooded", "let",
+    }
+)  # fmt: skip
+# Calls and interjections doubled at a clause's start ("Well well, look", "No no, not that",
+# "Now now", "There there") or after a verb of speaking ("shouted help help") only: "will
+# now now skip", "no no guarantee" are slips.
+_EN_CALLS: Final = frozenset({"no", "yes", "well", "now", "come", "help", "there"})
+_EN_SPEAKING: Final = frozenset(
+    {
+        "say", "says", "said", "saying", "shout", "shouts", "shouted", "shouting", "cry",
+        "cries", "cried", "crying", "yell", "yells", "yelled", "yelling", "scream", "screams",
+        "screamed", "screaming", "call", "calls", "called", "calling", "answer", "answered",
+        "reply", "replied", "whisper", "whispered", "go", "goes", "went",
+    }
+)  # fmt: skip
+# The words _en_double_in_context decides on.
+_EN_CONTEXT_DOUBLES: Final = _EN_CALLS | frozenset({"is", "it", "you", "in"})
+# How many words before "in in" its verb may stand ("took the letters in in the morning").
+_EN_PARTICLE_REACH: Final = 3
+# What ends the clause before a double (its words are looked at back to one of these).
+# (the greedy run finds the last such mark before the double in one pass)
+_CLAUSE_END = re.compile(r"(?s).*[,;:.!?()\[\]{}—–\"“”«»\n\ue000-\ue002]")
+_CLAUSE_WORD = re.compile(rf"{_L}+(?:['’]{_L}+)*")
+_NEXT_IS_WORD = re.compile(rf" +{_L}")
+
+
+def _en_double_in_context(s: str, start: int, end: int, word: str) -> bool:
+    """Whether the English double ``word word`` at ``s[start:end]`` is deliberate by its
+    context: a call (:data:`_EN_CALLS`) at its clause's start, after nothing but other
+    calls ("Well well", "Oh no no"), or after a verb of speaking ("shouted help help"); "is
+    is" after *what*, *whatever* or *all* in its clause ("what it is is", "all it really is
+    is"); "it it", "you you" and "there there" where a clause ends on the object or adverb
+    and the next starts with the subject: a subordinator earlier in the clause and a word
+    that is not a clause word right before ("when we sold it it made", "when we got there
+    there warn't"), or ("you") a verb of telling right before ("I told you you were"), with a
+    word after; "in in" after a verb that takes the particle, up to two words between ("rushed
+    in in such a multitude", "took the letters in in the morning")."""
+    if word not in _EN_CONTEXT_DOUBLES:
+        return False
+    reach = max(0, start - 400)
+    cut = _CLAUSE_END.match(s, reach, start)
+    begin = reach if cut is None else cut.end()
+    words = [w.lower() for w in _CLAUSE_WORD.findall(s, begin, start)]
+    if word in _EN_CALLS and all(w in _DOUBLE_OK["en"] for w in words):
+        return True  # "Well well", "Oh no no", "Help help!": a call opens its clause
+    if word in _EN_CALLS and words[-1] in _EN_SPEAKING:
+        return True  # "the boy was shout help help", "she said no no"
+    if not words:
+        return False
+    if word == "is":
+        return any(w in ("what", "whatever", "all") for w in words)
+    if word == "in":
+        return any(w in _EN_IN_VERBS for w in words[-_EN_PARTICLE_REACH:])
+    if _NEXT_IS_WORD.match(s, end) is None:
+        return False
+    if word in _EN_CALLS and word != "there":
+        return False
+    if word == "you" and words[-1] in _EN_TELLING:
+        return True
+    return words[-1] not in _EN_CLAUSE_WORDS and any(w in _EN_SUBORDINATORS for w in words[:-1])
+
+
+# English inflections (suffix, what replaces it in the stem): an inflected form of a common
+# word is no name, even capitalised ("Fires Fires when", "Alternatively Alternatively").
+_EN_INFLECTIONS: Final = (
+    ("ies", "y"), ("es", ""), ("s", ""), ("ically", "ic"), ("ily", "y"), ("ly", ""),
+    ("ing", ""), ("ing", "e"), ("ied", "y"), ("ed", ""), ("ed", "e"),
+)  # fmt: skip
+# How common the stem must be (Zipf), and how long (so that "sing" is no "s" + "ing").
+_EN_STEM_MIN_ZIPF: Final = 3.0
+_EN_STEM_MIN_LETTERS: Final = 3
+
+
+def _en_inflected(word: str) -> bool:
+    """Whether the lower-case ``word`` is a regular inflection of a common English word
+    (``fires``, ``specifies``, ``dynamically``, ``keeping``; not ``sing``, ``paris``,
+    ``wales``, ``ss``/``us``/``is`` endings)."""
+    from .lexicon import zipf
+
+    if word.endswith(("ss", "us", "is")):
+        return False
+    for suffix, replacement in _EN_INFLECTIONS:
+        if word.endswith(suffix):
+            stem = word[: -len(suffix)] + replacement
+            if len(stem) >= _EN_STEM_MIN_LETTERS and zipf("en", stem) >= _EN_STEM_MIN_ZIPF:
+                return True
+    return False
 
 
 def doubled_words(s: str, lang: str) -> str:
     """Drop a word repeated right after itself ("the the" -> "the"), with exceptions."""
     allowed = _DOUBLE_OK.get(lang, frozenset())
+    alone: dict[str, bool] = {}  # _written_alone per word: one scan of the text each
+    known: dict[str, bool] = {}  # _among_foreign_words' answer per word
 
     from .lexicon import zipf
 
@@ -295,19 +441,33 @@ def doubled_words(s: str, lang: str) -> str:
         repeats = m.group(2).split(" ")[1:]
         if len(repeats) > 1:
             return m.group(0)  # "toys toys toys", "no no no": three times is on purpose
+        if lang == "en" and _en_double_in_context(s, m.start(), m.end(), first.lower()):
+            return m.group(0)  # "what it is is", "when we sold it it made", "told you you"
+        if m.start() and s[m.start() - 1] in _IDENTIFIER_GLUE:
+            return m.group(0)  # "rst:directive directive": the first copy ends a name
         z = zipf(lang, first.lower())
         if lang not in DOUBLED_ANY_WORD and z < DOUBLED_MIN_ZIPF:
             return m.group(0)  # "deep deep sea": reduplication is common outside English
-        if z < DOUBLED_MIN_KNOWN_ZIPF:
-            return m.group(0)  # a word English hardly writes: a name, a foreign word
+        if z < DOUBLED_MIN_KNOWN_ZIPF and (
+            len(first) < DOUBLED_RARE_MIN_LETTERS
+            or first != first.lower()
+            or first.endswith(_PET_ENDINGS)
+            or _common_share(s, m.start(), m.end(), lang) < DOUBLED_RARE_COMMON_SHARE
+        ):
+            return m.group(0)  # a word English hardly writes: a name, "tsk tsk", "mahi mahi"
         if any(r != first and r != r.lower() for r in repeats):
             return m.group(0)  # "word Word": a name or a deliberate capital, leave it
-        if len(first) > 1 and first[1:] == first[1:].lower() and first != first.lower() and (
-            all(r == first for r in repeats)
+        if (
+            len(first) > 1
+            and first[1:] == first[1:].lower()
+            and first != first.lower()
+            and all(r == first for r in repeats)
             and zipf(lang, first.lower()) < DOUBLED_NAME_MAX_ZIPF
+            and not (lang == "en" and _en_inflected(first.lower()))
+            and not _cached(alone, first, lambda: _written_alone(s, first))
         ):
             return m.group(0)  # "Tin Tin", "Bora Bora": a name ("After After" is a slip)
-        if _among_foreign_words(s, m.start(), m.end(), lang):
+        if _among_foreign_words(s, m.start(), m.end(), lang, known):
             return m.group(0)  # lorem ipsum's "porta in in massa": another language's text
         return first
 
@@ -324,9 +484,12 @@ FOREIGN_COMMON_ZIPF: Final = 3.0
 _PLAIN_LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def _among_foreign_words(s: str, start: int, end: int, lang: str) -> bool:
+def _among_foreign_words(
+    s: str, start: int, end: int, lang: str, memo: dict[str, bool] | None = None
+) -> bool:
     """Whether ``s[start:end]`` stands among words mostly unknown to ``lang``'s list (the
-    spelling rules' guard for lorem ipsum and quoted foreign text, applied to doubles)."""
+    spelling rules' guard for lorem ipsum and quoted foreign text, applied to doubles);
+    ``memo`` keeps each word's answer for the next call on the same text."""
     from .spelling import speller
 
     reach = 40 * FOREIGN_WINDOW
@@ -338,8 +501,47 @@ def _among_foreign_words(s: str, start: int, end: int, lang: str) -> bool:
     from .lexicon import zipf
 
     checker = speller(lang)
-    known = sum(1 for w in around if checker.known(w) or zipf(lang, w) >= FOREIGN_COMMON_ZIPF)
+    memo = {} if memo is None else memo
+    known = 0
+    for w in around:
+        if w not in memo:
+            memo[w] = checker.known(w) or zipf(lang, w) >= FOREIGN_COMMON_ZIPF
+        known += memo[w]
     return known < FOREIGN_KNOWN_SHARE * len(around)
+
+
+def _cached(cache: dict[str, bool], key: str, compute: Callable[[], bool]) -> bool:
+    """``cache[key]``, computed once."""
+    if key not in cache:
+        cache[key] = compute()
+    return cache[key]
+
+
+def _written_alone(s: str, word: str) -> bool:
+    """Whether ``s`` also writes ``word`` once not beside a copy of itself: then ``word
+    word`` is no name of two like words ("React React will render" in a text that says
+    "React" elsewhere; "Bora Bora" is never written alone)."""
+    if s.count(word) <= 2:
+        return False
+    alone = re.compile(
+        rf"{_EDGE_BEFORE}(?<!{re.escape(word)} ){re.escape(word)}{_EDGE_AFTER}(?! {re.escape(word)}"
+        rf"{_EDGE_AFTER})"
+    )
+    return alone.search(s) is not None
+
+
+def _common_share(s: str, start: int, end: int, lang: str) -> float:
+    """The share of the words around ``s[start:end]`` (FOREIGN_WINDOW each side) that
+    ``lang`` writes often (Zipf FOREIGN_COMMON_ZIPF+); 1.0 with no words around."""
+    from .lexicon import zipf
+
+    reach = 40 * FOREIGN_WINDOW
+    before = _PLAIN_LETTERS.findall(s[max(0, start - reach) : start])[-FOREIGN_WINDOW:]
+    after = _PLAIN_LETTERS.findall(s[end : end + reach])[:FOREIGN_WINDOW]
+    around = [w.lower() for w in before + after]
+    if not around:
+        return 1.0
+    return sum(1 for w in around if zipf(lang, w) >= FOREIGN_COMMON_ZIPF) / len(around)
 
 
 def _word_before(s: str, end: int) -> str:
