@@ -616,6 +616,22 @@ def test_a_long_unseen_word_becomes_its_likeliest_word_two_edits_away(
     assert spelling.speller("en").correction(word) == expected
 
 
+def test_two_common_words_run_together_are_no_slip() -> None:
+    # react.dev (the clean sentences' dev split): the DOM event is not "prostate"
+    sentence = (
+        "If a `startTransition` is started from the legacy popstate event, such as during a"
+        ' "back"-navigation then it must finish synchronously.'
+    )
+    assert improve(sentence, "en-us") == sentence
+    speller = spelling.speller("en")
+    # terms of the published snapshots: TeamCity, a start-up option, a call site
+    for word in ("teamcity", "startop", "callsite", "notfound"):
+        assert speller.correction(word) is None, word
+    # Holbrook: "warking" meant walking, not "working"
+    assert speller.correction("warking") is None
+    assert speller.correction("transfred") == "transferred"  # "fred" is rarer than Zipf 4.5
+
+
 def test_a_long_unseen_word_in_a_sentence() -> None:
     # Birkbeck's dev split: "magnifiscant"; a term of the same length in published text stays
     assert improve("It was a magnifiscant view.", "en") == "It was a magnificent view."

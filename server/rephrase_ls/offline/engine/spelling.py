@@ -246,8 +246,9 @@ def _near_in_letters(
 
 def _never_seen(lang: str, word: str) -> bool:
     """Whether the English ``word`` (no accents: "wörter" is not "writer") is one wordfreq has
-    never seen written, nor its stem (:func:`_seen_stem`), nor a coinage, a derivation or a
-    contraction without its apostrophe: a word tiers 6 and 8 may correct."""
+    never seen written, nor its stem (:func:`_seen_stem`), nor a coinage, a derivation, a
+    contraction without its apostrophe or two common words run together (:func:`_compound`):
+    a word tiers 6 and 8 may correct."""
     import rephrase_ls.offline.engine.lexicon as lexicon
 
     return (
@@ -255,6 +256,7 @@ def _never_seen(lang: str, word: str) -> bool:
         and lexicon.zipf(lang, word) <= 0.0
         and not _seen_stem(lang, word)
         and not _coined(lang, word)
+        and not _compound(lang, word)
         and not _derived(lang, word)
         and not _contraction(lang, word)
     )
@@ -780,6 +782,7 @@ class Speller:
             lexicon.zipf(self.lang, word) > 0.0
             or _seen_stem(self.lang, word)
             or _coined(self.lang, word)
+            or _compound(self.lang, word)
         ):
             return None
         freq = self.freq
@@ -961,6 +964,7 @@ class Speller:
             or lexicon.zipf(lang, word) > LIKELIEST_MAX_WORD_ZIPF
             or _seen_stem(lang, word, LIKELIEST_STEM_ZIPF)
             or _coined(lang, word)
+            or _compound(lang, word)
             or _derived(lang, word)
             or _contraction(lang, word)
         ):
@@ -1610,6 +1614,26 @@ _EN_SUFFIXES: Final = ("ize", "ise", "ized", "ised", "izes", "ises", "izing", "i
                        "ization", "isation", "ify", "ified", "ifies", "able", "ability",
                        "ness", "less", "ful", "ish", "ism", "ist", "ists")
 _COINED_MIN_STEM: Final = 3
+
+
+# Two common words written as one are a term or two words run together, not a slip of a third
+# word: "popstate" (a DOM event) is not "prostate", "teamcity" not "tenacity", "startop" not
+# "startup", "callsite" not "campsite"; nor "warking" (for "walking") "working".
+COMPOUND_PART_MIN_LENGTH: Final = 3
+COMPOUND_PART_ZIPF: Final = 4.5
+
+
+def _compound(lang: str, word: str) -> bool:
+    """Whether ``word`` is two words of ``COMPOUND_PART_MIN_LENGTH``+ letters that wordfreq
+    writes Zipf ``COMPOUND_PART_ZIPF``+ each ("pop" + "state", "team" + "city")."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    shortest = COMPOUND_PART_MIN_LENGTH
+    return any(
+        lexicon.zipf(lang, word[:i]) >= COMPOUND_PART_ZIPF
+        and lexicon.zipf(lang, word[i:]) >= COMPOUND_PART_ZIPF
+        for i in range(shortest, len(word) - shortest + 1)
+    )
 
 
 def _coined(lang: str, word: str) -> bool:
