@@ -271,8 +271,10 @@ def _spelling(
 
     def fix(word: str, start: int) -> str | None:
         lower = word.lower()
-        if lower in known_lower or lower in context:
+        if lower in known_lower:
             return None
+        # A context word (written twice in the request) comes here only when it is a slip
+        # however often it is written: the choice of ``maybe`` below keeps the others out.
         end = start + len(word)
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")

@@ -98,6 +98,7 @@ from rephrase_ls.offline.engine.edit_shapes import (
     umlaut_spellings,
 )
 from rephrase_ls.offline.engine.misspellings import ListedMisspellings, known_misspellings
+from rephrase_ls.offline.engine.software_terms import software_term
 
 LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
 MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
@@ -492,6 +493,8 @@ class Speller:
             return regular
         listing = known_misspellings(self.lang)
         listed = listing.get(word)
+        if listed is None and self.lang == "en" and software_term(word):
+            return None  # a software term ("backtick", "heredocs"): not another word's slip
         if self.known(word):
             # A form the lists lack but take for a regular inflection ("begin" + "ing") is a
             # misspelling when the list of misspellings has it ("begining", "extented").
