@@ -143,7 +143,9 @@ async def test_every_style_and_tone_is_offered_except_those_that_change_nothing(
     uri = ed.open("a.md", TEXT)
     result = await alternatives(ed, uri)
     assert result["failed"] == []
-    found = {a["label"]: a for a in result["alternatives"]}
+    found = {label: a for a in result["alternatives"] for label in a["labels"]}
+    texts = [a["text"] for a in result["alternatives"]]
+    assert len(set(texts)) == len(texts)  # one entry per rewrite
     for kind, names, suffix in (
         ("writingStyle", STYLES, "writing style"),
         ("tone", TONES, "tone"),
@@ -156,7 +158,8 @@ async def test_every_style_and_tone_is_offered_except_those_that_change_nothing(
                 assert label not in found
                 continue
             alt = found[label]
-            assert alt[kind] == name
+            if alt["labels"][0] == label:  # the entry applies its first style or tone
+                assert alt[kind] == name
             assert alt["text"] == want
             assert len(alt["preview"]) <= 72 and alt["preview"].endswith("…")
             assert want.startswith(alt["preview"][:-1])
@@ -243,6 +246,23 @@ async def test_a_language_without_styles_says_so_and_sends_nothing(ed: AltEditor
     assert "Show alternatives…" not in [a.title for a in actions]
 
 
+async def test_styles_that_give_the_same_rewrite_are_one_entry(ed: AltEditor) -> None:
+    # business and academic both only write out the contraction here
+    paragraph = "We don't know why the build failed on the server last night."
+    assert engine_improve(paragraph, "en-us", writing_style="business") == engine_improve(
+        paragraph, "en-us", writing_style="academic"
+    )
+    uri = ed.open("a.md", f"# Notes\n\n{paragraph}\n")
+    result = await alternatives(ed, uri)
+    texts = [a["text"] for a in result["alternatives"]]
+    assert len(set(texts)) == len(texts)
+    (entry,) = (a for a in result["alternatives"] if "business (writing style)" in a["labels"])
+    assert "academic (writing style)" in entry["labels"]
+    assert entry["label"] == "business (writing style), academic (writing style)"
+    assert entry["writingStyle"] == "business"
+    assert entry["text"] == paragraph.replace("don't", "do not")
+
+
 @pytest.mark.parametrize("knobs", [["--fail", "456:1"]], indirect=True)
 async def test_one_failing_request_leaves_out_that_alternative_and_names_it(
     knobs: list[str], ed: AltEditor
@@ -250,7 +270,8 @@ async def test_one_failing_request_leaves_out_that_alternative_and_names_it(
     uri = ed.open("a.md", TEXT)
     result = await alternatives(ed, uri)
     (failed,) = result["failed"]
-    labels = [a["label"] for a in result["alternatives"]] + result["unchanged"]
+    labels = [label for a in result["alternatives"] for label in a["labels"]]
+    labels += result["unchanged"]
     assert failed["label"] not in labels
     assert len(labels) == len(STYLES) + len(TONES) - 1
     assert "quota" in failed["reason"].lower()
@@ -276,11 +297,18 @@ async def test_the_code_action_offers_the_labels_and_applies_the_one_chosen(
     action = (await listed(ed, uri))["Show alternatives…"]
     assert action.kind == types.CodeActionKind.RefactorRewrite
     assert action.command is not None and action.command.command == "rephrase.alternatives"
-    ed.answer = "casual (writing style)"
+    # the titles are the entries' labels: styles and tones that give one rewrite share one
+    casual = next(
+        t
+        for t in (await alternatives(ed, uri))["alternatives"]
+        if "casual (writing style)" in t["labels"]
+    )["label"]
+    ed.answer = casual
     await ed.run_action(action)
     (request,) = ed.requests
     titles = [a.title for a in request.actions or []]
-    assert "casual (writing style)" in titles and "business (writing style)" in titles
+    assert casual in titles and any(t.startswith("business") for t in titles)
+    assert len(set(titles)) == len(titles)
     assert ed.text(uri) == TEXT.replace(PARAGRAPH, expected("writingStyle", "casual"))
 
 

@@ -226,10 +226,18 @@ async def compute_alternatives(
         req = ActionRequest(uri, version, wide, False, opts)
         kind, value = opts.as_pair()
         text = rewritten(state.text, span[0], span[1], result.edits)
+        same = next((a for a in out.found if a["text"] == text), None)
+        if same is not None:
+            # one entry per rewrite, named by each style and tone that gives it (each label
+            # whole, so that a client matching "academic (writing style)" finds it)
+            same["labels"].append(label)
+            same["label"] = ", ".join(same["labels"])
+            continue
         edit = workspace_edit(ls, state, uri, version, result.edits, req.title, settings)
         out.found.append(
             {
                 "label": label,
+                "labels": [label],
                 ("writingStyle" if kind == "style" else "tone"): value,
                 "text": text,
                 "preview": preview(text),

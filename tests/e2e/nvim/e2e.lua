@@ -450,7 +450,8 @@ function cases.alternatives()
   vim.ui.select = function(items, opts, on_choice)
     offered = vim.tbl_map(opts.format_item, items)
     for i, item in ipairs(items) do
-      if item.label == 'business (writing style)' then
+      -- (styles and tones that give the same rewrite share one entry: its label names each)
+      if vim.startswith(item.label, 'business (writing style)') then
         return on_choice(item, i)
       end
     end
