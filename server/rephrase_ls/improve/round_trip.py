@@ -258,6 +258,7 @@ async def improve_paragraphs(
     *,
     blocks: Sequence[ProseBlock | Paragraph] | None = None,
     numbers: Sequence[int] | None = None,
+    stripped: Sequence[tuple[int, int]] = (),
 ) -> Outcome:
     """Improve the paragraphs (see :func:`improve_in_one_language`); when the service refuses
     because some paragraphs are in another language than ``target_lang`` (a quotation, a
@@ -280,6 +281,7 @@ async def improve_paragraphs(
             clips,
             blocks=blocks,
             numbers=number_of,
+            stripped=stripped,
         )
     except BadRequest:
         if mode.target_lang is None or len(paragraphs) < 2:
@@ -298,6 +300,7 @@ async def improve_paragraphs(
             [clip_of[i] for i in keep],
             blocks=blocks if blocks is not None else paragraphs,
             numbers=[number_of[i] for i in keep],
+            stripped=stripped,
         )
         outcome.skips[:0] = [
             other_language(text, paragraphs[i], number_of[i], language, mode.target_lang)
@@ -317,6 +320,7 @@ async def improve_in_one_language(
     *,
     blocks: Sequence[ProseBlock | Paragraph] | None = None,
     numbers: Sequence[int] | None = None,
+    stripped: Sequence[tuple[int, int]] = (),
 ) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
@@ -331,7 +335,8 @@ async def improve_in_one_language(
     apart from the running prose, the words the document writes in code or only in lower case,
     its spelling variant (a plain Improve, ``mode.keep_variant``) and two spaces between
     sentences are kept. ``blocks``: the document's prose blocks (by default the paragraphs
-    themselves), which the guards read the document with.
+    themselves), which the guards read the document with; ``stripped``: the spans its format's
+    tool strips (:func:`rephrase_ls.text.markup.stripped_spans`), which they do not read.
     """
     outcome = Outcome()
 
@@ -339,7 +344,7 @@ async def improve_in_one_language(
         return numbers[index] if numbers is not None else index
 
     # what the guards read of the document, each fact computed once, when an answer needs it
-    facts = DocumentFacts(text, blocks if blocks is not None else paragraphs)
+    facts = DocumentFacts(text, blocks if blocks is not None else paragraphs, stripped)
     clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
     if len(clip_of) != len(paragraphs):
         raise ValueError(f"{len(clip_of)} clips for {len(paragraphs)} paragraphs")

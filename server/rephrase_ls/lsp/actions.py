@@ -283,6 +283,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         backend,
         choice,
         mode="correct" if req.options.correct else "rephrase",
+        stripped=state.stripped,
     )
     work = asyncio.ensure_future(
         improve_text(
