@@ -46,6 +46,9 @@ def test_a_term_written_in_two_paragraphs_is_still_kept(tmp_path: Path) -> None:
     text = "It reads a hostid first.\n\nThen the hostid is printed.\n"
     assert improve_stdin(text, tmp_path) == text
     assert improve_stdin("It reads a hostid first.\n", tmp_path) == "It reads a hosted first.\n"
+    # the project's README writes "stdio" in two paragraphs: a term, not "studio"
+    text = "It talks over stdio.\n\nThe stdio transport is the default.\n"
+    assert improve_stdin(text, tmp_path) == text
 
 
 def test_a_commit_messages_comments_and_diff_do_not_keep_a_slip_in_its_body(

@@ -1049,6 +1049,15 @@ class Speller:
             and (len(word) != len(corrected) or sorted(word) == sorted(corrected))
         )
 
+    def certain_slip(self, word: str, corrected: str) -> bool:
+        """(English) whether ``corrected`` of the lower-case ``word`` puts back an apostrophe
+        left out (``dont``) or makes an impossible inflection regular (``companys``): no term
+        is written so."""
+        return self.lang == "en" and corrected in (
+            APOSTROPHE_LEFT_OUT["en"].get(word),
+            self._regular_form(word),
+        )
+
     def listed_misspelling(self, word: str) -> str | None:
         """The correction of the lower-case ``word`` in the list of common misspellings."""
         return known_misspellings(self.lang).get(word)
