@@ -178,6 +178,7 @@ CASES: dict[str, tuple[int, int] | None] = {
     "health_without_buffer": None,
     "diagnostic_quick_fix": None,
     "turn_off_rule": None,
+    "project_words": None,
     "typst_and_html": None,
     "review_controls": None,
     "diagnostics_on_save": None,

@@ -472,6 +472,10 @@ def test_vscode_real_host(installation: Installation, tmp_path: Path) -> None:
         CONTROLS[2].replace("wurd", "word"),
         "<!-- rephrase: on -->",
     ], controls["linesAfterIgnore"]
+    # Each quick fix's change was on disk at once (the extension saves it; no Save All).
+    assert tomllib.loads(controls["projectFileAfterWord"])["words"] == ["agian"], controls
+    after_turn_off = tomllib.loads(controls["projectFileAfterTurnOff"])
+    assert after_turn_off["disabledRules"] == ["doubled-word", "spelling"], controls
     written = tomllib.loads(project_file.read_text(encoding="utf-8"))
     assert written["disabledRules"] == ["doubled-word", "spelling"], written
     assert written["words"] == ["agian"], written

@@ -183,6 +183,42 @@ export async function saveProjectFile(file: string | null): Promise<boolean> {
   return document.save();
 }
 
+/** The server commands of the quick fixes that change `.rephrase.toml` through an edit. */
+const PROJECT_FILE_COMMANDS = new Set(['rephrase.addWord', 'rephrase.disableRule']);
+
+/** The project files (`.rephrase.toml`) with unsaved changes, as URI strings. */
+function dirtyProjectFiles(): Set<string> {
+  return new Set(
+    vscode.workspace.textDocuments
+      .filter((d) => d.isDirty && d.uri.path.endsWith('/.rephrase.toml'))
+      .map((d) => d.uri.toString()),
+  );
+}
+
+/**
+ * `middleware.executeCommand`: after the quick fix *Add ‘word’ to the project's words* or
+ * *Turn off ‘code’ in this project* changed `.rephrase.toml` (an edit VS Code leaves unsaved), saves
+ * it as the set commands do, unless it had unsaved changes before (the writer's, left to them).
+ */
+export async function executeCommandMiddleware(
+  command: string,
+  args: unknown[],
+  next: (command: string, args: unknown[]) => unknown,
+): Promise<unknown> {
+  if (!PROJECT_FILE_COMMANDS.has(command)) {
+    return next(command, args);
+  }
+  const before = dirtyProjectFiles();
+  const result = await next(command, args);
+  if (result !== null && typeof result === 'object') {
+    const { applied, changed, file } = result as { applied?: unknown; changed?: unknown; file?: unknown };
+    if (applied === true && changed === true && typeof file === 'string' && !before.has(toUri(file).toString())) {
+      await saveProjectFile(file);
+    }
+  }
+  return result;
+}
+
 const NUMBER = new Intl.NumberFormat('en-US');
 
 /** The text-improvement characters and the billing period, when the service gave them. */

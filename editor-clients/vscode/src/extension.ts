@@ -19,6 +19,7 @@ import {
   errorMessage,
   correctDocument,
   correctSelection,
+  executeCommandMiddleware,
   improveSelection,
   showUsage,
   StyleKind,
@@ -161,6 +162,7 @@ class ServerManager implements vscode.Disposable {
       middleware: {
         workspace: { configuration: configurationMiddleware() },
         provideCodeActions: codeActionMiddleware,
+        executeCommand: executeCommandMiddleware,
       },
       // Where text and the key go, and the user's limits: user settings only, once per launch
       // (see settings.ts).

@@ -6,6 +6,7 @@ import {
   correctDocument,
   correctSelection,
   errorMessage,
+  executeCommandMiddleware,
   formatUsage,
   improveSelection,
   saveProjectFile,
@@ -153,6 +154,43 @@ describe('saving the project file', () => {
     fake.state.pickAnswers.push(byLabel('simple'));
     await chooseStyle(server, uri, 'writingStyle');
     assert.equal(doc.saved, 1);
+  });
+
+  it('saves it after a quick fix added a word or turned a rule off', async () => {
+    for (const command of ['rephrase.addWord', 'rephrase.disableRule']) {
+      fake.state.textDocuments.length = 0;
+      let doc: ReturnType<typeof projectDocument> | undefined;
+      const result = await executeCommandMiddleware(command, ['file:///notes/a.md', 'teh'], async () => {
+        doc = projectDocument(true); // the server's edit leaves it modified
+        return { applied: true, file: 'file:///notes/.rephrase.toml', changed: true };
+      });
+      assert.deepEqual(result, { applied: true, file: 'file:///notes/.rephrase.toml', changed: true });
+      assert.equal(doc?.saved, 1, command);
+    }
+  });
+
+  it("leaves a quick fix's change unsaved when the file had unsaved changes before", async () => {
+    const doc = projectDocument(true);
+    await executeCommandMiddleware('rephrase.addWord', ['file:///notes/a.md', 'teh'], async () => ({
+      applied: true,
+      file: 'file:///notes/.rephrase.toml',
+      changed: true,
+    }));
+    assert.equal(doc.saved, 0);
+  });
+
+  it('saves nothing for other commands, or when nothing changed', async () => {
+    const doc = projectDocument(true);
+    const answer = { applied: true, file: 'file:///notes/.rephrase.toml', changed: true };
+    assert.equal(await executeCommandMiddleware('rephrase.fixAll', [], async () => answer), answer);
+    fake.state.textDocuments.length = 0;
+    fake.state.textDocuments.push(doc);
+    doc.isDirty = false;
+    await executeCommandMiddleware('rephrase.addWord', [], async () => {
+      doc.isDirty = true;
+      return { applied: false, file: 'file:///notes/.rephrase.toml', reason: 'refused' };
+    });
+    assert.equal(doc.saved, 0);
   });
 
   it('leaves it alone when the setting is off, or when it is not modified', async () => {

@@ -34,7 +34,7 @@ from rephrase_ls.config.settings import Settings, merge
 from rephrase_ls.improve.backend import Backend, Backends
 from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
 from rephrase_ls.improve.options import ImproveOptions
-from rephrase_ls.improve.pipeline import NotImproved, improve_text
+from rephrase_ls.improve.pipeline import NotImproved, embedded_has_no_rules, improve_text
 from rephrase_ls.improve.request import ImproveRequest, document_prose, document_stripped
 from rephrase_ls.improve.round_trip import ImprovementCache, Skip
 from rephrase_ls.service.config import validate_base_url
@@ -241,8 +241,10 @@ async def _check_language(args: argparse.Namespace, backends: Backends) -> None:
     first = next((path for path in args.files if path != STDIN), None)
     settings, _ = _settings_for(first or Path.cwd() / "-", None, args.server_url)
     caps = None
+    backend = None
     with contextlib.suppress(ServiceError):  # said when the first file is improved
-        caps, _ = await backends.get(settings).write_capabilities()
+        backend = backends.get(settings)
+        caps, _ = await backend.write_capabilities()
     try:
         code: str | None = normalize_language(
             args.language, settings.english_variant, settings.portuguese_variant
@@ -250,9 +252,10 @@ async def _check_language(args: argparse.Namespace, backends: Backends) -> None:
     except ValueError:
         code = None
     if code is not None:
-        entry = caps.find(code) if caps is not None else None
-        if caps is None or (entry is not None and entry.usable_as_target):
+        if caps is None or caps.find_target(code) is not None:
             return
+        if backend is not None and embedded_has_no_rules(backend, code, settings.api_key_env):
+            return  # the service improves it; each file says the embedded one cannot
     if caps is not None:
         names = sorted({language.lang for language in caps.targets()}, key=str.lower)
         expected = f"one of {', '.join(names)} (the languages the service improves)"
@@ -460,7 +463,8 @@ async def _run(args: argparse.Namespace) -> int:
                 text, settings, caps, default_english=True,
                 fmt=format_for(language_id, uri, text),
             )  # fmt: skip
-            if args.verbose and choice.language is not None:
+            no_rules = embedded_has_no_rules(backend, choice.language, settings.api_key_env)
+            if args.verbose and choice.language is not None and no_rules is None:
                 print(
                     f"rephrase-ls: {name}: {_language_source(choice, args.language, settings)}",
                     file=sys.stderr,
@@ -529,6 +533,8 @@ async def _run(args: argparse.Namespace) -> int:
                         "(give it with --language to improve it)",
                         file=sys.stderr,
                     )
+                elif outcome.reason == "no rules":
+                    print(f"rephrase-ls: {name}: {outcome.message}.", file=sys.stderr)
                 if outcome.error is None:
                     continue  # no prose, or too little: nothing to send
                 if isinstance(outcome.error, CorrectionsUnavailable):

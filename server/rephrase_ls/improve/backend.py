@@ -115,6 +115,10 @@ class Backends:
     def __init__(self, user_agent_suffix: str | None = None, *, offline: bool = False) -> None:
         self._backends: OrderedDict[tuple[object, ...], Backend] = OrderedDict()
         self._closing: set[asyncio.Task[None]] = set()
+        #: The capability lists of the embedded offline service, shared by its backends: they
+        #: differ only in the words and rules they are given (a word added makes a new one),
+        #: never in the languages, styles and tones, so a new one lists them at once.
+        self._embedded_capabilities: CapabilityStore | None = None
         self.user_agent_suffix = user_agent_suffix
         self.offline = offline
         """No key is read and the embedded offline service answers (``rephrase-ls --offline``,
@@ -186,7 +190,12 @@ class Backends:
             log.info(
                 "no API key found (%s): using the embedded offline service", settings.api_key_env
             )
-            return Backend(client, CapabilityStore(client), EMBEDDED, embedded=True)
+            store = self._embedded_capabilities
+            if store is None:
+                store = self._embedded_capabilities = CapabilityStore(client)
+            else:
+                store.client = client  # loads go through the newest; the answers are the same
+            return Backend(client, store, EMBEDDED, embedded=True)
 
         try:
             secret = SecretKey(key)

@@ -141,8 +141,8 @@ def resolve_language(
             reason="the service's language list is not loaded yet",
             variant_guessed=guessed,
         )
-    entry = capabilities.find(language)
-    if entry is None or not entry.usable_as_target:
+    entry = capabilities.find_target(language)
+    if entry is None:
         return LanguageChoice(
             language,
             source,

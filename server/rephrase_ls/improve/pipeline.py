@@ -73,7 +73,7 @@ class Improved:
         return [skip.message for skip in self.skips]
 
 
-NotImprovedReason = Literal["no prose", "too little prose", "service", "declined"]
+NotImprovedReason = Literal["no prose", "too little prose", "service", "declined", "no rules"]
 
 #: Asked before the requests go with the number of characters they will send (the prose the
 #: cache does not know); ``False`` sends nothing (:func:`improve_text`'s ``confirm``).
@@ -96,6 +96,27 @@ class NotImproved:
         """Whether the request went without a target language (the service's refusal may be
         because it could not tell the language either)."""
         return self.mode is not None and self.mode.target_lang is None
+
+
+def embedded_has_no_rules(backend: Backend, language: str | None, key_env: str) -> str | None:
+    """What to tell the writer when ``backend`` is the embedded offline service and ``language``
+    one it has no rules for (Japanese, Korean, Chinese: it would answer the text unchanged and
+    claim nothing was wrong); None otherwise."""
+    if not backend.embedded or language is None:
+        return None
+    from rephrase_ls.offline.catalogue import language_name
+    from rephrase_ls.offline.engine import UNCHANGED_TARGETS
+
+    code = language.lower()
+    base = code.split("-")[0]
+    if code not in UNCHANGED_TARGETS and base not in UNCHANGED_TARGETS:
+        return None
+    name = language_name(base)
+    shown = f"{name} ({language})" if name != base else language
+    return (
+        f"the embedded offline service has no rules for {shown}: nothing was checked. "
+        f"The service improves it: give your API key in the environment variable {key_env}"
+    )
 
 
 def prose_bytes(paragraphs: Sequence[Paragraph]) -> int:
@@ -158,6 +179,10 @@ async def improve_text(
         and len(paragraphs) == len(select_paragraphs(text, 0, len(text), blocks))
     )
     mode = request.service_mode()
+    if not options.is_conversion:
+        no_rules = embedded_has_no_rules(backend, language.language, request.settings.api_key_env)
+        if no_rules is not None:
+            return NotImproved("no rules", no_rules, mode)
     skipped: list[Skip] = []
     numbers: list[int] | None = None
     if skip_other_languages and mode.target_lang is not None:

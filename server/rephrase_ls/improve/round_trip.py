@@ -137,6 +137,7 @@ def with_context(
 
 #: Why a paragraph was left as it is, in a few words (a summary counts them per reason).
 ANOTHER_LANGUAGE = "another language"
+READ_AS_ANOTHER_LANGUAGE = "the service read it as another language"
 PROTECTED_MARKUP = "the service altered protected markup"
 UNUSABLE_ANSWER = "the service's answer could not be used"
 
@@ -181,6 +182,15 @@ class Outcome:
         self.replacements.append((paragraph, replacement, clip))
         if edits is not None:
             self._known_edits[(paragraph.start, paragraph.end, replacement)] = edits
+
+    def merge(self, other: Outcome) -> None:
+        """Take in what ``other``, an improvement of other paragraphs of the same text, gave."""
+        self.replacements.extend(other.replacements)
+        self.skips.extend(other.skips)
+        self._known_edits.update(other._known_edits)
+        self.sent_texts += other.sent_texts
+        if self.detected_language is None:
+            self.detected_language = other.detected_language
 
     def edits(self, text: str) -> list[TextEdit]:
         """Minimal edits, in document offsets, sorted, that turn ``text`` into the improved text."""
@@ -230,6 +240,33 @@ def other_language(
     )
 
 
+def read_as_another_language(
+    text: str, paragraph: Paragraph, index: int, language: str, target: str
+) -> Skip:
+    """The :class:`Skip` of a paragraph the document's language decided for (a kanji heading of
+    a Japanese document) and that the service refused as ``language``."""
+    return Skip(
+        READ_AS_ANOTHER_LANGUAGE,
+        f"{paragraph_label(text, paragraph, index)} was left as it is: the service refused it "
+        f"as {target} (on its own it reads as {language}; too short to tell which, it was "
+        f"sent as the document's {target})",
+    )
+
+
+def ambiguous_paragraphs(paragraphs: Sequence[Paragraph], target: str) -> list[tuple[int, str]]:
+    """The paragraphs the document's language (``target``'s) decided for, with the language each
+    reads as on its own: a few kanji alone (a heading of a Japanese document) read as Chinese."""
+    from rephrase_ls.text.detect import detect_language
+
+    base = target.split("-")[0].lower()
+    out: list[tuple[int, str]] = []
+    for index, paragraph in enumerate(paragraphs):
+        alone = detect_language(paragraph.prose)
+        if alone not in (None, base) and paragraph_language(paragraph.prose, base) == base:
+            out.append((index, alone))
+    return out
+
+
 def split_languages(
     paragraphs: Sequence[Paragraph], target: str
 ) -> tuple[list[int], list[tuple[int, str]]]:
@@ -262,7 +299,10 @@ async def improve_paragraphs(
 ) -> Outcome:
     """Improve the paragraphs (see :func:`improve_in_one_language`); when the service refuses
     because some paragraphs are in another language than ``target_lang`` (a quotation, a
-    passage in another language), leave those as they are, say so, and improve the rest.
+    passage in another language), leave those as they are, say so, and improve the rest. A
+    paragraph only the document's language decided for (a kanji heading of a Japanese document,
+    :func:`ambiguous_paragraphs`) is sent apart from the others, and left as it is with a note
+    when the service refuses it.
 
     The paragraphs are checked one by one only after such a refusal, so the usual case pays
     nothing; answers already received were cached and are not paid for twice. ``numbers``:
@@ -284,27 +324,61 @@ async def improve_paragraphs(
             stripped=stripped,
         )
     except BadRequest:
-        if mode.target_lang is None or len(paragraphs) < 2:
+        if mode.target_lang is None:
             raise
-        keep, foreign = split_languages(paragraphs, mode.target_lang)
-        if not foreign or not keep:
+        target = mode.target_lang
+        keep, foreign = split_languages(paragraphs, target)
+        ambiguous = dict(ambiguous_paragraphs(paragraphs, target))
+        sure = [i for i in keep if i not in ambiguous]
+        if not ambiguous and (not foreign or not keep):
+            raise
+        if not ambiguous and len(paragraphs) < 2:
             raise
         clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
-        outcome = await improve_in_one_language(
-            backend,
-            text,
-            [paragraphs[i] for i in keep],
-            mode,
-            cache,
-            on_progress,
-            [clip_of[i] for i in keep],
-            blocks=blocks if blocks is not None else paragraphs,
-            numbers=[number_of[i] for i in keep],
-            stripped=stripped,
-        )
+
+        async def improve(indexes: Sequence[int]) -> Outcome:
+            return await improve_in_one_language(
+                backend,
+                text,
+                [paragraphs[i] for i in indexes],
+                mode,
+                cache,
+                on_progress,
+                [clip_of[i] for i in indexes],
+                blocks=blocks if blocks is not None else paragraphs,
+                numbers=[number_of[i] for i in indexes],
+                stripped=stripped,
+            )
+
+        # The paragraphs only the document's language decided for go first, together, then
+        # (when refused, and more than one) each alone: one the service refuses is left as it
+        # is with a note, never the whole document.
+        outcome = Outcome()
+        refused: list[int] = []
+        batches = [list(ambiguous)] if ambiguous else []
+        if len(ambiguous) == len(paragraphs):  # that very request was refused
+            batches = [[i] for i in ambiguous] if len(ambiguous) > 1 else []
+            refused = [] if len(ambiguous) > 1 else list(ambiguous)
+        while batches:
+            batch = batches.pop(0)
+            try:
+                outcome.merge(await improve(batch))
+            except BadRequest:
+                if len(batch) == 1:
+                    refused.append(batch[0])
+                else:
+                    batches.extend([i] for i in batch)
+        if sure:
+            outcome.merge(await improve(sure))
         outcome.skips[:0] = [
-            other_language(text, paragraphs[i], number_of[i], language, mode.target_lang)
-            for i, language in foreign
+            *(
+                other_language(text, paragraphs[i], number_of[i], language, target)
+                for i, language in foreign
+            ),
+            *(
+                read_as_another_language(text, paragraphs[i], number_of[i], ambiguous[i], target)
+                for i in sorted(refused)
+            ),
         ]
         return outcome
 

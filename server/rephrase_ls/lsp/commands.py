@@ -63,6 +63,11 @@ async def list_styles(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         ls.say_once(key, message, types.MessageType.Warning)
         if not writing_styles and not tones and caps is None:
             reason = f"the service's language list could not be loaded ({unavailable.message})"
+    from rephrase_ls.improve.pipeline import embedded_has_no_rules
+
+    no_rules = embedded_has_no_rules(backend, choice.language, settings.api_key_env)
+    if no_rules is not None:
+        reason = no_rules  # rather than "the default improvement is used": none is
     return {
         "language": choice.language,
         "languageSource": choice.source,

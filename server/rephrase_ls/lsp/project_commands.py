@@ -230,9 +230,13 @@ async def set_language(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         value = None
     if value is not None:
         value = value.strip().replace("_", "-")
-        _settings, _backend, caps, _unavailable = await write_caps(ls, uri)
-        if caps is not None:
-            entry = caps.find(value)
+        from rephrase_ls.improve.pipeline import embedded_has_no_rules
+
+        settings, backend, caps, _unavailable = await write_caps(ls, uri)
+        if embedded_has_no_rules(backend, value, settings.api_key_env):
+            pass  # the service improves it; Improve says the embedded one cannot
+        elif caps is not None:
+            entry = caps.find(value) or caps.find_target(value)
             if entry is None:
                 known = ", ".join(sorted({lang.lang for lang in caps.languages}))
                 raise invalid(

@@ -94,8 +94,10 @@ def list_review_actions(
     if reviewed is not None and (reviewed.version != doc.version or reviewed.text != state.text):
         reviewed = None
     if _allowed(types.CodeActionKind.QuickFix.value, only):
+        fixes: list[types.CodeAction] = []
         for diagnostic in params.context.diagnostics:
-            actions.extend(_quick_fixes(ls, doc, state, diagnostic, reviewed))
+            fixes.extend(_quick_fixes(ls, doc, state, diagnostic, reviewed))
+        actions.extend(_merged(fixes))
     if "review" not in ls.settings.cached_for_uri(uri).actions:
         return actions  # the quick fixes of the diagnostics only
     if (
@@ -111,6 +113,26 @@ def list_review_actions(
         actions.append(types.CodeAction(title=title, kind=FIX_ALL_KIND, command=command))
     actions.extend(_review_actions(ls, doc, state, params, only))
     return actions
+
+
+def _merged(fixes: list[types.CodeAction]) -> list[types.CodeAction]:
+    """Each distinct quick fix once, in the order first offered, naming every diagnostic it
+    resolves. Clients may send many diagnostics (Neovim sends every one on the cursor's line):
+    each gives **Ignore this paragraph** for its paragraph, **Turn off ‘code’** for its code, the
+    add-word fixes for its word. Identical means the same title, edit and command: two
+    findings' own **Replace with ‘the’** edits stay two actions, as do two paragraphs'
+    **Ignore this paragraph**."""
+    kept: dict[tuple[str, str, str], types.CodeAction] = {}
+    for fix in fixes:
+        key = (fix.title, repr(fix.edit), repr(fix.command))
+        first = kept.get(key)
+        if first is None:
+            kept[key] = fix
+            continue
+        known = list(first.diagnostics or [])
+        known += [d for d in fix.diagnostics or [] if d not in known]
+        first.diagnostics = known
+    return list(kept.values())
 
 
 def _quick_fixes(

@@ -324,6 +324,18 @@ def validate(
     elif None in detected:
         joined = detect.detect_language(
             _sample("\n\n".join(_sample(t, _TEXT_SAMPLE) for t in texts), _JOINED_SAMPLE))
+    # A few Han characters alone (a kanji heading) are Japanese as well as Chinese: the texts
+    # around them (the target, or the texts read together) decide.
+    context = target.split("-")[0].lower() if target is not None else joined
+    if context is None and "ja" in detected:
+        context = "ja"
+    if context == "ja":
+        detected = [
+            "ja" if code == "zh" and detect.is_han_heading(text) else code
+            for code, text in zip(detected, texts, strict=True)
+        ]
+        if joined == "zh" and "ja" in detected and "zh" not in detected:
+            joined = "ja"
     languages: list[str] = []
     if target is not None:
         base = target.split("-")[0].lower()

@@ -58,6 +58,10 @@ def _key(code: str) -> str:
     return code.strip().lower()
 
 
+#: Target codes the service takes for one language (service-facts: ``zh`` / ``zh-Hans``).
+_SAME_TARGET = {"zh": "zh-hans", "zh-hans": "zh"}
+
+
 @dataclass(frozen=True)
 class Capabilities:
     """A snapshot of one product's language lists and the rules built on them."""
@@ -80,6 +84,16 @@ class Capabilities:
     def find(self, lang: str) -> Language | None:
         """The language with code ``lang`` (any case), if listed."""
         return self._by_code.get(_key(lang))
+
+    def find_target(self, lang: str) -> Language | None:
+        """The target language ``lang`` (any case), if listed as a target: simplified Chinese
+        under either of its codes, ``zh`` or ``zh-Hans``, whichever the list names."""
+        entry = self.find(lang)
+        if entry is not None and entry.usable_as_target:
+            return entry
+        other = _SAME_TARGET.get(_key(lang))
+        found = self.find(other) if other is not None else None
+        return found if found is not None and found.usable_as_target else None
 
     def _features(self, lang: str) -> frozenset[str]:
         language = self.find(lang)

@@ -911,6 +911,16 @@ local function hover_text()
   return text
 end
 
+--- The loaded buffer of `path` (nil: none), without making one.
+local function project_buffer(path)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == path and vim.api.nvim_buf_is_loaded(b) then
+      return b
+    end
+  end
+  return nil
+end
+
 local function open_file(name, lines)
   vim.fn.writefile(lines, project .. '/' .. name)
   vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/' .. name))
@@ -976,22 +986,13 @@ function cases.turn_off_rule()
   vim.api.nvim_win_set_cursor(0, { found.lnum + 1, found.col })
   local offered = choose_code_action('Turn off ‘spelling’ in this project')
   local toml = project .. '/.rephrase.toml'
-  wait('the project file', function()
-    local bufnr = vim.fn.bufnr(toml)
-    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
-      return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n'):find('spelling') ~= nil
-    end
+  note('menu: %s', vim.inspect(offered))
+  -- The plugin writes the file the edit created, and leaves no buffer of it behind.
+  wait('the project file on disk', function()
     return vim.fn.filereadable(toml) == 1 and table.concat(vim.fn.readfile(toml), '\n'):find('spelling') ~= nil
   end)
-  note('menu: %s', vim.inspect(offered))
-  -- the editor's buffer of the project file is saved, as a writer would
-  local bufnr = vim.fn.bufnr(toml)
-  if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
-    vim.api.nvim_buf_call(bufnr, function()
-      vim.cmd('silent write')
-    end)
-  end
   eq(table.concat(vim.fn.readfile(toml), '\n'), 'disabledRules = ["spelling"]', 'the project file')
+  eq(project_buffer(toml), nil, 'a buffer of the project file after the quick fix')
   -- No edit: the server asks Neovim 0.10+ to pull again (workspace/diagnostic/refresh, which
   -- the plugin answers), and pushes to 0.7.
   wait('the spelling diagnostic to go', function()
@@ -1002,6 +1003,74 @@ function cases.turn_off_rule()
     end
     return true
   end)
+end
+
+-- "Add ‘word’ to the project's words" in Neovim's own menu: each quick fix listed once though
+-- Neovim sends every diagnostic of the line; the word reaches the disk at once (no buffer of the
+-- project file left behind) and the menu elsewhere stays complete; a project file shown in a
+-- window is edited and left for the writer to write; one with unsaved changes is not edited.
+function cases.project_words()
+  local toml = project .. '/.rephrase.toml'
+  vim.fn.writefile({ '# the project' }, toml)
+  vim.g.rephrase = { cmd = { server }, settings = {} }
+  rephrase.setup({})
+  local buf = open_file('words.md', { '# Words', '', 'I recieved teh letter and it was was short.', '',
+    'We really need to organize the colors of this page quickly.', '', 'Thier reply came late.' })
+  local client = rephrase.get_client(buf)
+  wait_diagnostic(buf, 'recieved → received')
+  wait_diagnostic(buf, 'teh → the')
+  local other = line_range(buf, 4, 4)
+  wait('the style actions', function()
+    return vim.tbl_contains(titles_of(code_actions(client, buf, other)), 'Improve: business')
+  end)
+  local before = titles_of(code_actions(client, buf, other))
+
+  cursor_on(buf, 'recieved')
+  local offered = choose_code_action('Add ‘recieved’ to the project\'s words')
+  note('menu on the line: %s', vim.inspect(offered))
+  local count = {}
+  for _, item in ipairs(offered) do
+    count[item] = (count[item] or 0) + 1
+    check(count[item] == 1, 'listed twice: %s in %s', item, vim.inspect(offered))
+  end
+  -- Right after, the menu on another paragraph still has every action.
+  eq(titles_of(code_actions(client, buf, other)), before, 'the menu on another paragraph right after')
+  wait('the word on disk', function()
+    return (read_file(toml) or ''):find('recieved') ~= nil
+  end)
+  eq(read_file(toml), '# the project\nwords = ["recieved"]\n', 'the project file on disk')
+  eq(project_buffer(toml), nil, 'a buffer of the project file after the quick fix')
+  wait('the diagnostic on recieved to go', function()
+    return findings(buf).recieved == nil
+  end)
+
+  -- Shown in a window: edited there, not written.
+  local win = vim.api.nvim_get_current_win()
+  vim.cmd('split ' .. vim.fn.fnameescape(toml))
+  local shown, shown_win = vim.api.nvim_get_current_buf(), vim.api.nvim_get_current_win()
+  vim.api.nvim_set_current_win(win)
+  cursor_on(buf, 'teh')
+  choose_code_action('Add ‘teh’ to the project\'s words')
+  wait('the word in the shown project file', function()
+    return table.concat(vim.api.nvim_buf_get_lines(shown, 0, -1, false), '\n'):find('teh') ~= nil
+  end)
+  check(vim.bo[shown].modified, 'the shown project file should be left modified')
+  eq(read_file(toml), '# the project\nwords = ["recieved"]\n', 'the project file on disk (shown, not written)')
+  vim.api.nvim_buf_call(shown, function()
+    vim.cmd('silent write')
+  end)
+
+  -- Hidden, with unsaved changes: not edited, and the writer is told.
+  vim.api.nvim_win_close(shown_win, false)
+  vim.api.nvim_buf_set_lines(shown, 0, 0, false, { '# unsaved' })
+  local lines = vim.api.nvim_buf_get_lines(shown, 0, -1, false)
+  cursor_on(buf, 'Thier')
+  choose_code_action('Add ‘Thier’ to the project\'s words')
+  wait('the refusal', function()
+    return said('unsaved changes') ~= nil
+  end)
+  eq(vim.api.nvim_buf_get_lines(shown, 0, -1, false), lines, 'the modified project file buffer')
+  eq(read_file(toml), '# the project\nwords = ["recieved", "teh"]\n', 'the project file on disk at the end')
 end
 
 -- Review controls, one session (settings given to setup{} where a case asks for them):
@@ -1089,21 +1158,16 @@ function cases.review_controls()
   wait_findings(buf, { definately = 'spelling' }, 'findings after Ignore this paragraph')
 
   -- "Add ‘definately’ to the project's words": an edit of .rephrase.toml through the editor,
-  -- saved as a writer would.
+  -- which the plugin writes at once (the file is in no window and had no unsaved change).
   cursor_on(buf, 'definately')
   choose_code_action('Add ‘definately’ to the project\'s words')
   local toml = project .. '/.rephrase.toml'
-  local toml_buf
-  wait('the word in the project file', function()
-    toml_buf = vim.fn.bufnr(toml)
-    return toml_buf > 0 and vim.api.nvim_buf_is_loaded(toml_buf)
-      and table.concat(vim.api.nvim_buf_get_lines(toml_buf, 0, -1, false), '\n'):find('definately') ~= nil
-  end)
-  vim.api.nvim_buf_call(toml_buf, function()
-    vim.cmd('silent write')
+  wait('the word in the project file on disk', function()
+    return (read_file(toml) or ''):find('definately') ~= nil
   end)
   eq(vim.fn.readfile(toml), { 'disabledRules = ["doubled-word"]', 'exclude = ["vendor/**"]',
     'words = ["definately"]' }, 'the project file')
+  eq(project_buffer(toml), nil, 'a buffer of the project file after the quick fix')
   wait_findings(buf, {}, 'findings after adding definately to the project')
   eq(findings(excluded), {}, 'findings in the excluded vendor/notes.md at the end')
 end

@@ -267,6 +267,25 @@ async def test_the_documented_profile(make_client: ClientFactory) -> None:
         OfflineOptions(documented=True)
 
 
+async def test_a_kanji_heading_is_japanese_among_japanese_texts(make_client: ClientFactory) -> None:
+    client = make_client(OfflineOptions.as_documented(), scheme="DeepL-Auth-Key")
+    body = "これはテストの文章です。今日はいい天気ですね。"
+    for texts in (["説明"], ["説明", body]):
+        answer = await rephrase(client, text=texts, target_lang="ja")
+        assert answer.status_code == 200, answer.text
+        assert [i["detected_source_language"] for i in answer.json()["improvements"]] == [
+            "ja"
+        ] * len(texts)
+    # Read together with Japanese, without a target, it is Japanese too; alone, Chinese.
+    answer = await rephrase(client, text=["説明", body])
+    assert [i["detected_source_language"] for i in answer.json()["improvements"]] == ["ja", "ja"]
+    alone = await rephrase(client, text=["説明"])
+    assert alone.json()["improvements"][0]["detected_source_language"] == "zh"
+    # A Chinese sentence is not a heading: still refused with a Japanese target.
+    refused = await rephrase(client, text=["这是一个测试文本。今天天气很好。"], target_lang="ja")
+    assert refused.status_code == 400 and "Chinese" in message_of(refused)
+
+
 # ----------------------------------------------------------------------------------------------
 # Authentication and tiers
 

@@ -17,7 +17,7 @@ M.INSTALL_HINT = 'Install it with "pipx install rephrase-ls" (or "pip install re
 ---@field root_markers string[]
 ---@field settings table the server's settings: the `rephrase` section
 ---@field autostart boolean start the server for `filetypes` from setup()
----@field save_project_file boolean write `.rephrase.toml` after :Rephrase style/tone/language
+---@field save_project_file boolean write `.rephrase.toml` after the server changed it (set commands, quick fixes)
 ---@field on_attach fun(client: vim.lsp.Client, bufnr: integer)?
 ---@field capabilities table? merged over the client capabilities
 

@@ -82,8 +82,107 @@ local function drop_new_buffer_line(bufnr)
   end
 end
 
+M.PROJECT_FILE = '.rephrase.toml'
+
+--- The buffer named `fname`, without creating one (vim.fn.bufnr takes a pattern); nil if none.
+---@param fname string
+---@return integer?
+local function buffer_of(fname)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(buf) == fname then
+      return buf
+    end
+  end
+  return nil
+end
+
+---@class rephrase.ProjectFileBefore
+---@field uri string
+---@field fname string
+---@field buf integer? its buffer before the edit (nil: none)
+---@field loaded boolean
+---@field modified boolean it had unsaved changes
+---@field versioned boolean the edit names the buffer's version (the server has it open)
+
+--- The project files (`.rephrase.toml`) `edit` changes or creates, with the state of their
+--- buffers before it. A loaded, unmodified one is first read again when it changed on disk
+--- ('autoread'): the server computed the edit from the file.
+---@param edit lsp.WorkspaceEdit
+---@return rephrase.ProjectFileBefore[]
+local function project_files(edit)
+  local uris, versioned = vim.tbl_keys(value(edit.changes) or {}), {}
+  for _, change in ipairs(value(edit.documentChanges) or {}) do
+    local doc = value(change.textDocument)
+    if doc and type(doc.uri) == 'string' then
+      table.insert(uris, doc.uri)
+      versioned[doc.uri] = versioned[doc.uri] or type(value(doc.version)) == 'number'
+    elseif change.kind == 'create' and type(change.uri) == 'string' then
+      table.insert(uris, change.uri)
+    end
+  end
+  local found, seen = {}, {}
+  for _, uri in ipairs(uris) do
+    local ok, fname = pcall(vim.uri_to_fname, uri)
+    if ok and not seen[uri] and vim.fn.fnamemodify(fname, ':t') == M.PROJECT_FILE then
+      seen[uri] = true
+      local buf = buffer_of(fname)
+      local loaded = buf ~= nil and vim.api.nvim_buf_is_loaded(buf)
+      if loaded and not vim.bo[buf].modified then
+        vim.cmd('silent! checktime ' .. buf)
+      end
+      table.insert(found, {
+        uri = uri,
+        fname = fname,
+        buf = buf,
+        loaded = loaded,
+        modified = loaded and vim.bo[buf].modified or false,
+        versioned = versioned[uri] or false,
+      })
+    end
+  end
+  return found
+end
+
+--- Whether to write the project file after the server changed it (`save_project_file`).
+---@return boolean
+local function saving()
+  local ok, options = pcall(function()
+    return require('rephrase.config').get()
+  end)
+  return not ok or options.save_project_file ~= false
+end
+
+--- Writes the project files the edit changed, as an "add to dictionary" action is expected to
+--- (VS Code saves a refactoring's files that no editor shows): each one that had no unsaved
+--- change before the edit and that no window shows. A buffer the edit loaded is then unloaded
+--- again (wiped when the edit made it): left loaded it would go stale when the file changes on
+--- disk. One shown in a window is left modified for the writer to see and save.
+---@param files rephrase.ProjectFileBefore[]
+local function save_project_files(files)
+  if #files == 0 or not saving() then
+    return
+  end
+  for _, before in ipairs(files) do
+    local buf = buffer_of(before.fname)
+    if buf and not before.modified and vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified
+      and #vim.fn.win_findbuf(buf) == 0 then
+      local ok, err = pcall(vim.api.nvim_buf_call, buf, function()
+        vim.cmd('silent write')
+      end)
+      if not ok then
+        notify.warn(('%s was changed but not written (%s); write it with :wall'):format(
+          vim.fn.fnamemodify(before.fname, ':~:.'), tostring(err)))
+      elseif not before.loaded then
+        -- Neovim 0.7's apply_workspace_edit may still hold the buffer number: unload quietly.
+        pcall(vim.api.nvim_buf_delete, buf, before.buf == nil and {} or { unload = true })
+      end
+    end
+  end
+end
+
 --- `workspace/applyEdit`: like Neovim's, but refuses an edit pinned to an older version of a
---- loaded buffer (Neovim 0.7 to 0.10 apply edits pinned to version 0 regardless) and says why.
+--- loaded buffer (Neovim 0.7 to 0.10 apply edits pinned to version 0 regardless) and says why,
+--- and writes the project file the edit changed (see save_project_files).
 ---@param params lsp.ApplyWorkspaceEditParams
 ---@param ctx lsp.HandlerContext
 ---@return lsp.ApplyWorkspaceEditResult
@@ -92,6 +191,7 @@ function M.apply_edit(_, params, ctx)
   if not client or type(params) ~= 'table' or type(params.edit) ~= 'table' then
     return { applied = false, failureReason = 'no edit' }
   end
+  local files = project_files(params.edit) -- before anything below makes their buffers
   local created = {}
   for _, change in ipairs(value(params.edit.documentChanges) or {}) do
     local doc = value(change.textDocument)
@@ -110,6 +210,14 @@ function M.apply_edit(_, params, ctx)
       end
     end
   end
+  for _, before in ipairs(files) do
+    if before.modified and not before.versioned then
+      -- The server computed the edit from the file on disk; the buffer differs from it.
+      -- The server says why (its warning names the file and this reason).
+      return { applied = false,
+        failureReason = 'it has unsaved changes in Neovim; write or undo them, then try again' }
+    end
+  end
   local ok, err = pcall(vim.lsp.util.apply_workspace_edit, params.edit, client.offset_encoding)
   if not ok then
     return { applied = false, failureReason = tostring(err) }
@@ -117,6 +225,7 @@ function M.apply_edit(_, params, ctx)
   for _, uri in ipairs(created) do
     drop_new_buffer_line(vim.uri_to_bufnr(uri))
   end
+  save_project_files(files)
   return { applied = true }
 end
 

@@ -194,6 +194,12 @@ def _english_phrase(s: str, start: int, end: int, lang: str) -> bool:
     than ``lang`` (Spanish "un text area": "area" is not "área" there)."""
     if lang == "en" or lexicon.zipf("en", s[start:end].lower()) < spelling.LOAN_MIN_ENGLISH_ZIPF:
         return False
+    return _beside_english(s, start, end, lang)
+
+
+def _beside_english(s: str, start: int, end: int, lang: str) -> bool:
+    """Whether a word beside the one at ``start:end`` (one space away) is English rather than
+    ``lang`` (an English title: "On the Puise of Morning")."""
     first = start - 1
     while first > 0 and s[first - 1].isalpha():
         first -= 1
@@ -311,6 +317,10 @@ def _spelling(
             corrected = checker.correction(lower)
             if corrected is not None and _spanish_accents_added(lang, lower, corrected):
                 return match_case(word, corrected)
+            if _unwritten_capital_slip(
+                checker, lower, rules.is_sentence_start(s, start, lang)
+            ) and not _beside_english(s, start, end, lang):
+                return match_case(word, checker.correction(lower) or lower)
         return None
 
     # Most words are right: find the few that may change first (each distinct word once; a
@@ -404,6 +414,12 @@ def _slip_across_texts(checker: spelling.Speller, lang: str, word: str) -> bool:
     )
 
 
+# Spanish learners' plain slips of common words are written on the web too ("famila" 2.4,
+# "timepo" 1.6, "dicir" 1.8): a word wordfreq has seen up to this often (tier 9's ceiling) is
+# still a slip when an essay repeats it.
+_SPANISH_REPEATED_SLIP_MAX_ZIPF = spelling.SPANISH_NEIGHBOUR_MAX_WORD_ZIPF
+
+
 def _learner_slip(checker: spelling.Speller, lang: str, word: str) -> bool:
     """(German, Spanish) whether the lower-case ``word`` is a word wordfreq has never seen
     one plain slip from its correction (:func:`.edit_shapes.plain_slip`: a letter left out,
@@ -411,7 +427,8 @@ def _learner_slip(checker: spelling.Speller, lang: str, word: str) -> bool:
     twice, as learners repeat theirs. A term a document repeats is rarely one plain slip from
     a common word."""
     lower = word.lower()
-    if lang not in spelling.NEIGHBOUR_LANGUAGES or lexicon.zipf(lang, lower) > 0.0:
+    ceiling = _SPANISH_REPEATED_SLIP_MAX_ZIPF if lang == "es" else 0.0
+    if lang not in spelling.NEIGHBOUR_LANGUAGES or lexicon.zipf(lang, lower) > ceiling:
         return False
     corrected = checker.correction(lower)
     return (
@@ -421,17 +438,50 @@ def _learner_slip(checker: spelling.Speller, lang: str, word: str) -> bool:
     )
 
 
+# At a sentence start a capital is as often a word as a name: a Spanish word web text holds
+# this rarely ("Caundo" 1.8, "Nunco" 1.2) is a slip there too, when English never writes it.
+_SPANISH_START_SLIP_MAX_ZIPF = 2.0
+
+
+def _unwritten_capital_slip(checker: spelling.Speller, lower: str, at_start: bool) -> bool:
+    """(Spanish) whether a capitalised word (given in ``lower`` case) that neither Spanish nor
+    English text has ever written is one plain slip from its correction (:func:`_learner_slip`):
+    "Neuva York", "Alugunas" at a sentence start, "Cistiano Ronaldo". A name is written
+    somewhere ("Gomez", "Vitest"), and one with a y after a consonant is foreign ("Mychel" is
+    not "Michel", "Gyasto" not "Gasto"). The caller leaves one beside an English word (a
+    title: "On the Puise of Morning")."""
+    ceiling = _SPANISH_START_SLIP_MAX_ZIPF if at_start else 0.0
+    if lexicon.zipf("en", lower) > 0.0 or lexicon.zipf("es", lower) > ceiling:
+        return False
+    corrected = checker.correction(lower)
+    return (
+        corrected is not None
+        and _learner_slip(checker, "es", lower)
+        and not _CONSONANT_Y.search(lower)
+    )
+
+
+# A y after a consonant is no Spanish spelling but a foreign name's ("Mychel", "Gyatso").
+_CONSONANT_Y = re.compile("[^aeiouáéíóúü]y")
+
+
 def _accents_left_out(checker: spelling.Speller, lang: str, word: str) -> bool:
     """Whether ``word`` (not English) is a common word written without its accents
-    (``tambien``, ``musica``): a slip even when written twice, as learners repeat it. A term
+    (``tambien``, ``musica``), or in Spanish with its accent on the wrong letter
+    (``tambíen``, ``felíz``): a slip even when written twice, as learners repeat it. A term
     or a name a document repeats has letters of its own, not another word's. In Spanish a
     capitalised one too (``Despues`` at two sentence starts; :func:`_spelling` changes it
     only at a sentence start)."""
     lower = word.lower()
     if lang == "es" and word[1:] == lower[1:]:
         word = lower
-    if lang == "en" or word != lower or not word.isascii():
+    if lang == "en" or word != lower:
         return False
+    if not word.isascii():
+        if lang != "es":
+            return False
+        corrected = checker.correction(word)
+        return corrected is not None and strip_accents(corrected) == strip_accents(word)
     corrected = checker.correction(word)
     return corrected is not None and strip_accents(corrected) == word
 

@@ -439,7 +439,9 @@ class Speller:
         for ending in endings:
             if word.endswith(ending) and len(word) - len(ending) >= 3:
                 stem = word[: -len(ending)]
-                if any(freq.get(stem + inf, 0) >= MIN_VERB_COUNT for inf in infinitives):
+                if any(freq.get(stem + inf, 0) >= MIN_VERB_COUNT for inf in infinitives) and not (
+                    self.lang == "es" and _spanish_stem_change(stem, ending)
+                ):
                     return True
         return False
 
@@ -529,10 +531,20 @@ class Speller:
                 moved = _spanish_moved_accent(word, self.known)
                 if moved is not None:
                     return moved
+                cion = _spanish_cion_accent(word)
+                if cion is not None:
+                    return cion
+                rare = self._spanish_rare_accents(word)
+                if rare is not None:
+                    return rare
         if found is None and self.lang == "de":
             umlauts = umlaut_spellings(word)
             found = self._pick(umlauts)
             margin = ACCENT_ZIPF_MARGIN
+        if found is None and self.lang == "es":
+            undoubled = _spanish_undoubled(word)
+            if undoubled is not None:
+                return undoubled
         if found is None and self.lang != "en" and _english_word(word):
             return None  # an English word, as technical prose borrows ("presets")
         if found is None:
@@ -748,6 +760,8 @@ class Speller:
         if lang == "es" and (lexicon.zipf(lang, word) > SPANISH_NEIGHBOUR_MAX_WORD_ZIPF
                              or _spanish_derived(word)):
             return None
+        if lang == "es" and _english_derivation(lang, word):
+            return None  # an English word's regular form: "terser" (terse + r)
         listed = self.freq if lang == "de" else None
         slip = _german_slip if lang == "de" else _spanish_slip
         found, best, second = None, 0.0, 0.0
@@ -823,6 +837,40 @@ class Speller:
         if future and strip_accents(found) == word and word.endswith(("a", "an", "as")):
             return None  # "ayudara", "jugaran" (imperfect subjunctive) beside the future
         return found
+
+    def _spanish_rare_accents(self, word: str) -> str | None:
+        """(Spanish) ``word``, which wordfreq has hardly seen (``_SPANISH_RARE_MAX_WORD_ZIPF``),
+        with the accents of a rarer word than the accent tier's floor
+        (``_SPANISH_RARE_ACCENT_MIN_ZIPF``+; "carismatica" -> "carismática", 2.9;
+        "taqueria" -> "taquería", 2.3): the spelling of its letters wordfreq writes most,
+        ``DOMINANCE_ZIPF`` ahead of every other and of the word as written."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        written = lexicon.zipf("es", word)
+        if not word.isascii() or written > _SPANISH_RARE_MAX_WORD_ZIPF:
+            return None
+        found, best, second = None, 0.0, written
+        for cand in _spanish_accent_spellings(word):
+            z = lexicon.zipf("es", cand)
+            if z > best:
+                found, best, second = cand, z, max(best, second)
+            elif z > second:
+                second = z
+        if found is None or best < _SPANISH_RARE_ACCENT_MIN_ZIPF or best - second < DOMINANCE_ZIPF:
+            return None
+        return found if self._spanish_word_or_form(found) else None
+
+    def _spanish_word_or_form(self, word: str) -> bool:
+        """(Spanish) whether ``word`` is listed, as it is, in the masculine ("acrílica":
+        *acrílico*) or before -mente, or is a form of a verb wordfreq writes
+        (:func:`_spanish_derived`: "expandía"); not a word of another language that
+        wordfreq holds ("vendée", Catalan "televisió") nor a web misspelling ("estraño")."""
+        stem = word[:-5] if word.endswith("mente") else word
+        forms = {stem}
+        for ending in ("a", "as", "os"):
+            if stem.endswith(ending):
+                forms.add(stem[: -len(ending)] + "o")
+        return any(self.known(form) for form in forms) or _spanish_derived(word)
 
     def _by_skeleton(self, word: str, edits: set[str]) -> str | None:
         """Tier 6: the word with ``word``'s consonants (:func:`skeleton`) up to
@@ -1161,11 +1209,71 @@ def accent_margin(lang: str) -> float:
     return ACCENT_ZIPF_MARGIN if lang == "en" else ACCENT_ZIPF_MARGIN_OTHER
 
 
+# Spanish verbs that change their stem's last vowel where it is stressed (pensar: pienso,
+# piensa; poder: puede; pedir: pide): in the present's singular and third plural their forms
+# are written with the change far more often than without.
+_SPANISH_STEM_CHANGES: Final = {"e": ("ie", "i"), "o": ("ue",)}
+_SPANISH_STEM_CHANGE_LEAD: Final = 1.0
+# The present's endings after a stressed stem (its singular and third plural).
+_SPANISH_STRESSED_STEM: Final = frozenset(("o", "a", "as", "an", "e", "es", "en"))
+
+
+def _spanish_stem_change(stem: str, ending: str) -> bool:
+    """Whether ``stem`` + ``ending`` (a present-tense ending) is no form of its verb, since the
+    verb changes its stem's last vowel there: wordfreq writes the changed form
+    ``_SPANISH_STEM_CHANGE_LEAD`` more often ("quero": *quiero*, "calente": *caliente*).
+    The word is then a slip, for the tiers to correct."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    last = max((i for i, c in enumerate(stem) if c in "aeiou"), default=-1)
+    if last <= 0 or stem[last] not in _SPANISH_STEM_CHANGES:
+        return False
+    if stem[last - 1] in "aeiou" and stem[last - 2 : last] not in ("qu", "gu"):
+        return False  # a diphthong already ("cuent", "pien"); the u of "qu" is silent
+    written = lexicon.zipf("es", stem + ending)
+    return any(
+        lexicon.zipf("es", stem[:last] + changed + stem[last + 1 :] + ending) - written
+        >= _SPANISH_STEM_CHANGE_LEAD
+        for changed in _SPANISH_STEM_CHANGES[stem[last]]
+    )
+
+
 def _english_word(word: str) -> bool:
     """Whether English uses the lower-case ``word`` (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+)."""
     import rephrase_ls.offline.engine.lexicon as lexicon
 
     return lexicon.zipf("en", word) >= LOAN_MIN_ENGLISH_ZIPF
+
+
+# English regular endings that Spanish words do not have (the comparative and agent nouns of
+# a word in -e, -ed, -ing, -est, -ly), each with the stem's final e it may drop: "terser" is
+# *terse* + r. Not -er after a consonant, a Spanish infinitive ("porner" is a slip of
+# *poner*), nor -s, -es, a Spanish plural ("differentes"). German has -er after e ("Fater" is
+# a slip of *Vater*, not *fate* + r).
+_ENGLISH_ENDINGS: Final = (("r", ""), ("rs", ""), ("st", ""), ("d", ""), ("ed", ""),
+                           ("ing", ""), ("ing", "e"), ("est", ""), ("ly", ""))  # fmt: skip
+
+
+def _english_derivation(lang: str, word: str) -> bool:
+    """(Spanish) whether ``word`` is a regular English form (``_ENGLISH_ENDINGS``) of
+    a word of 4+ letters that English uses (Zipf ``LOAN_MIN_ENGLISH_ZIPF``+) and writes
+    1.0 Zipf more often than ``lang``: an English word in the text (the tool "terser" in
+    Spanish documentation), which wordfreq's lists may lack, not a slip of a word of
+    ``lang`` ("tercer")."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    for ending, lost in _ENGLISH_ENDINGS:
+        stem = word[: -len(ending)] + lost
+        if not word.endswith(ending) or len(stem) < 4:
+            continue
+        if ending[0] in "rsd" and not stem.endswith("e"):
+            continue  # "terse" + r, "close" + d; not "porn" + r
+        english = lexicon.zipf("en", stem)
+        if english >= LOAN_MIN_ENGLISH_ZIPF and (
+            english - lexicon.zipf(lang, stem) >= 2 * NEIGHBOUR_ENGLISH_LEAD
+        ):
+            return True
+    return False
 
 
 def _seen_stem(lang: str, word: str, floor: float = 0.0) -> bool:
@@ -1286,6 +1394,35 @@ _SPANISH_VERB_ENDINGS: Final = (
     "irán", "aría", "ería", "iría", "ara", "iera", "aran", "ieran",
 )  # fmt: skip
 _SPANISH_VERB_ZIPF: Final = 2.0
+# The forms a clitic pronoun is written onto: the infinitive, the gerund, the imperative
+# ("mutarlos", "entregándose", "dámelo"); "clas" + "se" is no verb ("classe" is "clase").
+_SPANISH_CLITIC_HOSTS: Final = ("ar", "er", "ir", "ando", "iendo", "a", "e")
+# Endings of one conjugation only (-ar: "cantó", -er: "comemos", -ir: "vivimos"); the present
+# and the subjunctive's endings (o, a, e, amos, emos...) and -ía, -ió, -ido... of -er and -ir
+# verbs are shared. "ofrecir" is no form of *ofrecer*, "escribó" none of *escribir*.
+_SPANISH_AR_ENDINGS: Final = frozenset((
+    "ar", "aste", "ó", "é", "asteis", "aron", "aba", "abas", "ábamos", "aban", "ando", "ado",
+    "ada", "ados", "adas", "ará", "arán", "aría", "ara", "aran",
+))  # fmt: skip
+_SPANISH_ER_IR_ENDINGS: Final = frozenset((
+    "í", "iste", "ió", "isteis", "ieron", "ía", "ías", "íamos", "ían", "iendo", "ido", "ida",
+    "idos", "idas", "iera", "ieran",
+))  # fmt: skip
+
+
+def _spanish_conjugations(ending: str) -> tuple[str, ...]:
+    """The infinitive endings of the verbs whose forms end in ``ending``."""
+    if ending in _SPANISH_AR_ENDINGS:
+        return ("ar",)
+    if ending in _SPANISH_ER_IR_ENDINGS:
+        return ("er", "ir")
+    if ending in ("er", "ir"):
+        return ("er", "ir")  # "reducer" (documentation's English term) is no slip
+    if ending.startswith("er"):  # -erá, -ería
+        return ("er",)
+    if ending.startswith("ir") or ending in ("imos", "ís"):
+        return ("ir",)
+    return ("ar", "er", "ir")
 _SPANISH_PREFIXES: Final = ("re", "des", "pre", "sub", "auto", "multi", "micro", "super",
                             "anti", "inter", "co", "sobre", "contra", "in", "im")
 _SPANISH_PREFIX_STEM_ZIPF: Final = 2.5
@@ -1302,18 +1439,18 @@ def _spanish_derived(word: str) -> bool:
 
     if _SPANISH_COINED.search(word):
         return True
-    forms = [word]
+    forms: list[tuple[str, tuple[str, ...]]] = [(word, _SPANISH_VERB_ENDINGS)]
     for clitic in _SPANISH_CLITICS:
         if word.endswith(clitic) and len(word) - len(clitic) >= 4:
-            forms.append(strip_accents(word[: -len(clitic)]))
-    for form in forms:
-        for ending in _SPANISH_VERB_ENDINGS:
+            forms.append((strip_accents(word[: -len(clitic)]), _SPANISH_CLITIC_HOSTS))
+    for form, endings in forms:
+        for ending in endings:
             if form.endswith(ending) and len(form) - len(ending) >= 2:
                 stem = form[: -len(ending)]
                 if any(
                     lexicon.zipf("es", stem + inf) >= _SPANISH_VERB_ZIPF
-                    for inf in ("ar", "er", "ir")
-                ):
+                    for inf in _spanish_conjugations(ending)
+                ) and not (ending in _SPANISH_STRESSED_STEM and _spanish_stem_change(stem, ending)):
                     return True
     return any(
         word.startswith(prefix)
@@ -1422,6 +1559,62 @@ _SPANISH_MOVED_LEAD: Final = 1.5
 # A word ending in an accented ó or é is a preterite when wordfreq has seen its -ar verb so.
 _SPANISH_PRETERITE_VERB_ZIPF: Final = 1.5
 _SPANISH_ACUTE_BASE: Final = {"á": "a", "é": "e", "í": "i", "ó": "o", "ú": "u"}
+
+
+# A word wordfreq has hardly seen gets the accents of a word rarer than the accent tier's
+# floor (learners' "carismatica", "taqueria").
+_SPANISH_RARE_MAX_WORD_ZIPF: Final = 1.5
+_SPANISH_RARE_ACCENT_MIN_ZIPF: Final = 2.0
+
+# Spanish doubles no consonant but c (acción), n (innato), l and r (ll, rr are letters): a
+# word written with ss, mm, pp... between vowels is the English spelling of a Spanish word
+# ("classes", "possible", "commercial") when the single letter makes a common Spanish word
+# (not an abbreviation: "ssr").
+_SPANISH_UNDOUBLED: Final = re.compile(r"(?<=[aeiou])([bdfgmpstvz])\1(?=[aeiou])")
+_SPANISH_UNDOUBLED_MIN_ZIPF: Final = 4.0
+_SPANISH_UNDOUBLED_LEAD: Final = 1.5
+
+
+def _spanish_undoubled(word: str) -> str | None:
+    """(Spanish) ``word`` with its doubled consonants that Spanish never doubles written once,
+    and the accents wordfreq writes ("classes" -> "clases", "professional" -> "profesional",
+    "difficil" -> "difícil"), when wordfreq writes that
+    ``_SPANISH_UNDOUBLED_MIN_ZIPF``+ and ``_SPANISH_UNDOUBLED_LEAD`` more often than
+    ``word``."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    single = _SPANISH_UNDOUBLED.sub(r"\1", word)
+    if single == word:
+        return None
+    checker = speller("es")
+    word_itself = checker.known(single) or checker._verb_form(single)
+    accented = None if word_itself else checker._spanish_accents(single)
+    if accented is not None:
+        single = accented  # "difficil": "difícil"; "llammo" is "llamo", a word
+    z = lexicon.zipf("es", single)
+    if z < _SPANISH_UNDOUBLED_MIN_ZIPF or z - lexicon.zipf("es", word) < _SPANISH_UNDOUBLED_LEAD:
+        return None
+    return single
+
+
+# A singular in -ción/-sión always carries its accent; wordfreq has seen rarer such nouns
+# ("vacación" 2.5) too seldom for the accent tier's floor.
+_SPANISH_CION_MIN_ZIPF: Final = 2.0
+_SPANISH_CION_MAX_WORD_ZIPF: Final = 2.5
+
+
+def _spanish_cion_accent(word: str) -> str | None:
+    """(Spanish) a noun in -cion or -sion with the accent its ending always carries
+    ("vacacion" -> "vacación"), when wordfreq has seen it so (``_SPANISH_CION_MIN_ZIPF``+)
+    and the word as written hardly (``_SPANISH_CION_MAX_WORD_ZIPF``)."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    if len(word) < 6 or not word.endswith(("cion", "sion")):
+        return None
+    if lexicon.zipf("es", word) > _SPANISH_CION_MAX_WORD_ZIPF:
+        return None
+    accented = word[:-2] + "ón"
+    return accented if lexicon.zipf("es", accented) >= _SPANISH_CION_MIN_ZIPF else None
 
 
 def _spanish_moved_accent(word: str, known: Callable[[str], bool]) -> str | None:
