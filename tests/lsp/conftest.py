@@ -188,6 +188,23 @@ class Editor:
             )
         )
 
+    def type_over(self, uri: str, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+        """The writer types ``text`` over ``start``–``end`` (positions in this editor's
+        encoding): the buffer changes and the server is told with an incremental change (a
+        range), as editors do for keystrokes."""
+        buf = self.buffers[uri]
+        rng = types.Range(types.Position(*start), types.Position(*end))
+        buf.text = apply_text_edits(
+            buf.text, [types.TextEdit(range=rng, new_text=text)], self.encoding
+        )
+        buf.version += 1
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=buf.version),
+                content_changes=[types.TextDocumentContentChangePartial(range=rng, text=text)],
+            )
+        )
+
     def text(self, uri: str) -> str:
         return self.buffers[uri].text
 

@@ -11,8 +11,9 @@ document version, never applied when the document changed meanwhile or the servi
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -22,14 +23,23 @@ from rephrase_ls.lsp.edits import workspace_edit
 if TYPE_CHECKING:
     # The pipeline and its options are imported on first use, not at start-up: start-up is
     # measured against a bare pygls server (bench/bench_startup.py).
+    from pygls.workspace import TextDocument
+
     from rephrase_ls.config.settings import Settings
     from rephrase_ls.improve.backend import Backend
     from rephrase_ls.improve.language_choice import LanguageChoice
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import NotImproved
-    from rephrase_ls.lsp.language_server import RephraseServer
+    from rephrase_ls.lsp.language_server import DocumentState, RephraseServer
+    from rephrase_ls.review.findings import Finding
+    from rephrase_ls.text.changes import ChangeLog
+    from rephrase_ls.text.diff import TextEdit as Edit
+    from rephrase_ls.text.markup import ProseBlock
 
 APPLY_COMMAND = "rephrase.applyAction"
+
+#: An edit, or a review's finding: a dataclass with ``start`` and ``end`` offsets.
+Spanned = TypeVar("Spanned", "Edit", "Finding")
 
 
 class Refusal(Exception):
@@ -285,6 +295,8 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         mode="correct" if req.options.correct else "rephrase",
         stripped=state.stripped,
     )
+    regions = paragraph_regions(state, span)
+    changes, unfollow = ls.follow_changes(req.uri, state)
     work = asyncio.ensure_future(
         improve_text(
             request,
@@ -293,14 +305,20 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             confirm=confirm,
         )
     )
-    # A newer version of the document, or its closing, stops the work: its edit could not be
-    # applied anyway.
+    # The document's closing stops the work, and so does a change that leaves nothing to
+    # apply (the whole text replaced, or every paragraph being improved edited); a change
+    # elsewhere lets it go on, its edits moved through the change (see rebase).
     stopped_by: list[str] = []
 
     def stop(reason: str) -> None:
-        if not work.done():
-            stopped_by.append(reason)
-            work.cancel()
+        if work.done():
+            return
+        if reason == "changed" and changes.broken is None:
+            if not regions or any(changes.follow(r.start, r.end) is not None for r in regions):
+                return
+            reason = "edited"
+        stopped_by.append(reason)
+        work.cancel()
 
     unwatch = ls.watch_document(req.uri, stop)
     try:
@@ -308,6 +326,11 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if stopped_by and (task is None or not task.cancelling()):
+            if stopped_by[0] == "edited":
+                raise Refusal(
+                    f"rephrase: {_named(regions)} edited while the improvement was computed; "
+                    "the improvement stopped and nothing was changed. Try again."
+                ) from None
             raise Refusal(
                 f"rephrase: the document {stopped_by[0]} while the improvement was computed; "
                 "the improvement stopped and nothing was changed."
@@ -316,6 +339,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         raise
     finally:
         unwatch()
+        unfollow()
     if isinstance(result, NotImproved):
         raise _refusal(ls, result, settings, backend)
     if result.detected_language:
@@ -323,20 +347,131 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
     for message in result.refused:
         ls.say(f"rephrase: {message}", types.MessageType.Warning)
     current = ls.workspace.text_documents.get(req.uri)
-    if current is None or current.version != version:
+    if current is None or (current.version != version and not follows_to(changes, current)):
         raise Refusal(
             "rephrase: the document changed while the improvement was computed; nothing was "
             "changed. Try again."
         )
-    if req.options.is_conversion and result.edits:
+    edits = result.edits
+    if current.version != version:
+        edits, edited = rebase(edits, regions, changes)
+        for region in edited:
+            ls.say(
+                f"rephrase: {region.label} was not changed: it was edited while the improvement "
+                "was computed. Choose the action again to improve it.",
+                types.MessageType.Warning,
+            )
+        if result.edits and not edits:
+            return None  # each edited paragraph was named above
+        state = ls.state(current)
+        version = current.version
+    if req.options.is_conversion and edits:
         _remember_variant(ls, req.uri, result.covers_all, choice)
-    if not result.edits:
+    if not edits:
         if result.refused:
             return None  # each refused paragraph was named above
         raise Refusal(
             f"rephrase: no improvements found ({result.mode.label()}).", types.MessageType.Info
         )
-    return workspace_edit(ls, state, req.uri, version, result.edits, req.title, settings)
+    return workspace_edit(ls, state, req.uri, version, edits, req.title, settings)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A paragraph being improved: its whole span in ``text``, the document the work started on
+    (a selection's paragraph is sent whole, as context), and what names it for the writer."""
+
+    start: int
+    end: int
+    text: str = field(repr=False)
+    number: int | None = None
+    """Its place among the paragraphs being improved (None: not a paragraph)."""
+
+    @property
+    def label(self) -> str:
+        """``paragraph 2 (line 5, “…”)``, the whole paragraph's first words (worked out only
+        when a message needs it)."""
+        if self.number is None:
+            line = self.text.count("\n", 0, self.start) + 1
+            return f"the text at line {line}"
+        from rephrase_ls.improve.round_trip import paragraph_label
+        from rephrase_ls.text.paragraphs import Paragraph
+
+        return paragraph_label(self.text, Paragraph(self.start, self.end, ""), self.number)
+
+
+def paragraph_regions(state: DocumentState, span: tuple[int, int] | None) -> list[Region]:
+    """The paragraphs an improvement of ``span`` (None: the whole document) works on, each
+    widened to its whole block, in document order."""
+    from rephrase_ls.text.paragraphs import select_paragraphs
+
+    text, blocks = state.text, state.blocks
+    start, end = (0, len(text)) if span is None else span
+    regions = []
+    for n, paragraph in enumerate(select_paragraphs(text, start, end, blocks)):
+        lo, hi = paragraph.start, paragraph.end
+        at = bisect_right(blocks, lo, key=_block_start) - 1
+        if at >= 0 and blocks[at].end >= hi:
+            lo, hi = min(lo, blocks[at].start), max(hi, blocks[at].end)
+        regions.append(Region(lo, hi, text, n))
+    return regions
+
+
+def _block_start(block: ProseBlock) -> int:
+    return block.start
+
+
+def _named(regions: list[Region]) -> str:
+    """``paragraph 1 (line 3, “…”) was`` or ``every paragraph being improved was``."""
+    if len(regions) == 1:
+        return f"{regions[0].label} was"
+    return "every paragraph being improved was"
+
+
+def follows_to(changes: ChangeLog, current: TextDocument) -> bool:
+    """Whether the change log brings the work's version to the document's current one."""
+    return (
+        changes.broken is None
+        and changes.version == current.version
+        and changes.text == current.source
+    )
+
+
+def rebase(
+    edits: list[Spanned], regions: list[Region], changes: ChangeLog
+) -> tuple[list[Spanned], list[Region]]:
+    """The edits (or anything else with ``start`` and ``end`` in the starting text, sorted)
+    moved through ``changes`` into the current text, without those of a paragraph a change
+    overlapped or touched; and those paragraphs. An edit outside every paragraph (none is
+    expected) is kept only when no change touched it itself."""
+    from dataclasses import replace
+
+    moved: list[Spanned] = []
+    edited: list[Region] = []
+    shift: dict[int, int | None] = {}
+    for edit in edits:
+        n = bisect_right(regions, edit.start, key=_region_start) - 1
+        if n < 0 or edit.end > regions[n].end:
+            spot = changes.follow(edit.start, edit.end)
+            if spot is None:
+                edited.append(Region(edit.start, edit.end, changes.base_text))
+            else:
+                moved.append(replace(edit, start=spot[0], end=spot[1]))
+            continue
+        if n not in shift:
+            region = regions[n]
+            spot = changes.follow(region.start, region.end)
+            shift[n] = None if spot is None else spot[0] - region.start
+            if spot is None:
+                edited.append(region)
+        delta = shift[n]
+        if delta is not None:
+            moved.append(replace(edit, start=edit.start + delta, end=edit.end + delta))
+    return moved, edited
+
+
+def _region_start(region: Region) -> int:
+    return region.start
 
 
 def _refusal(

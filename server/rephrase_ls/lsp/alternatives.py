@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from rephrase_ls.lsp.actions import ActionRequest, Refusal, apply_request
+from rephrase_ls.lsp.actions import (
+    ActionRequest,
+    Refusal,
+    apply_request,
+    follows_to,
+    paragraph_regions,
+)
 from rephrase_ls.lsp.actions import on_code_action as on_improve_actions
 from rephrase_ls.lsp.arguments import arg, invalid, max_args, open_uri, range_arg
 from rephrase_ls.lsp.edits import workspace_edit
@@ -133,6 +139,7 @@ async def compute_alternatives(
     from rephrase_ls.lsp.cost import confirm_cost, declined
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.service.errors import ServiceError
+    from rephrase_ls.text.diff import TextEdit
     from rephrase_ls.text.paragraphs import select_paragraphs
 
     doc = ls.workspace.text_documents.get(uri)
@@ -201,14 +208,31 @@ async def compute_alternatives(
         progress.report(done, len(options))
         return result
 
+    # Typing elsewhere goes on meanwhile: the rewrites are moved to where the paragraphs are
+    # then; a change inside the span (or touching its paragraphs) refuses them all.
+    changes, unfollow = ls.follow_changes(uri, state)
     try:
         results = await asyncio.gather(*(one(o) for o in options))
     except asyncio.CancelledError:
         progress.end("cancelled")
         raise
+    finally:
+        unfollow()
     progress.end("done")
     current = ls.workspace.text_documents.get(uri)
-    if current is None or current.version != version:
+    delta = 0
+    if current is not None and current.version != version:
+        regions = paragraph_regions(state, span)
+        region = (min(r.start for r in regions), max(r.end for r in regions))
+        moved = changes.follow(*region) if follows_to(changes, current) else None
+        if moved is None:
+            current = None
+        else:
+            delta = moved[0] - region[0]
+            state = ls.state(current)
+            version = current.version
+            span = (span[0] + delta, span[1] + delta)
+    if current is None:
         raise Refusal(
             "rephrase: the document changed while the alternatives were computed; nothing was "
             "changed. Ask again."
@@ -231,9 +255,10 @@ async def compute_alternatives(
         if not result.edits:
             out.unchanged.append(label)
             continue
+        edits = [TextEdit(e.start + delta, e.end + delta, e.new_text) for e in result.edits]
         req = ActionRequest(uri, version, wide, False, opts)
         kind, value = opts.as_pair()
-        text = rewritten(state.text, span[0], span[1], result.edits)
+        text = rewritten(state.text, span[0], span[1], edits)
         same = next((a for a in out.found if a["text"] == text), None)
         if same is not None:
             # one entry per rewrite, named by each style and tone that gives it (each label
@@ -241,7 +266,7 @@ async def compute_alternatives(
             same["labels"].append(label)
             same["label"] = ", ".join(same["labels"])
             continue
-        edit = workspace_edit(ls, state, uri, version, result.edits, req.title, settings)
+        edit = workspace_edit(ls, state, uri, version, edits, req.title, settings)
         out.found.append(
             {
                 "label": label,

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rephrase_ls.improve.backend import Backend, Backends
     from rephrase_ls.improve.language_choice import LanguageChoice
     from rephrase_ls.improve.round_trip import ImprovementCache
+    from rephrase_ls.text.changes import ChangeLog
     from rephrase_ls.text.markup import ProseBlock
     from rephrase_ls.text.positions import LineIndex
 
@@ -123,6 +124,7 @@ class RephraseServer(LanguageServer):
         self.variant_before_conversion: dict[str, str] = {}
         self.running: dict[Hashable, asyncio.Task[Any]] = {}
         self._document_watchers: dict[str, list[Callable[[str], None]]] = {}
+        self._change_logs: dict[str, list[ChangeLog]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._said_once: set[str] = set()
 
@@ -261,6 +263,51 @@ class RephraseServer(LanguageServer):
                 del self._document_watchers[uri]
 
         return unwatch
+
+    def follow_changes(
+        self, uri: str, state: DocumentState
+    ) -> tuple[ChangeLog, Callable[[], None]]:
+        """A log of the document's content changes from ``state``'s version on, kept until
+        the returned function is called (work on an older version follows its spans through
+        it: :class:`~rephrase_ls.text.changes.ChangeLog`)."""
+        from rephrase_ls.text.changes import ChangeLog
+
+        change_log = ChangeLog(state.text, state.version)
+        logs = self._change_logs.setdefault(uri, [])
+        logs.append(change_log)
+
+        def unfollow() -> None:
+            with contextlib.suppress(ValueError):
+                logs.remove(change_log)
+            if not logs and self._change_logs.get(uri) is logs:
+                del self._change_logs[uri]
+
+        return change_log, unfollow
+
+    def document_changed(self, params: types.DidChangeTextDocumentParams) -> None:
+        """Record a ``didChange`` (already applied to the workspace's document) in the change
+        logs that follow the document."""
+        uri = params.text_document.uri
+        logs = self._change_logs.get(uri)
+        if not logs:
+            return
+        doc = self.workspace.text_documents.get(uri)
+        changes: list[tuple[tuple[int, int, int, int] | None, str]] = []
+        for change in params.content_changes:
+            rng = getattr(change, "range", None)
+            changes.append(
+                (
+                    None
+                    if rng is None
+                    else (rng.start.line, rng.start.character, rng.end.line, rng.end.character),
+                    change.text,
+                )
+            )
+        for change_log in logs:
+            if doc is None:
+                change_log.broken = "the document closed"
+            else:
+                change_log.record(doc.version, changes, self.encoding, doc.source)
 
     def document_moved_on(self, uri: str, how: str) -> None:
         """The document ``changed`` or ``closed``: tell the work that watches it."""

@@ -60,6 +60,7 @@ def on_open(ls: RephraseServer, params: types.DidOpenTextDocumentParams) -> None
 
 def on_change(ls: RephraseServer, params: types.DidChangeTextDocumentParams) -> None:
     ls.settings.document_touched(params.text_document.uri)
+    ls.document_changed(params)
     ls.document_moved_on(params.text_document.uri, "changed")
 
 

@@ -511,7 +511,7 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
     from rephrase_ls.improve.options import ImproveOptions
     from rephrase_ls.improve.pipeline import Improved, NotImproved, improve_text
     from rephrase_ls.improve.request import ImproveRequest
-    from rephrase_ls.lsp.actions import Refusal, _refusal
+    from rephrase_ls.lsp.actions import Refusal, _refusal, follows_to, paragraph_regions, rebase
     from rephrase_ls.lsp.cost import confirm_cost
     from rephrase_ls.lsp.progress import WorkDoneProgress
     from rephrase_ls.review.grouping import edit_findings
@@ -570,6 +570,9 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         "rephrase: this service has no corrections-only mode; the review shows what Improve "
         "would change, rewrites included."
     )
+    # Typing elsewhere goes on meanwhile: the findings are moved to where their paragraphs
+    # are then, those of a paragraph the writer edited are left out (and it is named).
+    changes, unfollow = ls.follow_changes(uri, state)
     try:
         if backend.client.corrections_known_absent:
             ls.say_once(f"review-no-correct:{backend.description}", without)
@@ -583,11 +586,13 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
                 result = await ask(ImproveOptions())
     except asyncio.CancelledError:
         return {"reviewed": False, "reason": "cancelled"}
+    finally:
+        unfollow()
     try:
         if isinstance(result, NotImproved):
             raise _refusal(ls, result, settings, backend)
         current = ls.workspace.text_documents.get(uri)
-        if current is None or current.version != version:
+        if current is None or (current.version != version and not follows_to(changes, current)):
             raise Refusal(
                 "rephrase: the document changed while it was reviewed; nothing is shown. "
                 "Review again."
@@ -601,8 +606,22 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
         ls.say(f"rephrase: {message}", types.MessageType.Warning)
     language = (result.mode.target_lang or choice.language or "").lower()
     found = edit_findings(state.text, state.blocks, result.edits, language)
-    diag.set_service_findings(ls, uri, state.text, span, found)
+    text = state.text
+    left_out = False
+    if current.version != version:
+        found, edited = rebase(found, paragraph_regions(state, span), changes)
+        left_out = bool(edited)
+        for region in edited:
+            ls.say(
+                f"rephrase: {region.label} was edited while it was reviewed; its findings are "
+                "not shown. Review it again.",
+                types.MessageType.Warning,
+            )
+        if span is not None:
+            span = (changes.point(span[0]), changes.point(span[1]))
+        text = current.source
+    diag.set_service_findings(ls, uri, text, span, found)
     diag.refresh(ls, uri)
-    if not found:
+    if not found and not left_out:
         ls.say(f"rephrase: the service suggests no changes ({result.mode.label()}).")
     return {"reviewed": True, "findings": len(found)}
