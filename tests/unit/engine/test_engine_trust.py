@@ -637,3 +637,66 @@ def test_a_long_unseen_word_in_a_sentence() -> None:
     assert improve("It was a magnifiscant view.", "en") == "It was a magnificent view."
     sentence = "Use the unmarshaling helpers of the serde library."
     assert improve(sentence, "en") == sentence
+
+
+def test_a_slip_the_other_texts_of_a_request_repeat_is_still_corrected() -> None:
+    # A new user's trial: "recieved" in two paragraphs (two texts of one request, so a context
+    # word) stayed; a listed misspelling or a sure slip is corrected however often it is
+    # written, across texts too.
+    context = frozenset({"recieved", "untill", "rigth", "vnode"})
+    assert improve("We recieved it.", "en", context_words=context) == "We received it."
+    assert improve("Wait untill noon.", "en", context_words=context) == "Wait until noon."
+    assert improve("He said rigth.", "en", context_words=context) == "He said right."
+    assert improve("I dont know.", "en", context_words=frozenset({"dont"})) == "I don't know."
+    # a term the request writes twice is kept: "hostid" alone is taken for "hosted"; "stdio"
+    # (a letter left out of a word nobody writes) is corrected in one text, as a learner's
+    # repeated "bicyle" is, but not when two texts of the request write it (the project's
+    # README writes it in two paragraphs)
+    terms = frozenset({"hostid", "stdio"})
+    assert improve("It reads a hostid.", "en") == "It reads a hosted."
+    assert improve("It reads a hostid.", "en", context_words=terms) == "It reads a hostid."
+    assert improve("It talks over stdio.", "en", context_words=terms) == "It talks over stdio."
+    assert improve("A bicyle, a red bicyle.", "en") == "A bicycle, a red bicycle."
+
+
+def test_repeated_words_of_a_request_are_context_yet_a_listed_slip_is_fixed() -> None:
+    from rephrase_ls.offline.engine import repeated_words
+
+    texts = ["We recieved the vnode.", "They recieved the vnode too."]
+    context = repeated_words(texts)
+    assert {"recieved", "vnode"} <= context
+    assert [improve(t, "en", context_words=context) for t in texts] == [
+        "We received the vnode.",
+        "They received the vnode too.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "looks_like"),
+    [
+        # a new user's trial and the project's own docs: each was changed to the other word
+        ("Inline code goes between backticks.", "backpacks"),
+        ("Use a backtick.", "backpack"),
+        ("A transpiled file.", "transpired"),
+        ("Two heredocs in a script.", "heretics"),
+        ("A heredoc ends the command.", "heretic"),
+        ("Backticks mark inline code.", "Backpacks"),
+        ("The manpage says so.", "manage"),
+    ],
+)
+def test_a_software_term_is_never_corrected_to_another_word(text: str, looks_like: str) -> None:
+    assert improve(text, "en") == text, looks_like
+
+
+def test_a_software_term_is_known_in_english_only_and_not_over_a_listed_misspelling() -> None:
+    from rephrase_ls.offline.engine.software_terms import software_term, software_terms
+
+    assert {"backtick", "heredoc", "transpiled"} <= software_terms()
+    assert software_term("backticks") and software_term("heredocs")
+    assert not software_term("backpacks")
+    # cspell's list holds a few of codespell's misspellings: the correction still holds
+    assert software_term("discoverd")
+    assert improve("We discoverd it.", "en") == "We discovered it."
+    # other languages write their own words so ("util" is Spanish "útil" without its accent)
+    assert software_term("util")
+    assert improve("Es muy util para todos nosotros.", "es") == "Es muy útil para todos nosotros."

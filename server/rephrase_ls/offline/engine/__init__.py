@@ -277,8 +277,10 @@ def _spelling(
 
     def fix(word: str, start: int) -> str | None:
         lower = word.lower()
-        if lower in known_lower or lower in context:
+        if lower in known_lower:
             return None
+        # A context word (written twice in the request) comes here only when it is a slip
+        # however often it is written: the choice of ``maybe`` below keeps the others out.
         end = start + len(word)
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")
@@ -333,7 +335,7 @@ def _spelling(
             word for word in maybe
             if (counts[word.lower()] < 2 or _slip_however_often(checker, lang, word))
             and word.lower() not in known_lower
-            and (word.lower() not in context or _slip_however_often(checker, lang, word))
+            and (word.lower() not in context or _slip_across_texts(checker, lang, word))
         }
     return rules.words(s, fix, only=maybe)
 
@@ -392,6 +394,23 @@ def _slip_however_often(checker: spelling.Speller, lang: str, word: str) -> bool
     corrected = checker.correction(word)
     return corrected is not None and (
         checker.listed_misspelling(word) == corrected or checker.sure_slip(word, corrected)
+    )
+
+
+def _slip_across_texts(checker: spelling.Speller, lang: str, word: str) -> bool:
+    """Whether ``word``, which another text of the request (another paragraph of the document)
+    also writes, is a slip all the same: as :func:`_slip_however_often`, but in English only a
+    listed misspelling, an apostrophe left out or an impossible inflection
+    (:meth:`.Speller.certain_slip`): ``recieved``, ``untill``, ``dont``. A word wordfreq has
+    hardly seen, one letter from a common word, that a document writes in two paragraphs is a
+    term (``stdio``, not *studio*)."""
+    if lang != "en":
+        return _slip_however_often(checker, lang, word)
+    if word != word.lower():
+        return False
+    corrected = checker.correction(word)
+    return corrected is not None and (
+        checker.listed_misspelling(word) == corrected or checker.certain_slip(word, corrected)
     )
 
 

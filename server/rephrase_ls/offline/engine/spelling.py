@@ -100,6 +100,7 @@ from rephrase_ls.offline.engine.edit_shapes import (
     umlaut_spellings,
 )
 from rephrase_ls.offline.engine.misspellings import ListedMisspellings, known_misspellings
+from rephrase_ls.offline.engine.software_terms import software_term
 
 LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
 MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
@@ -545,6 +546,8 @@ class Speller:
             return regular
         listing = known_misspellings(self.lang)
         listed = listing.get(word)
+        if listed is None and self.lang == "en" and software_term(word):
+            return None  # a software term ("backtick", "heredocs"): not another word's slip
         if self.known(word):
             # A form the lists lack but take for a regular inflection ("begin" + "ing") is a
             # misspelling when the list of misspellings has it ("begining", "extented").
@@ -1187,6 +1190,16 @@ class Speller:
             # a letter left out or two swapped, not a vowel for another: names spell their
             # vowels their own way ("Sylver" is Sylvia, not silver)
             and (len(word) != len(corrected) or sorted(word) == sorted(corrected))
+        )
+
+    def certain_slip(self, word: str, corrected: str) -> bool:
+        """(English) whether ``corrected`` of the lower-case ``word`` puts back an apostrophe
+        left out (``dont``), spells a contraction right (``oclock``, ``dident``) or makes an
+        impossible inflection regular (``companys``): no term is written so."""
+        return self.lang == "en" and corrected in (
+            APOSTROPHE_LEFT_OUT["en"].get(word),
+            self._regular_form(word),
+            self._contraction_misspelt(word),
         )
 
     def listed_misspelling(self, word: str) -> str | None:
