@@ -246,15 +246,19 @@ def _in_word_list(s: str, start: int, end: int, lang: str) -> bool:
 _FOREIGN_WINDOW = 6  # words each side
 _FOREIGN_MIN_WORDS = 4
 _FOREIGN_KNOWN_SHARE = 0.5
+# How often wordfreq may have seen such a word: lorem ipsum's words are Latin names and terms
+# the web writes now and then ("varius" 1.7, "lorem" 1.8, "odio" 2.0), and codespell lists
+# "varius" as a misspelling of *various*.
+_FOREIGN_MAX_ZIPF = 2.0
 
 
 def _foreign_context(
     checker: spelling.Speller, s: str, start: int, end: int, word: str
 ) -> bool:
-    """Whether ``word`` (at ``start:end`` of ``s``), which wordfreq has never seen, stands among
-    ``_FOREIGN_MIN_WORDS``+ words (``_FOREIGN_WINDOW`` each side) of which fewer than
-    ``_FOREIGN_KNOWN_SHARE`` are known to the speller's list."""
-    if lexicon.zipf(checker.lang, word) > 0.0:
+    """Whether ``word`` (at ``start:end`` of ``s``), which wordfreq has seen at most
+    ``_FOREIGN_MAX_ZIPF``, stands among ``_FOREIGN_MIN_WORDS``+ words (``_FOREIGN_WINDOW`` each
+    side) of which fewer than ``_FOREIGN_KNOWN_SHARE`` are known to the speller's list."""
+    if lexicon.zipf(checker.lang, word) > _FOREIGN_MAX_ZIPF:
         return False
     reach = 40 * _FOREIGN_WINDOW
     before = _PLAIN_WORD.findall(s[max(0, start - reach) : start])[-_FOREIGN_WINDOW:]
