@@ -1,5 +1,6 @@
-"""Regenerate ``server/rephrase_ls/review/data/software-terms.txt``, the software terms review
-mode's ``unknown-word`` hint takes as known (:func:`rephrase_ls.review.unknown.software_terms`),
+"""Regenerate ``server/rephrase_ls/offline/engine/data/software-terms.txt``, the software terms
+the English spelling engine never corrects and review mode's ``unknown-word`` hint takes as
+known (:func:`rephrase_ls.offline.engine.software_terms.software_terms`),
 from cspell's ``@cspell/dict-software-terms`` package on npm (MIT licence, Street Side
 Software), and its licence beside it (``software-terms.LICENSE``).
 
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Final
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "server" / "rephrase_ls" / "review" / "data"
+OUT = ROOT / "server" / "rephrase_ls" / "offline" / "engine" / "data"
 PACKAGE: Final = "@cspell/dict-software-terms"
 VERSION: Final = "5.4.9"
 #: The package's word lists that are taken (its ``dict/`` folder).

@@ -35,7 +35,7 @@ from rephrase_ls.improve.backend import Backend, Backends
 from rephrase_ls.improve.language_choice import LanguageChoice, resolve_language
 from rephrase_ls.improve.options import ImproveOptions
 from rephrase_ls.improve.pipeline import NotImproved, embedded_has_no_rules, improve_text
-from rephrase_ls.improve.request import ImproveRequest, document_prose
+from rephrase_ls.improve.request import ImproveRequest, document_prose, document_stripped
 from rephrase_ls.improve.round_trip import ImprovementCache, Skip
 from rephrase_ls.service.config import validate_base_url
 from rephrase_ls.service.errors import (
@@ -517,6 +517,7 @@ async def _run(args: argparse.Namespace) -> int:
                 backend,
                 choice,
                 mode="correct" if options.correct else "rephrase",
+                stripped=document_stripped(text, language_id, uri),
             )
             outcome = await improve_text(
                 request,

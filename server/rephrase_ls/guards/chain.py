@@ -100,12 +100,19 @@ class DocumentFacts:
     """What the guards read of one version of a document, each fact computed on first use.
 
     ``blocks``: the document's prose blocks (or the paragraphs themselves), as the pipeline has
-    them (without the ``rephrase: language=xx`` directives).
+    them (without the ``rephrase: language=xx`` directives). ``stripped``: the spans the
+    format's tool strips (:func:`rephrase_ls.text.markup.stripped_spans`), neither prose nor code.
     """
 
-    def __init__(self, text: str, blocks: Sequence[ProseBlock | Paragraph]) -> None:
+    def __init__(
+        self,
+        text: str,
+        blocks: Sequence[ProseBlock | Paragraph],
+        stripped: Sequence[tuple[int, int]] = (),
+    ) -> None:
         self.text = text
         self.blocks = blocks
+        self.stripped = stripped
         self._ends: tuple[list[int], list[int]] | None = None
         self._code: frozenset[str] | None = None
         self._lower: dict[str, bool] = {}
@@ -124,7 +131,7 @@ class DocumentFacts:
         """The words the document writes in code
         (:func:`~rephrase_ls.guards.code_words.code_words`)."""
         if self._code is None:
-            self._code = code_words(self.text, self.blocks)
+            self._code = code_words(self.text, self.blocks, self.stripped)
         return self._code
 
     def lower_case(self, words: Iterable[str]) -> frozenset[str]:

@@ -36,15 +36,23 @@ def code_word_parts(run: str) -> list[str]:
     return _words_of(run)
 
 
-def code_words(text: str, blocks: Sequence[ProseBlock | Paragraph]) -> frozenset[str]:
+def code_words(
+    text: str,
+    blocks: Sequence[ProseBlock | Paragraph],
+    stripped: Sequence[tuple[int, int]] = (),
+) -> frozenset[str]:
     """The words the document ``text`` writes outside its prose: in code blocks, inline code,
     identifiers, URLs and paths (everything outside the ``blocks``' prose, and their
     protected spans). A service never changes such a word in the prose either
     (:func:`keep_code_words`): it names the code (``recieve()`` defined, "then recieve
     waits"). Text the in-document switches take out (``rephrase: off`` … ``on``,
     ``rephrase: ignore-next-line``) is not looked at: the ``blocks`` leave its prose out, and
-    a slip written there is no code."""
+    a slip written there is no code; nor are the ``stripped`` spans (sorted), which the
+    format's tool strips (:func:`rephrase_ls.text.markup.stripped_spans`: a commit message's
+    ``#`` comment lines and the diff below its scissors line)."""
     off = switched_off(text)
+    if stripped:
+        off = sorted([*off, *stripped])
     outside: list[str] = []
     pos = 0
     for block in blocks:

@@ -217,6 +217,7 @@ async def improve_text(
             clips,
             blocks=blocks,
             numbers=numbers,
+            stripped=request.stripped,
         )
     except ServiceError as exc:
         if progress is not None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rephrase_ls.improve.round_trip import without_directives
-from rephrase_ls.text.markup import prose_blocks
+from rephrase_ls.text.markup import prose_blocks, stripped_spans
 
 if TYPE_CHECKING:
     from rephrase_ls.config.settings import Settings
@@ -33,6 +33,15 @@ def document_prose(text: str, language_id: str | None, uri: str | None) -> list[
     Raises ``ValueError`` for markup it cannot read (LaTeX nested thousands deep).
     """
     return without_directives(text, prose_blocks(text, language_id, uri))
+
+
+def document_stripped(
+    text: str, language_id: str | None, uri: str | None
+) -> tuple[tuple[int, int], ...]:
+    """The spans of a document that its format's own tool strips (git: a commit message's ``#``
+    comment lines and the diff below its scissors line): no word written there is a word the
+    document writes in code (:func:`rephrase_ls.guards.code_words.code_words`)."""
+    return stripped_spans(text, language_id, uri)
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,9 @@ class ImproveRequest:
     """The document's language and what the service offers for it."""
     mode: Endpoint = "rephrase"
     """What is asked of the service; sent to that endpoint and part of the cache's key."""
+    stripped: tuple[tuple[int, int], ...] = ()
+    """The spans of ``text`` its format's tool strips (:func:`document_stripped`): neither
+    prose nor code."""
 
     def service_mode(self) -> Mode:
         """The request to the service: target, style or tone as sent, and endpoint."""

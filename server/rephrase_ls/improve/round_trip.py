@@ -295,6 +295,7 @@ async def improve_paragraphs(
     *,
     blocks: Sequence[ProseBlock | Paragraph] | None = None,
     numbers: Sequence[int] | None = None,
+    stripped: Sequence[tuple[int, int]] = (),
 ) -> Outcome:
     """Improve the paragraphs (see :func:`improve_in_one_language`); when the service refuses
     because some paragraphs are in another language than ``target_lang`` (a quotation, a
@@ -320,6 +321,7 @@ async def improve_paragraphs(
             clips,
             blocks=blocks,
             numbers=number_of,
+            stripped=stripped,
         )
     except BadRequest:
         if mode.target_lang is None:
@@ -345,6 +347,7 @@ async def improve_paragraphs(
                 [clip_of[i] for i in indexes],
                 blocks=blocks if blocks is not None else paragraphs,
                 numbers=[number_of[i] for i in indexes],
+                stripped=stripped,
             )
 
         # The paragraphs only the document's language decided for go first, together, then
@@ -391,6 +394,7 @@ async def improve_in_one_language(
     *,
     blocks: Sequence[ProseBlock | Paragraph] | None = None,
     numbers: Sequence[int] | None = None,
+    stripped: Sequence[tuple[int, int]] = (),
 ) -> Outcome:
     """Send the paragraphs' prose (minus what the cache knows) and rebuild each paragraph.
 
@@ -405,7 +409,8 @@ async def improve_in_one_language(
     apart from the running prose, the words the document writes in code or only in lower case,
     its spelling variant (a plain Improve, ``mode.keep_variant``) and two spaces between
     sentences are kept. ``blocks``: the document's prose blocks (by default the paragraphs
-    themselves), which the guards read the document with.
+    themselves), which the guards read the document with; ``stripped``: the spans its format's
+    tool strips (:func:`rephrase_ls.text.markup.stripped_spans`), which they do not read.
     """
     outcome = Outcome()
 
@@ -413,7 +418,7 @@ async def improve_in_one_language(
         return numbers[index] if numbers is not None else index
 
     # what the guards read of the document, each fact computed once, when an answer needs it
-    facts = DocumentFacts(text, blocks if blocks is not None else paragraphs)
+    facts = DocumentFacts(text, blocks if blocks is not None else paragraphs, stripped)
     clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
     if len(clip_of) != len(paragraphs):
         raise ValueError(f"{len(clip_of)} clips for {len(paragraphs)} paragraphs")

@@ -293,6 +293,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         backend,
         choice,
         mode="correct" if req.options.correct else "rephrase",
+        stripped=state.stripped,
     )
     regions = paragraph_regions(state, span)
     changes, unfollow = ls.follow_changes(req.uri, state)

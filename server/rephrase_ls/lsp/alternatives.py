@@ -175,7 +175,15 @@ async def compute_alternatives(
         )
     span = (paragraphs[0].start, paragraphs[-1].end)
     request = ImproveRequest(
-        state.text, doc.version, state.blocks, span, ImproveOptions(), settings, backend, choice
+        state.text,
+        doc.version,
+        state.blocks,
+        span,
+        ImproveOptions(),
+        settings,
+        backend,
+        choice,
+        stripped=state.stripped,
     )
     # Every style and tone is a request of its own, and each is billed: all are counted.
     sent, _ = with_context(state.text, paragraphs, state.blocks)

@@ -267,6 +267,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
             settings,
             backend,
             ls.language_of(doc, settings, backend),
+            stripped=state.stripped,
         )
         # as a plain Improve asks: its target, and what it keeps of the document's variant
         mode = review_mode(request.settings, request.language)
@@ -302,6 +303,7 @@ async def _compute(ls: RephraseServer, uri: str) -> Reviewed:
                                 keep_variant=mode.keep_variant,
                                 variant_detected=mode.variant_detected,
                                 unknown_words=True,
+                                stripped=request.stripped,
                             )
                     finally:
                         if rs.cache.engine_runs - runs >= TRIM_AFTER_PARAGRAPHS:

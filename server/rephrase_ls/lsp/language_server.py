@@ -102,6 +102,9 @@ class DocumentState:
     index: LineIndex
     blocks: list[ProseBlock]
     language: tuple[Hashable, LanguageChoice] | None = None
+    stripped: tuple[tuple[int, int], ...] = ()
+    """The spans its format's tool strips
+    (:func:`~rephrase_ls.improve.request.document_stripped`)."""
 
 
 class RephraseServer(LanguageServer):
@@ -319,15 +322,17 @@ class RephraseServer(LanguageServer):
         text = doc.source
         if current is not None and current.version == doc.version and current.text is text:
             return current
-        from rephrase_ls.improve.request import document_prose
+        from rephrase_ls.improve.request import document_prose, document_stripped
         from rephrase_ls.text.positions import LineIndex
 
+        stripped: tuple[tuple[int, int], ...] = ()
         try:
             blocks = document_prose(text, doc.language_id, doc.uri)
+            stripped = document_stripped(text, doc.language_id, doc.uri)
         except ValueError as exc:  # markup it cannot read (LaTeX nested thousands deep)
             self.say_once(f"unreadable:{doc.uri}", f"rephrase: {exc}", types.MessageType.Warning)
             blocks = []
-        state = DocumentState(doc.version, text, LineIndex(text), blocks)
+        state = DocumentState(doc.version, text, LineIndex(text), blocks, stripped=stripped)
         self.documents[doc.uri] = state
         return state
 

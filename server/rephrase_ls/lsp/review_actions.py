@@ -557,6 +557,7 @@ async def review(ls: RephraseServer, *args: Any) -> dict[str, Any]:
             backend,
             choice,
             mode="correct" if options.correct else "rephrase",
+            stripped=state.stripped,
         )
         return await improve_text(
             request,

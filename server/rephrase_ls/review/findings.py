@@ -413,6 +413,7 @@ def findings(
     keep_variant: bool = False,
     variant_detected: bool = False,
     unknown_words: bool = False,
+    stripped: Sequence[tuple[int, int]] = (),
 ) -> list[Finding]:
     """The offline engine's findings for the prose ``blocks`` of ``text``, in document order.
 
@@ -430,7 +431,9 @@ def findings(
     from it (:mod:`rephrase_ls.guards.variants_keep`).
 
     ``unknown_words``: also the ``unknown-word`` findings (:mod:`.unknown`; they change
-    nothing), less the words the document writes in code.
+    nothing), less the words the document writes in code. ``stripped``: the spans of ``text``
+    its format's tool strips (:func:`rephrase_ls.improve.request.document_stripped`), which
+    count neither as prose nor as code.
 
     Applying every finding's edit gives what Improve with the offline engine gives.
     """
@@ -463,7 +466,7 @@ def findings(
             repeated.update(seen.intersection(prose.words))
             seen.update(prose.words)
     variant = Mode(target_lang, keep_variant=keep_variant, variant_detected=variant_detected)
-    facts = DocumentFacts(text, kept)
+    facts = DocumentFacts(text, kept, stripped)
     out: list[Finding] = []
     for block, block_key, prose in entries:
         context = [w for w in prose.words if w in repeated] if repeated else []

@@ -8,7 +8,8 @@ inflection only when wordfreq has seen it: :data:`MIN_INFLECTED_ZIPF`, ``semed``
 (:data:`MIN_KNOWN_ZIPF_SHORT` for a short English word, :data:`MIN_KNOWN_ZIPF_OTHER` outside
 English; :func:`~rephrase_ls.offline.engine.lexicon.zipf`: ``config``, ``namespace``) and
 codespell's list of common misspellings does not; or it is a technical stem wordfreq lists with
-a regular ending (``structs``), a software term of cspell's list (:func:`software_terms`:
+a regular ending (``structs``), a software term of cspell's list
+(:func:`~rephrase_ls.offline.engine.software_terms.software_term`:
 ``deserialization``, ``hashmaps``), two common words written together (``typehint``), a common
 word after ``sub``, ``auto``, ``multi`` and the like, or in English ``re``, ``un``, ``de``
 (``subdomains``, ``reimplement``), a verb form the lists lack (Spanish ``declararías``,
@@ -54,6 +55,7 @@ from typing import Final
 from rephrase_ls.offline.engine import lexicon, spelling
 from rephrase_ls.offline.engine.edit_shapes import strip_accents
 from rephrase_ls.offline.engine.misspellings import known_misspellings
+from rephrase_ls.offline.engine.software_terms import software_term, software_terms
 from rephrase_ls.text.tokens import QUOTED, WORD, iter_tokens
 
 __all__ = [
@@ -203,7 +205,7 @@ def _known_one(word: str, lang: str) -> bool:
         return True
     if _listed_misspelling(word, lang):
         return False
-    if _listed(word, lang) or _software_term(word):
+    if _listed(word, lang) or software_term(word):
         return True
     if lang != "en" and (
         lexicon.zipf("en", word) >= spelling.LOAN_MIN_ENGLISH_ZIPF or _known_one(word, "en")
@@ -215,31 +217,6 @@ def _known_one(word: str, lang: str) -> bool:
         or _prefixed(word, checker)
         or _with_clitic(word, lang)
         or _verb_form(word, lang)
-    )
-
-
-#: Where the software terms are (:func:`software_terms`); ``bench/make_software_terms.py``
-#: makes the file from its npm package, its origin in its header, its licence beside it.
-SOFTWARE_TERMS: Final = "software-terms.txt"
-
-
-@lru_cache(maxsize=1)
-def software_terms() -> frozenset[str]:
-    """The lower-case software terms of cspell's ``@cspell/dict-software-terms`` (MIT), read
-    once, when review mode first checks a word: words of technical text in every language
-    (``iterable``, ``hashmap``, ``sdist``) that the general lists lack."""
-    from importlib import resources
-
-    text = resources.files(__package__).joinpath("data", SOFTWARE_TERMS).read_text("utf-8")
-    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
-
-
-def _software_term(word: str) -> bool:
-    """Whether ``word`` is a software term (:func:`software_terms`), or one with a plural
-    ending (``hashmaps``, ``hashes``)."""
-    terms = software_terms()
-    return word in terms or any(
-        word.endswith(ending) and word[: -len(ending)] in terms for ending in ("s", "es")
     )
 
 

@@ -118,3 +118,26 @@ def test_switched_off_text_is_not_code() -> None:
     words = code_words(text, document_prose(text, "markdown", "file:///a.md"))
     assert {"parse", "recieve"} <= words
     assert not {"beleive", "untill", "thier", "rephrase", "off"} & words
+
+
+def test_what_git_strips_from_a_commit_message_is_no_code() -> None:
+    from rephrase_ls.text.markup import stripped_spans
+
+    text = (
+        "Fix teh parser\n\nWait untill it ends.\n\n    recieve()\n\n"
+        "# Please enter teh commit message, untill done.\n"
+        "# ------------------------ >8 ------------------------\n"
+        "diff --git a/p.py b/p.py\n+def wiat(): pass\n"
+    )
+    blocks = prose_blocks(text, "gitcommit")
+    stripped = stripped_spans(text, "gitcommit")
+    assert [text[s:e] for s, e in stripped] == [
+        "# Please enter teh commit message, untill done.",
+        text[text.index("# ---") :],
+    ]
+    assert {"teh", "untill", "wiat", "recieve"} <= code_words(text, blocks)
+    code = code_words(text, blocks, stripped)
+    assert "recieve" in code  # an indented line: the message's own code, which git keeps
+    assert not {"teh", "untill", "wiat", "please", "diff"} & code
+    # other formats strip nothing: a Markdown document's "#" lines are its headings
+    assert stripped_spans(text, "markdown") == ()

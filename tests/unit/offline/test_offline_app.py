@@ -506,22 +506,28 @@ async def test_known_words_reach_the_engine(
     assert engine_calls[0]["known_words"] == frozenset({"rephrase-ls"})
 
 
-# react.dev (CC BY 4.0), "address" written "adress" as codespell lists it, once in each text.
-ADRESS_1 = ("One way to adress this could be to pass the vector dimensions to "
-            "`calculateNorm`.")
-ADRESS_2 = "We adress it in the next section."  # the second text: written for this test
+# "hostid" (a command's name), which the engine alone takes for "hosted", once in each text;
+# and "adress", a listed misspelling, corrected however often the request writes it.
+HOSTID_1 = "It reads the hostid of the machine first."
+HOSTID_2 = "We print the hostid in the next section."
 
 
 async def test_a_word_the_request_writes_twice_is_never_corrected(
     client: httpx.AsyncClient, engine_calls: list[dict[str, Any]],
 ) -> None:
-    response = await rephrase(client, text=[ADRESS_1, ADRESS_2], target_lang="en-US")
+    response = await rephrase(client, text=[HOSTID_1, HOSTID_2], target_lang="en-US")
     assert response.status_code == 200, response.text
-    assert [i["text"] for i in response.json()["improvements"]] == [ADRESS_1, ADRESS_2]
-    assert all("adress" in call["context_words"] for call in engine_calls)
+    assert [i["text"] for i in response.json()["improvements"]] == [HOSTID_1, HOSTID_2]
+    assert all("hostid" in call["context_words"] for call in engine_calls)
     # Alone, the word is taken for the slip it usually is: the context is what keeps it.
-    alone = await rephrase(client, text=[ADRESS_1], target_lang="en-US")
-    assert alone.json()["improvements"][0]["text"] == ADRESS_1.replace("adress", "address")
+    alone = await rephrase(client, text=[HOSTID_1], target_lang="en-US")
+    assert alone.json()["improvements"][0]["text"] == HOSTID_1.replace("hostid", "hosted")
+    # A listed misspelling is a slip however often it is written (learners repeat theirs).
+    slips = ["We adress it here.", "They adress it there."]
+    both = await rephrase(client, text=slips, target_lang="en-US")
+    assert [i["text"] for i in both.json()["improvements"]] == [
+        s.replace("adress", "address") for s in slips
+    ]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -72,16 +72,17 @@ def test_a_word_becoming_repeated_recomputes_only_paragraphs_holding_it(
     calls: list[str],
 ) -> None:
     """A word the document writes twice is never spell-corrected (the offline service's
-    context words): writing "recieved" a second time elsewhere changes the first paragraph's
-    findings, and only the two paragraphs holding the word are improved again."""
-    text = _document().replace("It is used by many companies", "It is recieved by many companies")
+    context words), unless it is a slip however often it is written (a listed misspelling):
+    writing "hostid" (alone taken for "hosted") a second time elsewhere changes the first
+    paragraph's findings, and only the two paragraphs holding the word are improved again."""
+    text = _document().replace("It is used by many companies", "It is hostid by many companies")
     cache = ReviewCache()
-    assert "recieved" in [f.original for f in _review(text, cache)]
-    edited = text.replace("using Django underneath", "using recieved Django underneath")
+    assert "hostid" in [f.original for f in _review(text, cache)]
+    edited = text.replace("using Django underneath", "using hostid Django underneath")
     calls.clear()
     again = _review(edited, cache)
-    assert len(calls) == 2 and all("recieved" in prose for prose in calls)
-    assert "recieved" not in [f.original for f in again]
+    assert len(calls) == 2 and all("hostid" in prose for prose in calls)
+    assert "hostid" not in [f.original for f in again]
     assert again == _review(edited, None)
 
 

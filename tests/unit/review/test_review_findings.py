@@ -291,3 +291,19 @@ def test_every_markup_document_keeps_the_invariants(path: Path, language_set: bo
         assert not any(s < finding.end and e > finding.start for s, e in protected)
         assert any(b.start <= finding.start and finding.end <= b.end for b in blocks)
     assert apply_edits(text, [f.edit() for f in found]) == _improved(text, blocks, choice)
+
+
+def test_a_slip_written_in_two_paragraphs_gets_a_finding_in_each() -> None:
+    # A new user's trial: editor diagnostics left "recieved" and "untill" written twice; a
+    # listed misspelling is corrected however often it is written, a term written twice is kept
+    text = (
+        "We recieved it untill noon.\n\nThey recieved it too.\n\n"
+        "It reads a hostid first.\n\nThen the hostid is printed, untill the end.\n"
+    )
+    found = [(f.original, f.replacement) for f in _findings(text)]
+    assert found == [
+        ("recieved", "received"),
+        ("untill", "until"),
+        ("recieved", "received"),
+        ("untill", "until"),
+    ]

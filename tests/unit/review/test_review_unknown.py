@@ -192,7 +192,7 @@ def test_a_listed_software_term_gets_no_hint_and_a_slip_beside_it_does() -> None
 
 
 def test_the_software_terms_carry_their_origin_and_licence() -> None:
-    data = resources.files("rephrase_ls.review").joinpath("data")
+    data = resources.files("rephrase_ls.offline.engine").joinpath("data")
     header = data.joinpath("software-terms.txt").read_text("utf-8").splitlines()[:2]
     assert header[0].startswith("# @cspell/dict-software-terms ")
     assert "licence: MIT" in header[1]

@@ -246,15 +246,19 @@ def _in_word_list(s: str, start: int, end: int, lang: str) -> bool:
 _FOREIGN_WINDOW = 6  # words each side
 _FOREIGN_MIN_WORDS = 4
 _FOREIGN_KNOWN_SHARE = 0.5
+# How often wordfreq may have seen such a word: lorem ipsum's words are Latin names and terms
+# the web writes now and then ("varius" 1.7, "lorem" 1.8, "odio" 2.0), and codespell lists
+# "varius" as a misspelling of *various*.
+_FOREIGN_MAX_ZIPF = 2.0
 
 
 def _foreign_context(
     checker: spelling.Speller, s: str, start: int, end: int, word: str
 ) -> bool:
-    """Whether ``word`` (at ``start:end`` of ``s``), which wordfreq has never seen, stands among
-    ``_FOREIGN_MIN_WORDS``+ words (``_FOREIGN_WINDOW`` each side) of which fewer than
-    ``_FOREIGN_KNOWN_SHARE`` are known to the speller's list."""
-    if lexicon.zipf(checker.lang, word) > 0.0:
+    """Whether ``word`` (at ``start:end`` of ``s``), which wordfreq has seen at most
+    ``_FOREIGN_MAX_ZIPF``, stands among ``_FOREIGN_MIN_WORDS``+ words (``_FOREIGN_WINDOW`` each
+    side) of which fewer than ``_FOREIGN_KNOWN_SHARE`` are known to the speller's list."""
+    if lexicon.zipf(checker.lang, word) > _FOREIGN_MAX_ZIPF:
         return False
     reach = 40 * _FOREIGN_WINDOW
     before = _PLAIN_WORD.findall(s[max(0, start - reach) : start])[-_FOREIGN_WINDOW:]
@@ -277,8 +281,10 @@ def _spelling(
 
     def fix(word: str, start: int) -> str | None:
         lower = word.lower()
-        if lower in known_lower or lower in context:
+        if lower in known_lower:
             return None
+        # A context word (written twice in the request) comes here only when it is a slip
+        # however often it is written: the choice of ``maybe`` below keeps the others out.
         end = start + len(word)
         if (start > 0 and s[start - 1] in _APOSTROPHES) or s[end : end + 1] in _APOSTROPHES:
             return None  # part of a word written with another apostrophe ("isn´t")
@@ -333,7 +339,7 @@ def _spelling(
             word for word in maybe
             if (counts[word.lower()] < 2 or _slip_however_often(checker, lang, word))
             and word.lower() not in known_lower
-            and (word.lower() not in context or _slip_however_often(checker, lang, word))
+            and (word.lower() not in context or _slip_across_texts(checker, lang, word))
         }
     return rules.words(s, fix, only=maybe)
 
@@ -392,6 +398,23 @@ def _slip_however_often(checker: spelling.Speller, lang: str, word: str) -> bool
     corrected = checker.correction(word)
     return corrected is not None and (
         checker.listed_misspelling(word) == corrected or checker.sure_slip(word, corrected)
+    )
+
+
+def _slip_across_texts(checker: spelling.Speller, lang: str, word: str) -> bool:
+    """Whether ``word``, which another text of the request (another paragraph of the document)
+    also writes, is a slip all the same: as :func:`_slip_however_often`, but in English only a
+    listed misspelling, an apostrophe left out or an impossible inflection
+    (:meth:`.Speller.certain_slip`): ``recieved``, ``untill``, ``dont``. A word wordfreq has
+    hardly seen, one letter from a common word, that a document writes in two paragraphs is a
+    term (``stdio``, not *studio*)."""
+    if lang != "en":
+        return _slip_however_often(checker, lang, word)
+    if word != word.lower():
+        return False
+    corrected = checker.correction(word)
+    return corrected is not None and (
+        checker.listed_misspelling(word) == corrected or checker.certain_slip(word, corrected)
     )
 
 

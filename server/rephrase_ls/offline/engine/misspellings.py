@@ -22,6 +22,7 @@ class ListedMisspellings:
     _OFFSET_BITS: Final = 24
     _ENTRY = re.compile(r"^([a-z]+)->([^\n]+)$", re.MULTILINE)
     _ONE = re.compile(r"[a-z]+")
+    _APOSTROPHE = re.compile(r"[a-z]+'[a-z]+")
 
     def __init__(self, text: str) -> None:
         if len(text) >= 1 << self._OFFSET_BITS:
@@ -50,6 +51,12 @@ class ListedMisspellings:
         """The one correction of the lower-case ``word``, or ``None``."""
         entry = self._entry(word)
         return entry if entry is not None and self._ONE.fullmatch(entry) else None
+
+    def contraction(self, word: str) -> str | None:
+        """The lower-case ``word``'s one correction when it is a contraction or another word
+        written with an apostrophe ("oclock" -> "o'clock", "couldent" -> "couldn't")."""
+        entry = self._entry(word)
+        return entry if entry is not None and self._APOSTROPHE.fullmatch(entry) else None
 
     def alternatives(self, word: str) -> frozenset[str]:
         """The one-word corrections the list gives the lower-case ``word`` when it gives it

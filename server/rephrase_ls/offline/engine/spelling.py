@@ -7,7 +7,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
 0. (English) its one correction in the list of common misspellings (codespell's dictionary,
    from Wikipedia's list), if that dominates the words one edit away
    (:meth:`Speller._listed_wins`), or, when the list gives no other, is one edit away and
-   not outscored by any of them (:meth:`Speller._listed_sole`);
+   not outscored by any of them (:meth:`Speller._listed_sole`), or, in a long word, when no
+   word one edit away rivals it although it is rarer (:meth:`Speller._listed_long`);
 1. an accented spelling of the word ("deja" -> "déjà"; German also "wuerde" -> "würde");
 2. a typical slip: two neighbours swapped, a doubled letter added or dropped (5+ letters), an
    accent added or changed (never dropped; Portuguese: only added); a three-letter word only
@@ -19,7 +20,8 @@ a regular inflection of a listed word, :meth:`Speller.known`). Its correction is
    cost of its edit as a misspelling (:func:`edit_cost`), ``WEIGHTED_DOMINANCE`` ahead of the
    next; in words of ``WEIGHTED_SHORT_LENGTH`` letters up to ``WEIGHTED_MIN_LENGTH`` only a
    letter left out ("marrid" -> "married"), or, from ``WEIGHTED_TOO_MANY_LENGTH``, one too
-   many before the last two ("poertry" -> "poetry").
+   many before the last two ("poertry" -> "poetry"), and from ``WEIGHTED_SWAP_LENGTH`` two
+   neighbours swapped in a word wordfreq has never seen ("jucie" -> "juice").
 
 5. (English, ``ONLY_WORD_MIN_LENGTH``+ letters) a word wordfreq has never seen written, nor
    its stem (:func:`_seen_stem`), and not a coinage of a common word (:func:`_coined`:
@@ -98,6 +100,7 @@ from rephrase_ls.offline.engine.edit_shapes import (
     umlaut_spellings,
 )
 from rephrase_ls.offline.engine.misspellings import ListedMisspellings, known_misspellings
+from rephrase_ls.offline.engine.software_terms import software_term
 
 LANGUAGES: Final = ("de", "en", "es", "fr", "it", "pt")
 MAX_LENGTH: Final = 40  # longer "words" are not prose (and edits grow with the square)
@@ -126,12 +129,24 @@ WEIGHTED_SHORT_LENGTH: Final = 6
 # "comeing", "whanted": 4 right, 1 wrong on the dev splits; in 6-letter words half were wrong:
 # "thaing" for thing, "strate" for state, "monsth" for month).
 WEIGHTED_TOO_MANY_LENGTH: Final = 7
+# Two neighbours swapped in a word wordfreq has never seen, a typing slip rather than another
+# word meant, from five letters ("jucie" -> "juice", "ponud" -> "pound"; web text writes
+# "thorugh" for through, Zipf 1.6, and a child for "thought").
+WEIGHTED_SWAP_LENGTH: Final = 5
 # The list's correction scored against its rivals (see Speller._listed_wins) only in words of
 # five letters or more: "wich" is "which" or "witch" (Holbrook's dev split).
 LISTED_WEIGHTED_MIN_LENGTH: Final = 5
 # The list's other corrections of a word, scored by the cost of the misspelling, count up to
 # this cost (two letters left out and a consonant for another); farther ones are no rivals.
 ALTERNATIVE_MAX_COST: Final = 2.5
+# ... and an alternative one edit away with another first letter costs this much more.
+# The list's one correction of a long word that the web writes at most Zipf 2.0 ("supercede",
+# 1.7) may be a rarer word than other tiers' candidates (Zipf 2.0+, any count in
+# pyspellchecker's list: "addressable", "supersede", "highlighting"), with no rival one edit away.
+LISTED_LONG_MIN_LENGTH: Final = 8
+LISTED_LONG_MAX_WORD_ZIPF: Final = 2.0
+LISTED_LONG_MIN_ZIPF: Final = 2.0
+INITIAL_CHANGED_COST: Final = 1.0
 # Tier 5 (English): a word wordfreq has never seen, of 6+ letters, whose likeliest neighbour
 # (one edit away, Zipf 1.0+ in wordfreq, ten times commoner than the next) is a listed word of
 # Zipf 2.5+ ("refresment").
@@ -186,6 +201,10 @@ NEAREST_EDIT_COST: Final = 1.5
 # comments, is not "happiness"; the LaTeX package "paralist" is not "paradise").
 NEAREST_MAX_COST: Final = 2.0
 NEAREST_INITIAL_COST: Final = 1.0
+# A word that sounds alike rivals the candidate only if the word could misspell it at up to
+# two other consonants' cost: "buiscits" could not be "busts" (three letters too many) and is
+# "biscuits"; "callsite" could be "celeste" (2.5) as well as "campsite", and is left.
+NEAREST_RIVAL_MAX_COST: Final = 3.0
 # The best score must be positive: a word rarer than its edits cost is no likelier than a
 # term or a word the list holds less often ("goegraphicaly": geographical scores -0.15, and
 # "geographically", 400 times in the list, is no candidate).
@@ -228,8 +247,9 @@ def _near_in_letters(
 
 def _never_seen(lang: str, word: str) -> bool:
     """Whether the English ``word`` (no accents: "wörter" is not "writer") is one wordfreq has
-    never seen written, nor its stem (:func:`_seen_stem`), nor a coinage, a derivation or a
-    contraction without its apostrophe: a word tiers 6 and 8 may correct."""
+    never seen written, nor its stem (:func:`_seen_stem`), nor a coinage, a derivation, a
+    contraction without its apostrophe or two common words run together (:func:`_compound`):
+    a word tiers 6 and 8 may correct."""
     import rephrase_ls.offline.engine.lexicon as lexicon
 
     return (
@@ -237,6 +257,7 @@ def _never_seen(lang: str, word: str) -> bool:
         and lexicon.zipf(lang, word) <= 0.0
         and not _seen_stem(lang, word)
         and not _coined(lang, word)
+        and not _compound(lang, word)
         and not _derived(lang, word)
         and not _contraction(lang, word)
     )
@@ -321,6 +342,15 @@ APOSTROPHE_LEFT_OUT: Final = {
             "you'd", "they'd",
         )
     }
+}
+
+
+# A negation's n't written as it sounds, after a verb that ends in a consonant: "dident",
+# "couldent", "wasent" (English learners; codespell lists some of them).
+NOT_SPELT_ENT: Final = {
+    c[:-3] + "ent": c
+    for c in APOSTROPHE_LEFT_OUT["en"].values()
+    if c.endswith("n't") and c[-4] not in "aeiouy" and c != "ain't"
 }
 
 
@@ -417,7 +447,8 @@ class Speller:
         """(English) the regular form of an impossible one: a consonant and y then -s
         ("companys" -> "companies"), -icly ("basicly" -> "basically"), a listed word in -al
         and y ("realy" -> "really", "usualy" -> "usually"), when the list has it
-        ``MIN_CANDIDATE_COUNT``+ times."""
+        ``MIN_CANDIDATE_COUNT``+ times, or at all and wordfreq writes it Zipf
+        ``MIN_CANDIDATE_ZIPF``+ ("centraly" -> "centrally")."""
         if self.lang != "en":
             return None
         if len(word) > 4 and word.endswith("ys") and _CONSONANT_Y.search(word[:-1]):
@@ -428,7 +459,25 @@ class Speller:
             regular = word[:-1] + "ly"  # an adjective in -al + y: "realy", "usualy"
         else:
             return None
-        return regular if self.freq.get(regular, 0) >= MIN_CANDIDATE_COUNT else None
+        count = self.freq.get(regular, 0)
+        if count >= MIN_CANDIDATE_COUNT:
+            return regular
+        # Subtitles rarely say an adverb the web writes often ("centrally": 303 times, Zipf 3.3).
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        return regular if count and lexicon.zipf(self.lang, regular) >= MIN_CANDIDATE_ZIPF else None
+
+    def _contraction_misspelt(self, word: str) -> str | None:
+        """(English) the contraction an unknown ``word`` misspells: the list of misspellings'
+        one correction when it has an apostrophe ("oclock" -> "o'clock", "dosent" ->
+        "doesn't"), or a negation's n't written as it sounds (``NOT_SPELT_ENT``: "dident" ->
+        "didn't"); the contraction must be listed ``MIN_CANDIDATE_COUNT``+ times."""
+        if self.lang != "en" or self.known(word):
+            return None
+        found = NOT_SPELT_ENT.get(word) or known_misspellings(self.lang).contraction(word)
+        if found is None or self.freq.get(found, 0) < MIN_CANDIDATE_COUNT:
+            return None
+        return found
 
     def _verb_form(self, word: str) -> bool:
         """Whether ``word`` is a present-tense form of a listed verb (``_VERB_FORMS``), which
@@ -489,11 +538,16 @@ class Speller:
         apostrophe = APOSTROPHE_LEFT_OUT.get(self.lang, {}).get(word)
         if apostrophe is not None:
             return apostrophe
+        apostrophe = self._contraction_misspelt(word)
+        if apostrophe is not None:
+            return apostrophe
         regular = self._regular_form(word)
         if regular is not None:
             return regular
         listing = known_misspellings(self.lang)
         listed = listing.get(word)
+        if listed is None and self.lang == "en" and software_term(word):
+            return None  # a software term ("backtick", "heredocs"): not another word's slip
         if self.known(word):
             # A form the lists lack but take for a regular inflection ("begin" + "ing") is a
             # misspelling when the list of misspellings has it ("begining", "extented").
@@ -505,7 +559,9 @@ class Speller:
                 return listed
             return None
         if listed is not None and (
-            self._listed_wins(word, listed) or self._listed_sole(word, listed)
+            self._listed_wins(word, listed)
+            or self._listed_sole(word, listed)
+            or self._listed_long(word, listed)
         ):
             return listed
         found = None
@@ -566,13 +622,16 @@ class Speller:
             }
             found = self._pick(edits, allowed, floor=EDIT_MIN_CANDIDATE_ZIPF)
             margin = MIN_ZIPF_MARGIN
-        if found is None and len(word) >= WEIGHTED_SHORT_LENGTH and self.lang in WEIGHTED_EDITS:
+        if found is None and len(word) >= WEIGHTED_SWAP_LENGTH and self.lang in WEIGHTED_EDITS:
             found = self._weighted(word, edits)
             if (
                 found is not None
                 and len(word) < WEIGHTED_MIN_LENGTH
-                and not left_out(word, found)
-                and not _too_many_inside(word, found)
+                and not (
+                    (_swapped(word, found) and _never_seen(self.lang, word))
+                    or (len(word) >= WEIGHTED_SHORT_LENGTH and left_out(word, found))
+                    or _too_many_inside(word, found)
+                )
             ):
                 found = None  # a short word: only a letter left out ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
@@ -671,6 +730,28 @@ class Speller:
             if c[:1] == word[:1] and c != listed and freq.get(c, 0) >= MIN_CANDIDATE_COUNT
         )
 
+    def _listed_long(self, word: str, listed: str) -> bool:
+        """Whether the list's one correction of a long ``word`` (``LISTED_LONG_MIN_LENGTH``+
+        letters, seen by wordfreq at most ``LISTED_LONG_MAX_WORD_ZIPF``) holds although it is
+        rarer than other tiers' candidates must be: pyspellchecker lists it (at any count),
+        wordfreq writes it Zipf ``LISTED_LONG_MIN_ZIPF``+, and no word one edit away with the
+        same first letter is listed ``MIN_CANDIDATE_COUNT``+ times. Long misspellings have
+        one correction and few neighbours: "addresable" -> "addressable", "superceed" ->
+        "supersede", "hilighting" -> "highlighting"."""
+        import rephrase_ls.offline.engine.lexicon as lexicon
+
+        freq, lang = self.freq, self.lang
+        return (
+            len(word) >= LISTED_LONG_MIN_LENGTH
+            and listed in freq
+            and lexicon.zipf(lang, word) <= LISTED_LONG_MAX_WORD_ZIPF
+            and lexicon.zipf(lang, listed) >= LISTED_LONG_MIN_ZIPF
+            and not any(
+                c != listed and c[:1] == word[:1] and freq.get(c, 0) >= MIN_CANDIDATE_COUNT
+                for c in self._edits1(word)
+            )
+        )
+
     def _beats_alternatives(self, word: str, found: str, listing: ListedMisspellings) -> bool:
         """Whether ``found`` is ``DOMINANCE_ZIPF`` commoner than every other correction the
         list of misspellings gives ``word`` ("alloud" is "aloud" or "allowed", which is the
@@ -691,13 +772,19 @@ class Speller:
 
     def _misspelling_score(self, word: str, candidate: str) -> float:
         """``candidate``'s Zipf less the cost of ``word`` as its misspelling: :func:`edit_cost`
-        one edit away, else :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``)."""
+        one edit away, ``INITIAL_CHANGED_COST`` more if that edit is the first letter (a slip
+        rarely changes it: "sorces" is "sources" rather than "forces"), else
+        :func:`learner_cost` (``-inf`` past ``ALTERNATIVE_MAX_COST``; "spected" may be
+        "expected", the dialect's, and is left)."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
-        z = lexicon.zipf(self.lang, candidate.lower())
-        if edit_distance(word, candidate.lower()) <= 1:
-            return z - edit_cost(word, candidate.lower())
-        return z - learner_cost(word, candidate.lower(), ALTERNATIVE_MAX_COST)
+        candidate = candidate.lower()
+        z = lexicon.zipf(self.lang, candidate)
+        if edit_distance(word, candidate) <= 1:
+            if candidate[:1] != word[:1]:
+                z -= INITIAL_CHANGED_COST
+            return z - edit_cost(word, candidate)
+        return z - learner_cost(word, candidate, ALTERNATIVE_MAX_COST)
 
     def _only_word(self, word: str, edits: set[str]) -> str | None:
         """Tier 5: the word one edit away that wordfreq knows (``ONLY_WORD_RIVAL_ZIPF``+),
@@ -710,6 +797,7 @@ class Speller:
             lexicon.zipf(self.lang, word) > 0.0
             or _seen_stem(self.lang, word)
             or _coined(self.lang, word)
+            or _compound(self.lang, word)
         ):
             return None
         freq = self.freq
@@ -927,6 +1015,7 @@ class Speller:
             or lexicon.zipf(lang, word) > LIKELIEST_MAX_WORD_ZIPF
             or _seen_stem(lang, word, LIKELIEST_STEM_ZIPF)
             or _coined(lang, word)
+            or _compound(lang, word)
             or _derived(lang, word)
             or _contraction(lang, word)
         ):
@@ -966,10 +1055,12 @@ class Speller:
         less ``NEAREST_EDIT_COST`` an edit (and ``COST_TAIL`` for another last two letters)
         leads every other by ``LIKELIEST_LEAD`` and is ``NEAREST_MIN_SCORE``+; and no
         word that sounds alike (:func:`sound_skeleton`, one edit further) and is not an
-        extension of it is within ``DOMINANCE_ZIPF`` of its Zipf. The misspelling's cost
-        (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words have few
-        neighbours: "magnifiscant" -> "magnificent", "astablishing" -> "establishing",
-        "charickter" -> "character"; "semetary" is left (*cemetery* sounds alike)."""
+        extension of it, and that the word could misspell (:func:`learner_cost` at most
+        ``NEAREST_RIVAL_MAX_COST``), is within ``DOMINANCE_ZIPF`` of its Zipf. The
+        misspelling's cost (:func:`learner_cost`) is at most ``NEAREST_MAX_COST``. Long words
+        have few neighbours: "magnifiscant" -> "magnificent", "astablishing" ->
+        "establishing", "charickter" -> "character"; "semetary" is left (*cemetery* sounds
+        alike)."""
         import rephrase_ls.offline.engine.lexicon as lexicon
 
         lang = self.lang
@@ -1006,6 +1097,9 @@ class Speller:
                 not (cand.startswith(found) or found.startswith(cand))
                 and lexicon.zipf(lang, cand) > wanted - DOMINANCE_ZIPF
                 and edit_distance(word, cand) <= NEAREST_MAX_EDITS + 1
+                # a word the misspelling could come from: "busts" is no rival of "biscuits"
+                # for "buiscits" (three letters too many)
+                and learner_cost(word, cand, NEAREST_RIVAL_MAX_COST) <= NEAREST_RIVAL_MAX_COST
             ):
                 return None  # "semetary": secretary or cemetery
         return found
@@ -1083,7 +1177,11 @@ class Speller:
 
         if self.lang != "en":
             return False
-        if corrected in (APOSTROPHE_LEFT_OUT["en"].get(word), self._regular_form(word)):
+        if corrected in (
+            APOSTROPHE_LEFT_OUT["en"].get(word),
+            self._regular_form(word),
+            self._contraction_misspelt(word),
+        ):
             return True
         return (
             lexicon.zipf(self.lang, word) <= SURE_SLIP_MAX_ZIPF
@@ -1092,6 +1190,16 @@ class Speller:
             # a letter left out or two swapped, not a vowel for another: names spell their
             # vowels their own way ("Sylver" is Sylvia, not silver)
             and (len(word) != len(corrected) or sorted(word) == sorted(corrected))
+        )
+
+    def certain_slip(self, word: str, corrected: str) -> bool:
+        """(English) whether ``corrected`` of the lower-case ``word`` puts back an apostrophe
+        left out (``dont``), spells a contraction right (``oclock``, ``dident``) or makes an
+        impossible inflection regular (``companys``): no term is written so."""
+        return self.lang == "en" and corrected in (
+            APOSTROPHE_LEFT_OUT["en"].get(word),
+            self._regular_form(word),
+            self._contraction_misspelt(word),
         )
 
     def listed_misspelling(self, word: str) -> str | None:
@@ -1313,6 +1421,18 @@ def _drops_inner_y(word: str, found: str) -> bool:
     """Whether ``word`` has a y between consonants (``_INNER_Y``) and ``found`` has fewer."""
     kept = len(_INNER_Y.findall(word))
     return kept > 0 and len(_INNER_Y.findall(found)) < kept
+
+
+def _swapped(word: str, found: str) -> bool:
+    """Whether ``found`` is ``word`` with two neighbours swapped back ("jucie": "juice")."""
+    i = first_difference(word, found)
+    return (
+        len(word) == len(found)
+        and i + 1 < len(word)
+        and word[i] == found[i + 1]
+        and word[i + 1] == found[i]
+        and word[i + 2 :] == found[i + 2 :]
+    )
 
 
 def _too_many_inside(word: str, found: str) -> bool:
@@ -1700,6 +1820,26 @@ _EN_SUFFIXES: Final = ("ize", "ise", "ized", "ised", "izes", "ises", "izing", "i
                        "ization", "isation", "ify", "ified", "ifies", "able", "ability",
                        "ness", "less", "ful", "ish", "ism", "ist", "ists")
 _COINED_MIN_STEM: Final = 3
+
+
+# Two common words written as one are a term or two words run together, not a slip of a third
+# word: "popstate" (a DOM event) is not "prostate", "teamcity" not "tenacity", "startop" not
+# "startup", "callsite" not "campsite"; nor "warking" (for "walking") "working".
+COMPOUND_PART_MIN_LENGTH: Final = 3
+COMPOUND_PART_ZIPF: Final = 4.5
+
+
+def _compound(lang: str, word: str) -> bool:
+    """Whether ``word`` is two words of ``COMPOUND_PART_MIN_LENGTH``+ letters that wordfreq
+    writes Zipf ``COMPOUND_PART_ZIPF``+ each ("pop" + "state", "team" + "city")."""
+    import rephrase_ls.offline.engine.lexicon as lexicon
+
+    shortest = COMPOUND_PART_MIN_LENGTH
+    return any(
+        lexicon.zipf(lang, word[:i]) >= COMPOUND_PART_ZIPF
+        and lexicon.zipf(lang, word[i:]) >= COMPOUND_PART_ZIPF
+        for i in range(shortest, len(word) - shortest + 1)
+    )
 
 
 def _coined(lang: str, word: str) -> bool:

@@ -35,6 +35,7 @@ from rephrase_ls.text.markup.registry import (
     EXTENSIONS,
     FILENAMES,
     FORMATS,
+    STRIPPED,
     BlocksFn,
     register_format,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "prose_blocks",
     "register_format",
     "sniff_format",
+    "stripped_spans",
 ]
 
 _log = logging.getLogger(__name__)
@@ -214,3 +216,13 @@ def prose_blocks(
     if any(blocks[n].start > blocks[n + 1].start for n in range(len(blocks) - 1)):
         blocks.sort(key=lambda block: block.start)
     return blocks
+
+
+def stripped_spans(
+    text: str, language_id: str | None = None, uri: str | None = None
+) -> tuple[tuple[int, int], ...]:
+    """The spans of ``text`` that its format's own tool strips before use (git: a commit
+    message's ``#`` comment lines and the diff below its scissors line), in order; none for
+    most formats. They are neither prose nor code."""
+    stripped_fn = STRIPPED.get(format_for(language_id, uri, text))
+    return tuple(stripped_fn(text)) if stripped_fn is not None else ()

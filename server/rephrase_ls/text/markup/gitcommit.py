@@ -18,7 +18,7 @@ from rephrase_ls.text.markup.code_inline import comment_protected
 from rephrase_ls.text.markup.lines import Lines, make_block
 from rephrase_ls.text.markup.registry import register_format
 
-__all__ = ["gitcommit_blocks"]
+__all__ = ["gitcommit_blocks", "gitcommit_stripped"]
 
 _SCISSORS = re.compile(r"[#;] -+ >8 -+[ \t]*$")
 _TRAILER = re.compile(
@@ -94,9 +94,28 @@ def gitcommit_blocks(text: str) -> list[ProseBlock]:
     return blocks
 
 
+def gitcommit_stripped(text: str) -> list[tuple[int, int]]:
+    """The spans git strips from a commit message: its ``#`` comment lines and everything from
+    the scissors line on (the diff of ``commit --verbose``). They are neither prose nor code: a
+    word written there is no word of the message (:func:`rephrase_ls.guards.code_words`)."""
+    lines = Lines(text)
+    spans: list[tuple[int, int]] = []
+    for i in range(len(lines)):
+        s, e = lines.starts[i], lines.ends[i]
+        line = text[s:e]
+        if _SCISSORS.match(line):
+            spans.append((s, len(text)))
+            break
+        if line.startswith("#"):
+            spans.append((s, e))
+    return spans
+
+
 register_format(
     "gitcommit",
     gitcommit_blocks,
     filenames=("COMMIT_EDITMSG", "MERGE_MSG", "TAG_EDITMSG", "SQUASH_MSG", "EDIT_DESCRIPTION"),
+    stripped_fn=gitcommit_stripped,
 )
-register_format("git-commit", gitcommit_blocks)  # VS Code's languageId
+# VS Code's languageId
+register_format("git-commit", gitcommit_blocks, stripped_fn=gitcommit_stripped)
