@@ -161,6 +161,10 @@ GENERATORS: dict[str, Generator] = {
     "Org blocks left open": _repeat("#+BEGIN_QUOTE\n- a\n| a |\n"),
     "Org source blocks never closed": _repeat("#+BEGIN_SRC a\n\\begin{b}\n#+END_EXAMPLE\n"),
     **{f"shuffled markup mix {seed}": _shuffled(_MARKUP_PIECES, seed) for seed in range(2)},
+    # Markdown definition lists: definition markers on every other line (each ends the
+    # definition before it), markers in definitions, containers in definitions
+    "Markdown definition markers": _repeat("Term a\n: ~ : definition of it\n"),
+    "Markdown definitions in containers": _repeat("a\n: > : - : b ~ c\n"),
 }
 
 

@@ -273,3 +273,20 @@ def test_a_passage_in_another_language_is_left_alone_and_the_rest_improved(tmp_p
         "We need to organize the colors of this page before the meeting starts.\n\n"
         f"{quote}\n\nThis is the end of the document.\n"
     )
+
+
+def test_what_the_readme_says_improve_does_with_in_order_to(tmp_path: Path) -> None:
+    """The README tells what Improve does on the embedded offline service: plain Improve keeps
+    "in order to" (it fixes, it does not reword), Improve: simple makes it "to"."""
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert (
+        "embedded offline service fixes spelling, grammar, punctuation and spacing and keeps "
+        'the wording: "in order to" stays), **Improve: simple** (also shortens wordy phrases: '
+        '"in order to" → "to")' in readme
+    )
+    doc = tmp_path / "a.md"
+    doc.write_text("We use the tool in order to check the text.\n", encoding="utf-8")
+    plain = run("improve", str(doc), cwd=tmp_path)
+    assert plain.returncode == 0 and plain.stdout == "", plain.stdout + plain.stderr
+    simple = run("improve", "--style", "simple", str(doc), cwd=tmp_path)
+    assert "+We use the tool to check the text." in simple.stdout, simple.stdout + simple.stderr

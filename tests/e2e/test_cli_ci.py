@@ -69,7 +69,7 @@ def test_the_configured_language_comes_before_the_default(tmp_path: Path) -> Non
     assert "improved as en-GB (too little prose to detect it" in done.stderr
     given = cli("improve", "-v", "--language", "de", "-", cwd=tmp_path, stdin="Das ist gut.\n")
     assert given.returncode == 0, given.stderr
-    assert given.stderr.startswith("rephrase-ls: standard input: improved as de (from --language)")
+    assert given.stderr.startswith("rephrase-ls: <stdin>: improved as de (from --language)")
 
 
 def test_short_text_in_another_script_is_skipped_not_failed(tmp_path: Path) -> None:
@@ -162,7 +162,7 @@ def test_unreadable_inputs_name_the_file_and_what_to_do(tmp_path: Path) -> None:
     assert (tmp_path / "latin1.txt").read_bytes() == "Le café est bon.\n".encode("latin-1")
     piped = cli("improve", "-", cwd=tmp_path, stdin="Ça va.\n".encode("latin-1"))
     assert piped.returncode == 2
-    assert piped.stderr.startswith("rephrase-ls: standard input: not UTF-8 (line 1, byte 1)")
+    assert piped.stderr.startswith("rephrase-ls: <stdin>: not UTF-8 (line 1, byte 1)")
 
 
 def test_exit_status_is_documented_and_kept(tmp_path: Path) -> None:
@@ -194,7 +194,7 @@ def _tree(root: Path, files: dict[str, str]) -> None:
 def _checked(stderr: str) -> list[str]:
     """The files ``--check`` found improvements in, in the order it named them."""
     return [
-        line.split(": improvements available")[0]
+        line.removeprefix("rephrase-ls: ").split(": improvements available")[0]
         for line in stderr.splitlines()
         if line.endswith(": improvements available")
     ]

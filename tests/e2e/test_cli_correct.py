@@ -41,7 +41,7 @@ def test_correct_keeps_the_wording_where_improve_rewrites(tmp_path: Path) -> Non
     improve = run("improve", str(doc), cwd=tmp_path, env=env)
     assert "+We use the tool to check the text." in improve.stdout
     write = run("improve", "--correct", "--write", str(doc), cwd=tmp_path, env=env)
-    assert write.returncode == 0 and f"corrected {doc}" in write.stderr
+    assert write.returncode == 0 and f"rephrase-ls: {doc}: corrected" in write.stderr
     assert doc.read_text(encoding="utf-8") == CORRECTED
 
 

@@ -45,3 +45,31 @@ def test_improve_diff_and_write_change_prose_only(tmp_path: Path, name: str, tex
     assert doc.read_text(encoding="utf-8") == text.replace(
         "access to a ecosystem", "access to an ecosystem"
     )
+
+
+DEFINITIONS = (
+    "Glossary\n========\n\n"
+    "Apple\n: A fruit.\n\n"
+    "Ecosystem\n:   What gives you access to a ecosystem of plugins.\n\n"
+    "    Its second paragraph.\n\n"
+    "Orange\n~ Round and orange.\n~ A colour.\n"
+)
+
+
+def test_definition_lists_keep_their_markers(tmp_path: Path) -> None:
+    """A Markdown definition list (PHP Markdown Extra, Pandoc, Python-Markdown's def_list):
+    the trial's `Apple` / `: A fruit.` comes back as it is (the term and the definition were
+    one sentence, `Apple: A fruit.`), a slip in a definition is fixed and every `:` and `~`
+    marker stays where it was."""
+    trial = tmp_path / "dl.md"
+    trial.write_text("Apple\n: A fruit.\n", encoding="utf-8")
+    result = run("improve", str(trial), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    doc = tmp_path / "glossary.md"
+    doc.write_text(DEFINITIONS, encoding="utf-8")
+    write = run("improve", "--write", str(doc), cwd=tmp_path)
+    assert write.returncode == 0, write.stderr
+    assert doc.read_text(encoding="utf-8") == DEFINITIONS.replace(
+        "access to a ecosystem", "access to an ecosystem"
+    )

@@ -67,7 +67,8 @@ def test_stdin_that_is_not_utf8_is_given_back_byte_for_byte(tmp_path: Path) -> N
         timeout=120,
     )
     assert result.returncode == 2
-    assert b"standard input: not UTF-8 (line 1, byte 20); it looks like Latin-1" in result.stderr
+    message = b"rephrase-ls: <stdin>: not UTF-8 (line 1, byte 20); it looks like Latin-1"
+    assert message in result.stderr
     assert result.stdout == latin1
 
 

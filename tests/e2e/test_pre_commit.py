@@ -134,16 +134,13 @@ def test_hooks_on_real_commits(tmp_path: Path) -> None:
     assert "COMMIT_EDITMSG:1:11: doubled-word: the the → the" in out
     assert "Exampel" not in out  # a trailer is never changed
     assert _run("git", "rev-parse", "HEAD", cwd=repo, env=env).returncode != 0  # no commit
+    # the files hook runs at its own stage only: no "Skipped" line at the commit-msg stage
+    assert out.count("rephrase-ls (prose)") == 1 and "Skipped" not in out, out
 
-    third = _run(
-        "git",
-        "commit",
-        "-q",
-        "-m",
-        "docs: add the guide\n\nit explains the tool.\n\nSigned-off-by: Ann Exampel\n",
-        cwd=repo,
-        env=env,
-    )
+    # the rejected message is kept where the README says, and its command brings it back
+    assert (repo / ".git" / "COMMIT_EDITMSG").read_text(encoding="utf-8") == message
+    fix = {**env, "GIT_EDITOR": "sed -i 's/the the guide/the guide/'"}
+    third = _run("git", "commit", "-q", "-e", "-F", ".git/COMMIT_EDITMSG", cwd=repo, env=fix)
     assert third.returncode == 0, third.stdout + third.stderr
     log = _run("git", "log", "--format=%B", cwd=repo, env=env, check=True).stdout
     assert log.startswith("docs: add the guide\n")

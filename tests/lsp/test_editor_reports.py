@@ -81,3 +81,28 @@ async def test_converting_every_paragraph_by_a_range_changes_the_documents_langu
     await wait_for(lambda: editor.text(uri) != text)
     after = await editor.command("rephrase.listStyles", uri)
     assert (after["language"], after["languageSource"]) == ("en-GB", "detected")
+
+
+async def test_a_misspelled_key_in_the_project_file_is_shown_once(editor: Editor) -> None:
+    """``langauge = "en-GB"`` was dropped without a word: the writer is told once
+    (window/showMessage, as every settings warning), with the file, the key and the key meant."""
+    from lsprotocol import types
+
+    toml = editor.root / ".rephrase.toml"
+    toml.write_text('langauge = "en-GB"\n', encoding="utf-8")
+    expected = f"rephrase: {toml}: unknown key 'langauge' is ignored; did you mean 'language'?"
+
+    def shown() -> list[str]:
+        return [
+            m.message
+            for m in editor.client.messages
+            if m.type == types.MessageType.Warning and m.message == expected
+        ]
+
+    first = editor.open("one.md", AMERICAN + "\n")
+    await editor.command("rephrase.listStyles", first)
+    await wait_for(lambda: len(shown()) == 1)
+    second = editor.open("two.md", SECOND + "\n")
+    await editor.command("rephrase.listStyles", second)
+    await actions_when_ready(editor, second, (0, 0), (0, 0))
+    assert len(shown()) == 1

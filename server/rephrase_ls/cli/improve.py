@@ -60,6 +60,10 @@ EXIT_STATUS = """exit status:
 """
 #: The FILE that stands for standard input (and output).
 STDIN = Path("-")
+#: Standard input's name in every message, diff header and change report.
+STDIN_NAME = "<stdin>"
+#: What every message of the command starts with.
+PREFIX = "rephrase-ls: "
 
 
 def _style_or_tone(kind: Kind) -> Callable[[str], ImproveOptions]:
@@ -204,6 +208,7 @@ def _settings_for(
         user=user, folder=root, project=parsed.values, project_source=str(parsed.path)
     )
     warnings = [str(w) for w in found]
+    warnings.extend(parsed.warnings)
     if parsed.error:
         warnings.append(parsed.error)
     if language:
@@ -360,7 +365,7 @@ class _TerminalProgress:
 
     def report(self, done: int, total: int) -> None:
         if self.active and total > 1:
-            sys.stderr.write(f"\r{self.name}: {done}/{total} requests")
+            sys.stderr.write(f"\r{PREFIX}{self.name}: {done}/{total} requests")
             if done >= total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
@@ -395,17 +400,17 @@ async def _run(args: argparse.Namespace) -> int:
         failed += len(problems)
         for path in paths:
             stdin = path == STDIN
-            name = "standard input" if stdin else str(path)
+            name = STDIN_NAME if stdin else str(path)
             try:
                 if stdin:
                     source = None
                     try:
                         raw = sys.stdin.buffer.read()
                     except OSError as exc:
-                        raise InputError(os_error("standard input", exc)) from None
+                        raise InputError(os_error(STDIN_NAME, exc)) from None
                     if args.write:
                         pending_output[0] = raw
-                    text = decode(raw, "standard input")
+                    text = decode(raw, STDIN_NAME)
                 else:
                     refusal = link_out(path)
                     if refusal is not None:
@@ -431,7 +436,7 @@ async def _run(args: argparse.Namespace) -> int:
             for warning in warnings:
                 if warning not in shown:  # once, not once per file of the same project
                     shown.add(warning)
-                    print(warning, file=sys.stderr)
+                    print(f"{PREFIX}{warning}", file=sys.stderr)
             try:
                 backend = backends.get(settings)
             except ServiceError as exc:
@@ -564,7 +569,7 @@ async def _run(args: argparse.Namespace) -> int:
                 continue
             changed += 1
             found = changes(
-                "<stdin>" if stdin else str(path),
+                name,
                 text,
                 blocks,
                 outcome.edits,
@@ -577,7 +582,7 @@ async def _run(args: argparse.Namespace) -> int:
             elif args.check:
                 sys.stdout.writelines(change.as_text() + "\n" for change in found)
             if stdin and args.write:
-                print(f"{done} standard input", file=sys.stderr)
+                print(f"{PREFIX}{name}: {done}", file=sys.stderr)
             elif args.write:
                 assert source is not None  # only standard input has none
                 try:
@@ -593,17 +598,17 @@ async def _run(args: argparse.Namespace) -> int:
                     )
                     failed += 1
                     continue
-                print(f"{done} {name}", file=sys.stderr)
+                print(f"{PREFIX}{name}: {done}", file=sys.stderr)
             elif args.check:
                 what = "corrections" if options.correct else "improvements"
-                print(f"{name}: {what} available", file=sys.stderr)
+                print(f"{PREFIX}{name}: {what} available", file=sys.stderr)
             elif args.format == "text":
                 sys.stdout.writelines(
                     difflib.unified_diff(
                         text.splitlines(keepends=True),
                         new_text.splitlines(keepends=True),
-                        fromfile="<stdin>" if stdin else f"a/{name}",
-                        tofile="<stdin>" if stdin else f"b/{name}",
+                        fromfile=name if stdin else _diff_path("a", path),
+                        tofile=name if stdin else _diff_path("b", path),
                     )
                 )
     finally:
@@ -620,6 +625,12 @@ async def _run(args: argparse.Namespace) -> int:
     if failed:
         return 2
     return 1 if (args.check and changed) else 0
+
+
+def _diff_path(side: str, path: Path) -> str:
+    """A diff header's path as git writes it: ``a/`` or ``b/`` before the path as given, an
+    absolute one without its leading slash (``/tmp/x.txt`` → ``a/tmp/x.txt``)."""
+    return f"{side}/{path.as_posix().lstrip('/')}"
 
 
 class _MaskedStream:

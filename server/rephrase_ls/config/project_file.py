@@ -34,6 +34,8 @@ class ProjectFile:
     values: dict[str, Any]
     text: str | None
     error: str | None = None
+    #: keys that are no setting (a misspelling), one warning each
+    warnings: tuple[str, ...] = ()
 
 
 def find_root(start: Path) -> Path:
@@ -52,13 +54,37 @@ def parse(path: Path, text: str | None) -> ProjectFile:
     try:
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return ProjectFile(
-            path, {}, text, f"{path}: not valid TOML ({exc}); its settings are ignored"
-        )
-    from rephrase_ls.config.settings import TABLE_KEYS
+        return ProjectFile(path, {}, text, toml_error(path, text, exc))
+    from rephrase_ls.config.settings import TABLE_KEYS, unknown_keys
+    from rephrase_ls.config.word_files import KEY
 
     top = {k: v for k, v in values.items() if not isinstance(v, dict) or k in TABLE_KEYS}
-    return ProjectFile(path, top, text)
+    return ProjectFile(path, top, text, warnings=tuple(unknown_keys(values, str(path), [KEY])))
+
+
+_TOML_PLACE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
+
+
+def toml_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """What is wrong with a settings file that is not TOML, where, and what to do: ``FILE:LINE:
+    not valid TOML: the parser's reason in 'the line'. Its settings are ignored until …``."""
+    reason = str(exc)
+    m = _TOML_PLACE.search(reason)
+    where, shown = str(path), ""
+    if m is not None:
+        reason = reason[: m.start()]
+        lines = text.splitlines()
+        number = int(m.group(1)) if m.group(1) else len(lines)
+        where = f"{path}:{number}"
+        if 0 < number <= len(lines) and lines[number - 1].strip():
+            line = lines[number - 1].strip()
+            shown = f" in '{line[:60]}{'…' if len(line) > 60 else ''}'"
+    reason = reason[:1].lower() + reason[1:]
+    return (
+        f"{where}: not valid TOML: {reason}{shown}. Its settings are ignored until it is "
+        "fixed: write each setting on a line of its own as key = value, text in double "
+        'quotes (language = "en-GB"), lists in brackets (words = ["Kubernetes"])'
+    )
 
 
 class OutsideProject(OSError):

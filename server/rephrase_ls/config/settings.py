@@ -424,9 +424,35 @@ class SettingWarning:
     def __str__(self) -> str:
         shown = "<hidden>" if self.key in HIDDEN_VALUE_KEYS else repr(self.value)
         return (
-            f"rephrase: {self.source}: {self.key} = {shown} is not valid ({self.reason}); "
+            f"{self.source}: {self.key} = {shown} is not valid ({self.reason}); "
             "using the default"
         )
+
+
+def unknown_keys(values: Mapping[str, Any], source: str, also: Iterable[str] = ()) -> list[str]:
+    """A warning for each key of a settings file (``values``, from ``source``) that is no
+    setting (nor one of ``also``, the file's own keys), naming the key meant when one is close
+    (``langauge`` → ``language``). Editor settings are not checked: editors send their own keys
+    in the same section."""
+    import difflib
+
+    known = [*KEYS, *also]
+    allowed = {*known, *_PARSERS}
+    by_case = {k.lower(): k for k in known}
+    warnings = []
+    for key in values:
+        if key in allowed:
+            continue
+        meant = by_case.get(key.lower().replace("_", "")) or next(
+            iter(difflib.get_close_matches(key, known, n=1, cutoff=0.75)), None
+        )
+        hint = f"; did you mean {meant!r}?" if meant else f"; the keys are listed in {_KEYS_DOC}"
+        warnings.append(f"{source}: unknown key {key!r} is ignored{hint}")
+    return warnings
+
+
+#: Where the keys are described (named in the warning for an unknown key).
+_KEYS_DOC = "docs/configuration.md (rephrase-ls's documentation)"
 
 
 def merge(
@@ -452,7 +478,7 @@ def merge(
     if not raw:
         return base, warnings
     if not isinstance(raw, Mapping):
-        return base, [f"rephrase: {source}: settings must be an object, got {type(raw).__name__}"]
+        return base, [f"{source}: settings must be an object, got {type(raw).__name__}"]
     changes: dict[str, Any] = {}
     refused: list[str] = []
     for key, value in raw.items():
@@ -462,7 +488,7 @@ def merge(
         camel = key if key in KEYS else next(k for k, v in KEYS.items() if v == name)
         if camel in SECRET_KEYS and not allow_secrets:
             warnings.append(
-                f"rephrase: {source}: {camel} is ignored here: a key in a project file would be "
+                f"{source}: {camel} is ignored here: a key in a project file would be "
                 "committed; put it in the environment variable or your user settings instead"
             )
             continue
@@ -483,7 +509,7 @@ def merge(
             mine = getattr(limits_of, name)
             if _limit_order(camel, parsed) > _limit_order(camel, mine):
                 warnings.append(
-                    f"rephrase: {source}: {camel} = {_shown_limit(camel, parsed)} is ignored: it "
+                    f"{source}: {camel} = {_shown_limit(camel, parsed)} is ignored: it "
                     f"is higher than your own limit ({_shown_limit(camel, mine)}), and a project "
                     f"or folder may only lower it. To allow more, set {camel} in your user "
                     "config file or the editor's user settings."
@@ -502,7 +528,7 @@ def merge(
     if refused:
         verb = "is" if len(refused) == 1 else "are"
         warnings.append(
-            f"rephrase: {source}: {', '.join(refused)} {verb} ignored: {refuse_connection}"
+            f"{source}: {', '.join(refused)} {verb} ignored: {refuse_connection}"
         )
     if (
         "writing_style" in changes
@@ -511,7 +537,7 @@ def merge(
         and changes["tone"]
     ):
         warnings.append(
-            f"rephrase: {source}: writingStyle and tone are both set; they exclude each other, "
+            f"{source}: writingStyle and tone are both set; they exclude each other, "
             f"so tone = {changes['tone']!r} is ignored"
         )
         changes["tone"] = None

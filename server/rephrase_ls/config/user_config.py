@@ -29,13 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from rephrase_ls.config.folders import config_dir
-from rephrase_ls.config.project_file import ROOT_MARKERS
+from rephrase_ls.config.project_file import ROOT_MARKERS, toml_error
 from rephrase_ls.config.settings import (
     CONNECTION_KEYS,
     TABLE_KEYS,
     Settings,
     SettingWarning,
     merge,
+    unknown_keys,
 )
 
 FILE_NAME = "config.toml"
@@ -107,10 +108,8 @@ def parse(path: Path, text: str | None) -> UserConfig:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return UserConfig(
-            path, errors=(f"{path}: not valid TOML ({exc}); its settings are ignored",)
-        )
-    errors: list[str] = []
+        return UserConfig(path, errors=(toml_error(path, text, exc),))
+    errors: list[str] = unknown_keys(data, str(path), [TRUSTED_FOLDERS])
     trusted: list[Path] = []
     raw_trusted = data.pop(TRUSTED_FOLDERS, [])
     if not isinstance(raw_trusted, list):

@@ -62,13 +62,13 @@ def read_project(folder: Path, value: Any, source: str) -> tuple[tuple[str, ...]
     """The words of the word files a project file (``source``) names in ``wordFiles``, and
     warnings for the files not read (outside the project, missing, unreadable)."""
     names, wrong = listed(value)
-    warnings = [f"rephrase: {source}: {wrong}"] if wrong else []
+    warnings = [f"{source}: {wrong}"] if wrong else []
     words: list[str] = []
     for name in names:
         path = folder / name
         if Path(name).is_absolute() or not safe_write.inside(path, [folder]):
             warnings.append(
-                f"rephrase: {source}: {KEY}: {name} leads outside the project "
+                f"{source}: {KEY}: {name} leads outside the project "
                 f"({os.path.realpath(path)} is not in {folder}); it was not read. List only "
                 "files inside the project."
             )
@@ -76,9 +76,9 @@ def read_project(folder: Path, value: Any, source: str) -> tuple[tuple[str, ...]
         try:
             words += read(path)
         except FileNotFoundError:
-            warnings.append(f"rephrase: {source}: {KEY}: {path} does not exist; it is ignored")
+            warnings.append(f"{source}: {KEY}: {path} does not exist; it is ignored")
         except (OSError, UnicodeDecodeError) as exc:
-            warnings.append(f"rephrase: {source}: {KEY}: {path} cannot be read ({exc})")
+            warnings.append(f"{source}: {KEY}: {path} cannot be read ({exc})")
     return tuple(words), warnings
 
 

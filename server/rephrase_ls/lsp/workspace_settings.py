@@ -235,10 +235,11 @@ class SettingsManager:
         self._warned.clear()
 
     def warn_once(self, message: str) -> None:
-        """Show a settings warning the first time it occurs."""
+        """Show a settings warning (``FILE: what``) the first time it occurs, as the server's
+        other messages are shown: ``rephrase: FILE: what``."""
         if message not in self._warned:
             self._warned.add(message)
-            self.server.say(message, types.MessageType.Warning)
+            self.server.say(f"rephrase: {message}", types.MessageType.Warning)
 
     # -- settings ----------------------------------------------------------------------------------
 
@@ -347,8 +348,10 @@ class SettingsManager:
             project={} if parsed is None else parsed.values,
             project_source=str(path),
         )
-        if parsed is not None and parsed.error:
-            warnings.append(parsed.error)
+        if parsed is not None:
+            warnings.extend(parsed.warnings)
+            if parsed.error:
+                warnings.append(parsed.error)
         for warning in warnings:
             self.warn_once(str(warning))
         self._composed[path] = (editor, text, user, self._word_stamps(path, text), settings)

@@ -108,3 +108,6 @@ def test_parse_reports_bad_toml_instead_of_raising(tmp_path) -> None:
     (tmp_path / ".rephrase.toml").write_text("language = \n", encoding="utf-8")
     parsed = project_file.read(tmp_path)
     assert parsed.values == {} and parsed.error and "not valid TOML" in parsed.error
+    # where (the file and line), the line itself, and what to do
+    assert parsed.error.startswith(f"{tmp_path / '.rephrase.toml'}:1: not valid TOML: ")
+    assert "in 'language ='" in parsed.error and "ignored until it is fixed" in parsed.error

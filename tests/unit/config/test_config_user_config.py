@@ -138,6 +138,16 @@ def test_user_file_problems_are_reported(tmp_path: Path) -> None:
     assert user_config.read({"XDG_CONFIG_HOME": str(tmp_path / "none")}).values == {}
 
 
+def test_a_misspelled_key_in_the_user_file_is_named_with_the_key_meant(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    config = parse(path, 'englishVarient = "en-GB"\ntrustedFolders = []\nwords = ["Zorbify"]\n')
+    assert config.errors == (
+        f"{path}: unknown key 'englishVarient' is ignored; did you mean 'englishVariant'?",
+    )
+    _, warnings = compose(user=config, folder=tmp_path, environ={})
+    assert [str(w) for w in warnings] == list(config.errors)
+
+
 def test_merge_refuses_every_connection_key() -> None:
     raw = {key: "https://x.example" for key in CONNECTION_KEYS}
     settings, warnings = merge(Settings(), raw, "src", refuse_connection="advice")

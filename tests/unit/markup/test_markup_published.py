@@ -63,6 +63,26 @@ def test_code_comments_keep_their_lower_case_start(improved) -> None:
         assert line in after.splitlines(), line
 
 
+def test_a_definition_list_of_options_keeps_its_markers(improved) -> None:
+    """MkDocs Material's options: `<!-- md:option … -->` terms, `:   ` definitions (their
+    text after a `<!-- md:default … -->` comment) with fenced code and an admonition inside.
+    Read as paragraphs, `:   <!-- … --> This option` lost its three spaces."""
+    from rephrase_ls.text.markup import prose_blocks
+
+    text = (REAL / "mkdocs-material-git-repository.md").read_text(encoding="utf-8")
+    blocks = prose_blocks(text, "markdown", None)
+    prose = [" ".join(text[s:e] for s, e in b.segments) for b in blocks]
+    sentence = (
+        "This option specifies whether the plugin is enabled when building your project. If "
+        "you want to switch the plugin off, e.g. for local builds, use an [environment variable]:"
+    )
+    assert any(p.endswith(sentence) for p in prose), prose
+    assert not any(p.startswith(":") for p in prose)
+    before, after = improved("mkdocs-material-git-repository.md")
+    assert before.count("\n:   <!-- md:default ") == 4
+    assert after == before
+
+
 def test_lower_case_headings_naming_variables_are_kept(improved) -> None:
     before, after = improved("mkdocs-themes.md")
     assert "#### pages\n" in before and "#### page\n" in before

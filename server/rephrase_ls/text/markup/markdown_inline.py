@@ -2,7 +2,7 @@
 
 Code spans, escapes, autolinks, inline HTML, images, footnote references, link brackets,
 destinations and titles, ``$…$`` math, bare URLs, entities, emphasis markers, attribute lists,
-template tags, admonition and container marks, and emoji short codes.
+template tags, admonition, content tab and container marks, and emoji short codes.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ _INLINE_ALTERNATIVES = (
     r"\{(?:\{[^{}\x00]*\}\}|%[^{}\x00]*%\}|\*[^{}\x00]*\*\})",
     ATTRIBUTE_LIST,  # attribute list of Pandoc, kramdown, mkdocs, markdown-it-attrs
     r"\?\?\?\+?[ \t]*[\w-]+" + _TYPE_END,  # a collapsible admonition's (??? note, ???note)
+    r'===(?:\+!?|!\+?)?[ \t]+(?=")',  # a content tab's mark, before its title (=== "Tab")
     r"///+(?:[ \t]*[\w-]+(?:[ \t]*\|)?)?",  # a block's fence and type (pymdownx: /// tip | Title)
     r":::+(?:[ \t]*\{[^{}\n]*\}|[ \t]*[\w-]+)?"  # a fenced div / container fence and its class
     r"|:[a-z0-9_+-]{2,}:(?![\w:])",  # emoji short code (:warning:)

@@ -25,6 +25,9 @@ SETEXT = re.compile(r"(=+|-+)[ \t]*$")
 BULLET = re.compile(r"([-+*])(?=[ \t]|$)")
 ORDERED = re.compile(r"([0-9]{1,9})[.)](?=[ \t]|$)")
 FOOTNOTE_DEF = re.compile(r"\[\^[^\]\s]+\]:")
+# The marker of a definition in a definition list (PHP Markdown Extra, Pandoc, Python-Markdown's
+# def_list, markdown-it-deflist): `:` or `~`, white space, then the definition's first line.
+DEFINITION = re.compile(r"[:~][ \t]+(?=[^ \t])")
 _REF_DEF = re.compile(r"\[(?:[^\[\]\\]|\\.){1,999}\]:")
 _TABLE_DELIM = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 # The line that closes a `$$` math block: it ends with `$$`, or with `$$ (label)`, as the
@@ -121,7 +124,7 @@ class LeafBlocks:
         self.lines = Lines(text)
         self.pending: list[list[tuple[int, int]]] = []  # trimmed segments of each block
         # open containers: ("q", 0) for a block quote, ("i", content column) for a list item
-        # or footnote definition
+        # or footnote definition, ("d", content column) for a definition (of a definition list)
         self.containers: list[tuple[str, int]] = []
         self.leaf = NONE
         self.para: list[tuple[int, int]] = []  # (content start, line end) of each line
@@ -137,6 +140,19 @@ class LeafBlocks:
         # from `empty_depth` on (an item may start with at most one blank line)
         self.empty_next = -1
         self.empty_depth = 0
+        # the end of the last line of the last paragraph or one-line HTML block closed, how
+        # many containers it was in, and whether it is a paragraph of one line: what a
+        # definition marker on the next line, or after one blank line, follows (see _defines)
+        self.term_end = -1
+        self.term_depth = -1
+        self.term_single = False
+        # the open paragraph when it started with a definition marker read as text (MARKED)
+        self.marked: list[tuple[int, int]] | None = None
+        # the start of the line being read, and of the last line that closed a definition
+        self.line_start = -1
+        self.definition_closed = -2
+        # where the content of the first line of the definition just opened starts
+        self.definition_start = -1
 
     # -- emitting --------------------------------------------------------------------------
 
@@ -174,6 +190,9 @@ class LeafBlocks:
     def _close_para(self) -> None:
         if self.leaf == PARA:
             self._emit_para(self.para)
+            if self.para:
+                self.term_end, self.term_depth = self.para[-1][1], len(self.containers)
+                self.term_single = len(self.para) == 1
         self.leaf = NONE
 
     # the same: `para` is read only in a paragraph (which starts with a new list)
@@ -205,15 +224,27 @@ class LeafBlocks:
         text = self.text
         for start, end in _HTML_START:
             if start.match(text, p, e):
+                if p == self.definition_start and end is not None:
+                    # a definition's first line: an HTML comment (or tag…) closed with text
+                    # after it is paragraph text, as Python-Markdown reads it (mkdocs writes
+                    # `:   <!-- md:default none --> The option…`)
+                    m = end.search(text, p, e)
+                    if m is not None and text[m.end() : e].strip(SPACE):
+                        return False
                 self._close_leaf()
                 if end is None or not end.search(text, p, e):
                     self.leaf = HTML
                     self.html_end = end
+                self.term_end, self.term_depth = e, len(self.containers)
+                # (right after a definition, a term: markdown-it-deflist goes on with the list)
+                self.term_single = self.definition_closed == self.line_start
                 return True
         if self.leaf != PARA and _HTML_TYPE7.match(text, p, e):
             self._close_leaf()
             self.leaf = HTML
             self.html_end = None
+            self.term_end, self.term_depth = e, len(self.containers)
+            self.term_single = self.definition_closed == self.line_start
             return True
         return False
 
