@@ -707,3 +707,10 @@ def test_a_software_term_is_known_in_english_only_and_not_over_a_listed_misspell
     # other languages write their own words so ("util" is Spanish "útil" without its accent)
     assert software_term("util")
     assert improve("Es muy util para todos nosotros.", "es") == "Es muy útil para todos nosotros."
+
+
+def test_a_word_no_english_word_starts_like_is_an_abbreviation() -> None:
+    # the project's own docs: "over stdio" had become "over studio"; C's header "stdint"
+    for sentence in ("The server talks to the editor over stdio.", "Include stdint first."):
+        assert improve(sentence, "en-us") == sentence
+    assert improve("The studnet came.", "en-us") == "The student came."

@@ -421,6 +421,7 @@ class Speller:
         self._unchanged: set[str] = set()  # see changeable()
         self._sounds: dict[str, tuple[str, ...]] | None = None  # see _sound_index()
         self._initials: dict[tuple[str, int], _Bucket] | None = None  # see _by_initial()
+        self._starts: dict[str, bool] = {}  # see _unspoken_start()
 
     def known(self, word: str) -> bool:
         """Whether the lower-case ``word`` is in the list or the extra words, or is a regular
@@ -548,6 +549,8 @@ class Speller:
         listed = listing.get(word)
         if listed is None and self.lang == "en" and software_term(word):
             return None  # a software term ("backtick", "heredocs"): not another word's slip
+        if listed is None and self.lang == "en" and self._unspoken_start(word):
+            return None  # an abbreviation ("stdio", "stdint"): not "studio", "student"
         if self.known(word):
             # A form the lists lack but take for a regular inflection ("begin" + "ing") is a
             # misspelling when the list of misspellings has it ("begining", "extented").
@@ -1191,6 +1194,23 @@ class Speller:
             # vowels their own way ("Sylver" is Sylvia, not silver)
             and (len(word) != len(corrected) or sorted(word) == sorted(corrected))
         )
+
+    def _unspoken_start(self, word: str) -> bool:
+        """Whether ``word`` starts with three consonants (not y) that start no word of the
+        list: no English word begins ``std``, so ``stdio`` is an abbreviation, not a slip."""
+        start = word[:3]
+        if len(start) < 3 or any(c in _VOWELS or c == "y" for c in start) or not start.isalpha():
+            return False
+        if start not in self._starts:
+            from rephrase_ls.offline.engine.wordcounts import WordCounts
+
+            freq = self.freq
+            self._starts[start] = (
+                freq.starts_any(start)
+                if isinstance(freq, WordCounts)
+                else any(w.startswith(start) for w in freq)
+            )
+        return not self._starts[start]
 
     def certain_slip(self, word: str, corrected: str) -> bool:
         """(English) whether ``corrected`` of the lower-case ``word`` puts back an apostrophe

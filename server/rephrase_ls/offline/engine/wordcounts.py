@@ -65,6 +65,10 @@ class WordCounts(Mapping[str, int]):
         self._starts: array[int] = array("i", [bisect_left(keys, bound) for bound in bounds])
         self._starts.append(len(keys))
 
+    def starts_any(self, prefix: str) -> bool:
+        """Whether a word of the list starts with ``prefix`` (one scan of the packed words)."""
+        return self._words.startswith(prefix) or self._words.find("\n" + prefix) >= 0
+
     def _index(self, word: str) -> int:
         """The word's index, or -1."""
         top = hash(word) >> (64 - HASH_BITS)
