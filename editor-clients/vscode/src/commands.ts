@@ -198,7 +198,7 @@ function dirtyProjectFiles(): Set<string> {
 /**
  * `middleware.executeCommand`: after the quick fix *Add ‘word’ to the project's words* or
  * *Turn off ‘code’ in this project* changed `.rephrase.toml` (an edit VS Code leaves unsaved), saves
- * it as the set commands do, unless it had unsaved changes before (the writer's, left to them).
+ * it as the set commands do; while a `.rephrase.toml` has unsaved changes, refuses the fix.
  */
 export async function executeCommandMiddleware(
   command: string,
@@ -209,10 +209,18 @@ export async function executeCommandMiddleware(
     return next(command, args);
   }
   const before = dirtyProjectFiles();
+  if (before.size > 0) {
+    // The server edits the file as it is on disk (the editor does not share this buffer with
+    // it): its edit, applied over unsaved changes, could mangle them. Refuse, as Neovim does.
+    const names = [...before].map((u) => vscode.Uri.parse(u).fsPath).join(', ');
+    const reason = `${names} has unsaved changes: save or undo them, then choose the quick fix again.`;
+    void vscode.window.showWarningMessage(`Rephrase: ${reason}`);
+    return { applied: false, file: [...before][0], reason };
+  }
   const result = await next(command, args);
   if (result !== null && typeof result === 'object') {
     const { applied, changed, file } = result as { applied?: unknown; changed?: unknown; file?: unknown };
-    if (applied === true && changed === true && typeof file === 'string' && !before.has(toUri(file).toString())) {
+    if (applied === true && changed === true && typeof file === 'string') {
       await saveProjectFile(file);
     }
   }

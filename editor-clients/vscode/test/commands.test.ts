@@ -169,14 +169,18 @@ describe('saving the project file', () => {
     }
   });
 
-  it("leaves a quick fix's change unsaved when the file had unsaved changes before", async () => {
+  it('refuses a quick fix while .rephrase.toml has unsaved changes (the server edits the file on disk)', async () => {
     const doc = projectDocument(true);
-    await executeCommandMiddleware('rephrase.addWord', ['file:///notes/a.md', 'teh'], async () => ({
-      applied: true,
-      file: 'file:///notes/.rephrase.toml',
-      changed: true,
-    }));
+    let asked = 0;
+    const result = await executeCommandMiddleware('rephrase.addWord', ['file:///notes/a.md', 'teh'], async () => {
+      asked++;
+      return { applied: true, file: 'file:///notes/.rephrase.toml', changed: true };
+    });
+    assert.equal(asked, 0, 'the server is not asked');
+    assert.equal((result as { applied: boolean }).applied, false);
     assert.equal(doc.saved, 0);
+    const warning = fake.state.shown.find((m) => m.level === 'warning');
+    assert.ok(warning && /unsaved changes: save or undo them/.test(warning.message), JSON.stringify(fake.state.shown));
   });
 
   it('saves nothing for other commands, or when nothing changed', async () => {
