@@ -439,16 +439,24 @@ def unknown_keys(values: Mapping[str, Any], source: str, also: Iterable[str] = (
     known = [*KEYS, *also]
     allowed = {*known, *_PARSERS}
     by_case = {k.lower(): k for k in known}
+    unknown = [key for key in values if key not in allowed]
     warnings = []
-    for key in values:
-        if key in allowed:
-            continue
+    for key in unknown[:MAX_UNKNOWN_KEYS]:
         meant = by_case.get(key.lower().replace("_", "")) or next(
-            iter(difflib.get_close_matches(key, known, n=1, cutoff=0.75)), None
+            iter(difflib.get_close_matches(key[:100], known, n=1, cutoff=0.75)), None
         )
         hint = f"; did you mean {meant!r}?" if meant else f"; the keys are listed in {_KEYS_DOC}"
-        warnings.append(f"{source}: unknown key {key!r} is ignored{hint}")
+        shown = key if len(key) <= 60 else key[:60] + "…"
+        warnings.append(f"{source}: unknown key {shown!r} is ignored{hint}")
+    if len(unknown) > MAX_UNKNOWN_KEYS:
+        warnings.append(
+            f"{source}: {len(unknown) - MAX_UNKNOWN_KEYS} more unknown keys are ignored"
+        )
     return warnings
+
+
+#: How many unknown keys of one file are named (a file of thousands names a few, then counts).
+MAX_UNKNOWN_KEYS = 5
 
 
 #: Where the keys are described (named in the warning for an unknown key).

@@ -111,3 +111,18 @@ def test_parse_reports_bad_toml_instead_of_raising(tmp_path) -> None:
     # where (the file and line), the line itself, and what to do
     assert parsed.error.startswith(f"{tmp_path / '.rephrase.toml'}:1: not valid TOML: ")
     assert "in 'language ='" in parsed.error and "ignored until it is fixed" in parsed.error
+
+
+def test_a_file_of_many_unknown_keys_names_a_few_then_counts() -> None:
+    # a cloned repository's .rephrase.toml may hold 100,000 keys (its 1 MB limit) or one key
+    # of half a megabyte: the warnings stay a few short lines
+    from rephrase_ls.config.settings import MAX_UNKNOWN_KEYS, unknown_keys
+
+    warnings = unknown_keys({f"key{i}": 1 for i in range(100_000)}, "x.toml")
+    assert len(warnings) == MAX_UNKNOWN_KEYS + 1
+    assert warnings[-1] == f"x.toml: {100_000 - MAX_UNKNOWN_KEYS} more unknown keys are ignored"
+    (long,) = unknown_keys({"k" * 500_000: 1}, "x.toml")
+    assert len(long) < 300
+    assert unknown_keys({"langauge": 1}, "x.toml") == [
+        "x.toml: unknown key 'langauge' is ignored; did you mean 'language'?"
+    ]
