@@ -332,8 +332,6 @@ async def improve_paragraphs(
         sure = [i for i in keep if i not in ambiguous]
         if not ambiguous and (not foreign or not keep):
             raise
-        if not ambiguous and len(paragraphs) < 2:
-            raise
         clip_of = list(clips) if clips is not None else [None] * len(paragraphs)
 
         async def improve(indexes: Sequence[int]) -> Outcome:

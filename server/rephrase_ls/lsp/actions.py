@@ -353,6 +353,7 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
             "changed. Try again."
         )
     edits = result.edits
+    edited: list[Region] = []
     if current.version != version:
         edits, edited = rebase(edits, regions, changes)
         for region in edited:
@@ -366,7 +367,8 @@ async def compute_edit(ls: RephraseServer, req: ActionRequest) -> types.Workspac
         state = ls.state(current)
         version = current.version
     if req.options.is_conversion and edits:
-        _remember_variant(ls, req.uri, result.covers_all, choice)
+        # a paragraph left out because the writer edited it is not converted
+        _remember_variant(ls, req.uri, result.covers_all and not edited, choice)
     if not edits:
         if result.refused:
             return None  # each refused paragraph was named above

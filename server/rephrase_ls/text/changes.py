@@ -59,7 +59,6 @@ class ChangeLog:
     """The changes made to a text since ``version``, in order."""
 
     def __init__(self, text: str, version: int | None) -> None:
-        self.base_version = version
         self.base_text = text
         """The text the log starts from."""
         self.version = version
@@ -100,7 +99,7 @@ class ChangeLog:
         if text != result:
             self.broken = "the changes replayed do not give the editor's text"
             return
-        self.text = text
+        self.text = result  # the editor's string (equal): one copy of the text, not two
 
     def follow(self, start: int, end: int) -> tuple[int, int] | None:
         """Where ``[start, end]`` of the starting text is in the current one; None when a

@@ -533,3 +533,21 @@ def test_german_rules_keep_claims_and_grammar(
 ) -> None:
     out = style(text, "de", name) if kind == "style" else tone(text, "de", name)
     assert out == expected
+
+
+def test_when_often_and_ten_are_no_participles_after_its() -> None:
+    # "'s" before a participle and its object is "has" ("It's been a while"); "when", "often"
+    # and "ten" end like participles but are none: "'s" is "is" there
+    assert improve("That's when the build fails.", "en-us", writing_style="business") == (
+        "That is when the build fails."
+    )
+    assert improve("It's often the case.", "en-us", writing_style="business") == (
+        "It is often the case."
+    )
+    assert improve("It's been a while.", "en-us", writing_style="business") == (
+        "It has been a while."
+    )
+
+
+def test_a_bare_german_imperative_is_softened() -> None:
+    assert improve("Prüfen Sie.", "de", tone="diplomatic") == "Könnten Sie bitte prüfen?"

@@ -636,7 +636,8 @@ class Speller:
                     or _too_many_inside(word, found)
                 )
             ):
-                found = None  # a short word: only a letter left out ("whont" is "want")
+                found = None  # a short word: only a letter left out, or two swapped in a
+                # word nobody writes ("whont" is "want")
             margin = MIN_ZIPF_MARGIN
         if found is None and len(word) >= ONLY_WORD_MIN_LENGTH and self.lang in WEIGHTED_EDITS:
             only = self._only_word(word, edits)
@@ -1180,11 +1181,7 @@ class Speller:
 
         if self.lang != "en":
             return False
-        if corrected in (
-            APOSTROPHE_LEFT_OUT["en"].get(word),
-            self._regular_form(word),
-            self._contraction_misspelt(word),
-        ):
+        if self.certain_slip(word, corrected):
             return True
         return (
             lexicon.zipf(self.lang, word) <= SURE_SLIP_MAX_ZIPF

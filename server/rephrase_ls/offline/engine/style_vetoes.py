@@ -98,7 +98,7 @@ def en_filler(s: str, start: int, end: int, lang: str) -> bool:
 
 
 _EN_PARTICIPLE = (
-    r"(?:[^\W\d_]+(?:ed|en)|done|made|got|had|put|set|let|told|sold|left|lost|found|kept|brought"
+    r"(?:(?!(?:when|then|often|even|seven|eleven|ten)\b)[^\W\d_]{2,}(?:ed|en)|done|made|got|had|put|set|let|told|sold|left|lost|found|kept|brought"
     r"|bought|thought|taught|caught|held|meant|paid|said|sent|spent|built|won|run|come|become"
     r"|begun)"
 )
@@ -321,7 +321,9 @@ def en_obligation(s: str, start: int, end: int, lang: str) -> bool:
     only opening a sentence or after a comma ("If you need to …" stays), not after a dash
     ("similar to `useState`—you must pass it an initial state and it returns …" states a
     fact), and not "you must make sure"."""
-    if not at_clause_start(s, start, lang) or s[:start].rstrip().endswith("\u2014"):
+    if not at_clause_start(s, start, lang) or s[max(0, start - 40) : start].rstrip().endswith(
+        "\u2014"
+    ):
         return True
     return words_after(s, end, 2) == ["make", "sure"]
 
@@ -459,6 +461,8 @@ _DE_BE: Final = frozenset({"ist", "sind", "war", "waren", "wäre", "wären", "se
                            "bist", "seid"})  # fmt: skip
 
 
+# The word right after a match, white space between (a form of "sein" is looked for there).
+_DE_BE_AFTER: Final = re.compile(r"[ \t]+([^\W\d_]+)")
 _DE_BE_FORM: Final = re.compile(r"(?i)(?<!\w)(?:" + "|".join(_DE_BE) + r")(?!\w)")
 
 
@@ -475,11 +479,10 @@ def de_predicate(s: str, start: int, end: int, lang: str) -> bool:
     rest = s[end : end + 1]
     if (not rest or rest in ".,;:!?") and _DE_BE_FORM.search(clause_before(s, start)):
         return False
-    after = words_after(s, end)
-    if not after or after[0] not in _DE_BE:
+    be = _DE_BE_AFTER.match(s, end)
+    if be is None or be.group(1).lower() not in _DE_BE:
         return True
-    tail = s[end + 1 + len(after[0]) : end + 2 + len(after[0])]
-    return tail not in ("", ".", ",", "!", "?", ";")
+    return s[be.end() : be.end() + 1] not in ("", ".", ",", "!", "?", ";")
 
 
 def de_clause_start_only(s: str, start: int, end: int, lang: str) -> bool:

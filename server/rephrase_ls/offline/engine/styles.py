@@ -143,7 +143,6 @@ EN_BUSINESS: Final[dict[str, str]] = {
     "asap": "as soon as possible", "fyi": "for your information",
     "get back to you": "respond to you",
 }  # fmt: skip
-EN_BUSINESS_GREETINGS: Final[dict[str, str]] = {"thanks": "thank you", "hey": "hello"}
 EN_CASUAL: Final[dict[str, str]] = {
     "hello": "hi", "thank you for": "thanks for", "therefore": "so",
     "approximately": "about", "Dear Sir or Madam": "hi there",
@@ -407,7 +406,7 @@ def _en_soften(verb: str, rest: str) -> str | None:
 
 
 def _de_soften(verb: str, rest: str) -> str | None:
-    if not rest.startswith(" Sie ") or de_imperative_rest(rest):
+    if re.match(r" Sie\b", rest) is None or de_imperative_rest(rest):
         return None
     words = rest.split()
     if (words and words[-1] in _DE_PARTICLES) or "bitte" in words:
